@@ -1,0 +1,99 @@
+"""Typed readers for settings that come from the environment.
+
+Each reader names the variable in its error so a misconfigured deployment fails with
+one line that says what to fix::
+
+    DEBUG = env_bool("DEBUG", default=False)
+    ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", default=["127.0.0.1"])
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from django.core.exceptions import ImproperlyConfigured
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+class EnvError(ImproperlyConfigured):
+    """Raised when an environment variable is missing or cannot be parsed."""
+
+
+def env_str(name: str, default: str | None = None) -> str:
+    """Return the variable's text, or `default`; raise EnvError if neither exists."""
+    value = os.environ.get(name)
+    if value is None or value == "":
+        if default is None:
+            raise EnvError(f"{name} is not set (required)")
+        return default
+    return value
+
+
+def env_bool(name: str, default: bool = False) -> bool:
+    """Return the variable read as a boolean (1/0, true/false, yes/no, on/off)."""
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    lowered = value.strip().lower()
+    if lowered in _TRUE:
+        return True
+    if lowered in _FALSE:
+        return False
+    raise EnvError(f"{name}={value!r} is not a boolean (use 1/0, true/false, yes/no)")
+
+
+def env_int(name: str, default: int) -> int:
+    """Return the variable read as an integer."""
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise EnvError(f"{name}={value!r} is not an integer") from None
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    """Return the variable split on commas, blanks dropped."""
+    value = os.environ.get(name)
+    if value is None:
+        return list(default)
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def parse_database_url(url: str, name: str = "DATABASE_URL") -> dict[str, object]:
+    """Turn a ``postgresql://user:password@host:port/dbname?opt=val`` URL into Django's
+    DATABASES entry; a Unix socket directory may be given as ``?host=/path``.
+
+    Raises EnvError naming `name` when the URL is not a PostgreSQL URL.
+    """
+    parts = urlsplit(url)
+    if parts.scheme not in {"postgres", "postgresql", "pgsql"}:
+        raise EnvError(
+            f"{name} must be a postgresql:// URL, got scheme {parts.scheme!r}"
+        )
+    dbname = unquote(parts.path.lstrip("/"))
+    if not dbname:
+        raise EnvError(f"{name} names no database (postgresql://…/DBNAME)")
+    query: Mapping[str, list[str]] = parse_qs(parts.query)
+    try:
+        port = parts.port
+    except ValueError:
+        raise EnvError(f"{name} has a malformed port") from None
+    host = parts.hostname or ""
+    options = {key: values[-1] for key, values in query.items()}
+    if "host" in options:
+        host = options.pop("host")
+    return {
+        "ENGINE": "django.db.backends.postgresql",
+        "NAME": dbname,
+        "USER": unquote(parts.username or ""),
+        "PASSWORD": unquote(parts.password or ""),
+        "HOST": host,
+        "PORT": str(port or ""),
+        "OPTIONS": options,
+    }

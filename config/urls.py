@@ -1,0 +1,16 @@
+"""Top-level URLs: pages, the REST API under /api/, its schema and docs."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from django.urls import path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from config.health import HealthApi
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/health", HealthApi.as_view(), name="health"),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+]

@@ -1,0 +1,72 @@
+"""Neutral per-division result records, the input of every submission-file writer.
+
+A tournament's replayed state is turned into these records (by ``rules.tournament``),
+and the writers in ``rules.tsh`` and ``rules.submissions`` turn the records into the
+files ratings bodies accept. Keeping the writers on this small shape means a writer
+never needs to know how a tournament was run.
+
+Usage::
+
+    record = DivisionRecord(
+        name="A",
+        players=(PlayerRecord(number=1, name="Smith, Ann", rating=1500, rounds=(...)),),
+    )
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class EntryKind(StrEnum):
+    """What one round was for one player."""
+
+    GAME = "game"  # a played game: opponent, both scores
+    BYE = "bye"  # a bye: no opponent; own_score is the bye spread credited
+    FORFEIT_WIN = "forfeit_win"  # the opponent forfeited
+    FORFEIT_LOSS = "forfeit_loss"  # this player forfeited (or withdrew: policy)
+    ABSENT = "absent"  # nothing recorded for the round (not yet paired / withdrawn)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEntry:
+    """One player's round: opponent (a player number in the same division, or None)."""
+
+    round: int  # 1-based
+    kind: EntryKind
+    opponent: int | None = None
+    own_score: int | None = None
+    opponent_score: int | None = None
+    went_first: bool | None = None
+    # The result after the tie rule: 1 win, 0.5 draw, 0 loss; None when not played.
+    result: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRecord:
+    """A player of a division with a stable number (1-based, the file's line order)."""
+
+    number: int
+    name: str
+    rating: int
+    rounds: tuple[RoundEntry, ...]
+    member_id: str = ""
+    withdrawn: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DivisionRecord:
+    """A division's players in file order (number 1 first) and its results."""
+
+    name: str
+    players: tuple[PlayerRecord, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRecord:
+    """Everything a submission file needs: name, date and divisions."""
+
+    name: str
+    date: str  # ISO date of the first day, YYYY-MM-DD
+    divisions: tuple[DivisionRecord, ...]

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Lint, then run the whole test suite against a throwaway PostgreSQL (or DATABASE_URL).
+# Extra arguments go to pytest, e.g. ./test.sh tests/rules_tests -x
+set -euo pipefail
+cd "$(dirname "$0")"
+source config/bootstrap.sh
+echo "==> ruff check"
+.venv/bin/ruff check .
+echo "==> ruff format --check"
+.venv/bin/ruff format --check .
+export DEBUG="${DEBUG:-1}"
+# A fresh embedded cluster in a temporary directory, deleted when pytest exits.
+export EMBEDDED_PG_TEMP=1
+echo "==> pytest"
+exec .venv/bin/python -m pytest "$@"
