@@ -16,3 +16,36 @@ def shared_gcg_dir() -> Path:
     path = SHARED_DIR / "gcg"
     assert path.is_dir(), f"{path} is missing: ../shared must sit beside the project"
     return path
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _flush_may_truncate_the_event_log(request: pytest.FixtureRequest):
+    """Let test teardown flush the append-only log (tests only).
+
+    Transactional tests (live server, real concurrent connections) are cleaned up by
+    Django's flush, which TRUNCATEs every table; the event log's trigger refuses that,
+    as it must in production. Within the flush's own transaction only, replica mode
+    (superuser only) skips the trigger so the throwaway test database can be reset.
+    """
+    if not request.config.pluginmanager.hasplugin("django"):
+        yield
+        return
+    from django.db.backends.postgresql.operations import DatabaseOperations
+
+    original = DatabaseOperations.sql_flush
+
+    def sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):
+        statements = original(
+            self,
+            style,
+            tables,
+            reset_sequences=reset_sequences,
+            allow_cascade=allow_cascade,
+        )
+        if statements:
+            statements = ["SET LOCAL session_replication_role = replica", *statements]
+        return statements
+
+    DatabaseOperations.sql_flush = sql_flush
+    yield
+    DatabaseOperations.sql_flush = original

@@ -1,0 +1,485 @@
+"""The append-only event store: one table for every stream, validated appends.
+
+A stream is a game or a tournament, named by a :class:`StreamKey`. Each stream type
+registers a :class:`StreamType`, which knows how to replay the stream's events through
+``rules/`` (validation) and how to update its projections. Usage::
+
+    result = append(
+        StreamKey("game", game_id),
+        [TilesPlaced(...)],
+        expected_version=12,
+        recorded_by=request.user,
+    )
+    result.state      # the stream's state after the append
+    result.recorded   # the stored events, with their versions and positions
+
+`append` replays the stream (or reuses the state cached for its current version),
+applies the new events through the rules, and only then writes: an event the rules
+reject is never stored (:class:`EventRejectedError` carries the rule's code and
+message). A stale ``expected_version`` raises :class:`ConcurrencyError` with the
+current version; the unique (stream, version) key guarantees that of two appenders at
+the same version exactly one wins, even when both passed validation. Projections are
+updated in the same transaction as the append.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import threading
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Generic, TypeVar
+
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from games.codec import Codec
+from games.models import StoredEvent
+
+State = TypeVar("State")
+
+
+@dataclass(frozen=True, slots=True)
+class StreamKey:
+    """A stream's type ("game", "tournament") and id."""
+
+    type: str
+    id: uuid.UUID
+
+    def __str__(self) -> str:
+        return f"{self.type}/{self.id}"
+
+
+@dataclass(frozen=True, slots=True)
+class NewEvent:
+    """An event to append, with metadata the rules do not read."""
+
+    event: object
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedEvent:
+    """A stored event, decoded."""
+
+    position: int
+    stream: StreamKey
+    version: int
+    type_name: str
+    schema_version: int
+    event: Any
+    metadata: Mapping[str, Any]
+    recorded_at: datetime
+    recorded_by_id: int | None
+    correlation_id: uuid.UUID | None
+    chain_hash: str
+
+
+class EventStoreError(Exception):
+    """Base of the store's errors."""
+
+
+class ConcurrencyError(EventStoreError):
+    """Raised when `expected_version` is not the stream's current version."""
+
+    def __init__(self, stream: StreamKey, expected: int, current: int) -> None:
+        self.stream = stream
+        self.expected = expected
+        self.current = current
+        super().__init__(
+            f"{stream} is at version {current}, not {expected}: "
+            "it changed since you read it"
+        )
+
+
+class EventRejectedError(EventStoreError):
+    """Raised when the rules refuse one of the new events; nothing was written."""
+
+    def __init__(
+        self, code: str, message: str, index: int, field: str | None = None
+    ) -> None:
+        self.code = code
+        self.message = message
+        self.index = index  # which of the appended events (0-based)
+        self.field = field
+        super().__init__(message)
+
+
+class UnknownStreamTypeError(EventStoreError):
+    """Raised when no StreamType is registered under a stream's type name."""
+
+
+class StreamType(Generic[State]):
+    """How one kind of stream is validated and projected. Subclass per stream type.
+
+    ``initial_state`` starts a fold; ``apply`` validates and applies one event
+    (raising one of ``rejection_errors``, with ``code`` and ``message`` attributes,
+    when the rules refuse it); ``project`` writes the read models inside the append's
+    transaction; ``reset_projections`` empties them before a rebuild.
+    """
+
+    name: str = ""
+    codec: Codec
+    rejection_errors: tuple[type[Exception], ...] = ()
+
+    def initial_state(self, stream: StreamKey) -> State:
+        raise NotImplementedError
+
+    def apply(self, state: State, event: object, version: int) -> State:
+        raise NotImplementedError
+
+    def project(
+        self,
+        stream: StreamKey,
+        state: State,
+        new_events: Sequence[RecordedEvent],
+        *,
+        rebuilding: bool = False,
+    ) -> None:
+        """Update read models for `new_events`, already applied to `state`."""
+
+    def reset_projections(self) -> None:
+        """Delete every read model of this stream type (they are rebuilt)."""
+
+    def replay(self, stream: StreamKey, events: Iterable[RecordedEvent]) -> State:
+        state = self.initial_state(stream)
+        for recorded in events:
+            state = self.apply(state, recorded.event, recorded.version)
+        return state
+
+
+_registry: dict[str, StreamType[Any]] = {}
+
+
+def register_stream_type(stream_type: StreamType[Any]) -> None:
+    """Make a stream type known to the store (called from AppConfig.ready)."""
+    _registry[stream_type.name] = stream_type
+
+
+def stream_type(name: str) -> StreamType[Any]:
+    try:
+        return _registry[name]
+    except KeyError:
+        raise UnknownStreamTypeError(f"no stream type {name!r}") from None
+
+
+def stream_types() -> list[StreamType[Any]]:
+    return list(_registry.values())
+
+
+class _StateCache:
+    """States by stream at their version, per process, least recently used dropped.
+
+    Saves replaying a whole stream on every append (a national tournament has tens of
+    thousands of events). An entry is used only when its version equals the version
+    read inside the append's transaction, so a stale entry is never trusted.
+    """
+
+    def __init__(self, size: int = 512) -> None:
+        self._size = size
+        self._entries: OrderedDict[uuid.UUID, tuple[int, Any]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, stream: StreamKey, version: int) -> Any | None:
+        with self._lock:
+            entry = self._entries.get(stream.id)
+            if entry is None or entry[0] != version:
+                return None
+            self._entries.move_to_end(stream.id)
+            return entry[1]
+
+    def put(self, stream: StreamKey, version: int, state: Any) -> None:
+        with self._lock:
+            self._entries[stream.id] = (version, state)
+            self._entries.move_to_end(stream.id)
+            while len(self._entries) > self._size:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+state_cache = _StateCache()
+
+
+def canonical_json(value: Any) -> str:
+    """JSON with sorted keys and no spaces: the bytes the chain hash is taken over."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def chain_hash(
+    previous_hash: str,
+    *,
+    stream_id: uuid.UUID,
+    version: int,
+    event_type: str,
+    schema_version: int,
+    payload: Any,
+    metadata: Any,
+    recorded_at: datetime,
+) -> str:
+    """Hash an event's content together with the previous event's hash."""
+    content = canonical_json(
+        {
+            "stream_id": str(stream_id),
+            "version": version,
+            "event_type": event_type,
+            "schema_version": schema_version,
+            "payload": payload,
+            "metadata": metadata,
+            "recorded_at": recorded_at.isoformat(),
+        }
+    )
+    return hashlib.sha256(f"{previous_hash}\n{content}".encode()).hexdigest()
+
+
+def _decode(row: StoredEvent, handler: StreamType[Any]) -> RecordedEvent:
+    return RecordedEvent(
+        position=row.position,
+        stream=StreamKey(row.stream_type, row.stream_id),
+        version=row.version,
+        type_name=row.event_type,
+        schema_version=row.schema_version,
+        event=handler.codec.decode(row.event_type, row.schema_version, row.payload),
+        metadata=row.metadata,
+        recorded_at=row.recorded_at,
+        recorded_by_id=row.recorded_by_id,
+        correlation_id=row.correlation_id,
+        chain_hash=row.chain_hash,
+    )
+
+
+def current_version(stream: StreamKey) -> int:
+    """The stream's last version, 0 when it has no events."""
+    row = (
+        StoredEvent.objects.filter(stream_id=stream.id)
+        .order_by("-version")
+        .values_list("version", flat=True)
+        .first()
+    )
+    return row or 0
+
+
+def read_stream(
+    stream: StreamKey, *, to_version: int | None = None
+) -> list[RecordedEvent]:
+    """The stream's events in version order (up to `to_version` when given)."""
+    handler = stream_type(stream.type)
+    rows = StoredEvent.objects.filter(stream_id=stream.id, stream_type=stream.type)
+    if to_version is not None:
+        rows = rows.filter(version__lte=to_version)
+    return [_decode(row, handler) for row in rows.order_by("version")]
+
+
+def read_all(
+    *,
+    after_position: int = 0,
+    stream_type_name: str | None = None,
+    event_types: Sequence[str] | None = None,
+    limit: int | None = None,
+    chunk_size: int = 2000,
+) -> Iterator[RecordedEvent]:
+    """Every event after `after_position` in global order, streamed from the server."""
+    rows = StoredEvent.objects.filter(position__gt=after_position)
+    if stream_type_name is not None:
+        rows = rows.filter(stream_type=stream_type_name)
+    if event_types is not None:
+        rows = rows.filter(event_type__in=event_types)
+    rows = rows.order_by("position")
+    if limit is not None:
+        rows = rows[:limit]
+    for row in rows.iterator(chunk_size=chunk_size):
+        yield _decode(row, stream_type(row.stream_type))
+
+
+def load_state(stream: StreamKey) -> tuple[int, Any]:
+    """The stream's (version, state), from the cache when it is current."""
+    handler = stream_type(stream.type)
+    version = current_version(stream)
+    cached = state_cache.get(stream, version)
+    if cached is not None:
+        return version, cached
+    events = read_stream(stream)
+    state = handler.replay(stream, events)
+    version = events[-1].version if events else 0
+    state_cache.put(stream, version, state)
+    return version, state
+
+
+@dataclass(frozen=True, slots=True)
+class AppendResult:
+    """What an append stored and the stream's state after it."""
+
+    stream: StreamKey
+    version: int
+    state: Any
+    recorded: tuple[RecordedEvent, ...]
+
+
+def append(
+    stream: StreamKey,
+    events: Sequence[object | NewEvent],
+    *,
+    expected_version: int,
+    recorded_by: Any = None,
+    correlation_id: uuid.UUID | None = None,
+    after_validate: Callable[[Any], None] | None = None,
+) -> AppendResult:
+    """Validate `events` against the stream and append them, all or nothing.
+
+    Raises ConcurrencyError when the stream is not at `expected_version`, and
+    EventRejectedError when the rules refuse an event; in both cases nothing is
+    written. `after_validate`, when given, sees the state after the new events and may
+    raise to refuse the append (a service's own check that needs the final state).
+    """
+    if not events:
+        raise ValueError("append needs at least one event")
+    handler = stream_type(stream.type)
+    new_events = [e if isinstance(e, NewEvent) else NewEvent(e) for e in events]
+    user_id = getattr(recorded_by, "pk", recorded_by)
+
+    with transaction.atomic():
+        last = (
+            StoredEvent.objects.filter(stream_id=stream.id)
+            .order_by("-version")
+            .values_list("version", "chain_hash")
+            .first()
+        )
+        current, previous_hash = last if last is not None else (0, "")
+        if current != expected_version:
+            raise ConcurrencyError(stream, expected_version, current)
+
+        state = state_cache.get(stream, current)
+        if state is None:
+            state = handler.replay(stream, read_stream(stream))
+        for index, new in enumerate(new_events):
+            try:
+                state = handler.apply(state, new.event, current + index + 1)
+            except handler.rejection_errors as error:
+                raise EventRejectedError(
+                    getattr(error, "code", "rejected"),
+                    getattr(error, "message", str(error)),
+                    index,
+                    getattr(error, "field", None),
+                ) from error
+        if after_validate is not None:
+            after_validate(state)
+
+        now = timezone.now()
+        rows = []
+        for index, new in enumerate(new_events):
+            type_name, schema_version, payload = handler.codec.encode(new.event)
+            metadata = dict(new.metadata)
+            version = current + index + 1
+            previous_hash = chain_hash(
+                previous_hash,
+                stream_id=stream.id,
+                version=version,
+                event_type=type_name,
+                schema_version=schema_version,
+                payload=payload,
+                metadata=metadata,
+                recorded_at=now,
+            )
+            rows.append(
+                StoredEvent(
+                    stream_type=stream.type,
+                    stream_id=stream.id,
+                    version=version,
+                    event_type=type_name,
+                    schema_version=schema_version,
+                    payload=payload,
+                    metadata=metadata,
+                    recorded_at=now,
+                    recorded_by_id=user_id,
+                    correlation_id=correlation_id,
+                    chain_hash=previous_hash,
+                )
+            )
+        try:
+            with transaction.atomic():
+                StoredEvent.objects.bulk_create(rows)
+        except IntegrityError as error:
+            # Another appender committed this version after we read the stream.
+            if "event_log_stream_version" not in str(error):
+                raise
+            raise ConcurrencyError(
+                stream, expected_version, current_version(stream)
+            ) from error
+
+        recorded = tuple(
+            RecordedEvent(
+                position=row.position,
+                stream=stream,
+                version=row.version,
+                type_name=row.event_type,
+                schema_version=row.schema_version,
+                event=new.event,
+                metadata=row.metadata,
+                recorded_at=row.recorded_at,
+                recorded_by_id=row.recorded_by_id,
+                correlation_id=row.correlation_id,
+                chain_hash=row.chain_hash,
+            )
+            for row, new in zip(rows, new_events, strict=True)
+        )
+        handler.project(stream, state, recorded)
+        new_version = current + len(new_events)
+        final_state = state
+        transaction.on_commit(lambda: state_cache.put(stream, new_version, final_state))
+    return AppendResult(stream, new_version, state, recorded)
+
+
+def _decoded_streams(handler: StreamType[Any]) -> Iterator[list[RecordedEvent]]:
+    rows = (
+        StoredEvent.objects.filter(stream_type=handler.name)
+        .order_by("stream_id", "version")
+        .iterator(chunk_size=5000)
+    )
+    decoded = (_decode(row, handler) for row in rows)
+    for _, events in itertools.groupby(decoded, key=lambda e: e.stream.id):
+        yield list(events)
+
+
+def rebuild_projections(
+    names: Sequence[str] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, int]:
+    """Empty and rebuild the projections of the named stream types from the log.
+
+    Streams the log with a server-side cursor, one stream at a time, so memory is
+    bounded by the largest stream. Returns the number of streams rebuilt per type.
+    """
+    counts: dict[str, int] = {}
+    for handler in stream_types():
+        if names is not None and handler.name not in names:
+            continue
+        counts[handler.name] = 0
+        with transaction.atomic():
+            handler.reset_projections()
+            for events in _decoded_streams(handler):
+                stream = events[0].stream
+                state = handler.replay(stream, events)
+                handler.project(stream, state, events, rebuilding=True)
+                state_cache.put(stream, events[-1].version, state)
+                counts[handler.name] += 1
+                if progress is not None:
+                    progress(len(events))
+    return counts
+
+
+def event_count(stream_type_name: str | None = None) -> int:
+    rows = StoredEvent.objects.all()
+    if stream_type_name is not None:
+        rows = rows.filter(stream_type=stream_type_name)
+    return rows.count()
+
+
+def database_is_postgresql() -> bool:
+    return connection.vendor == "postgresql"

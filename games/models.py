@@ -1,0 +1,146 @@
+"""The append-only event log, and the game projections derived from it.
+
+`StoredEvent` is the single source of truth for every stream (games and tournaments).
+Rows are immutable: a database trigger (migration 0002) refuses UPDATE, DELETE and
+TRUNCATE. Everything else in this module is a projection: disposable, rebuilt from the
+log by ``manage.py rebuild_projections``.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class StoredEvent(models.Model):
+    """One immutable event of one stream, in the global order of `position`."""
+
+    # bigserial: one total order over all streams for readers that follow everything.
+    position = models.BigAutoField(primary_key=True)
+    stream_type = models.CharField(max_length=32)
+    stream_id = models.UUIDField()
+    version = models.PositiveIntegerField()
+    event_type = models.CharField(max_length=64)
+    schema_version = models.PositiveSmallIntegerField(default=1)
+    payload = models.JSONField()
+    # Facts about the event that the rules do not read (tournament of a game, GCG line).
+    metadata = models.JSONField(default=dict, blank=True)
+    recorded_at = models.DateTimeField()
+    # PROTECT: a user with recorded events cannot be deleted (SET_NULL would be an
+    # UPDATE of the log, which the trigger refuses anyway).
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    correlation_id = models.UUIDField(null=True, blank=True)
+    # sha256 over the previous event's hash and this event's content: tampering done
+    # directly in the database breaks the chain (manage.py verify_events).
+    chain_hash = models.CharField(max_length=64)
+
+    class Meta:
+        db_table = "event_log"
+        constraints = [
+            # Optimistic concurrency: two appenders at the same version, one wins.
+            # Also serves read_stream (WHERE stream_id = … ORDER BY version).
+            models.UniqueConstraint(
+                fields=["stream_id", "version"], name="event_log_stream_version"
+            ),
+        ]
+        indexes = [
+            # Serves rebuild_projections and listings by stream type
+            # (WHERE stream_type = … ORDER BY stream_id, version).
+            models.Index(
+                fields=["stream_type", "stream_id", "version"],
+                name="event_log_type_stream",
+            ),
+            # Serves feeds by event type (WHERE event_type IN … AND position > …).
+            models.Index(fields=["event_type", "position"], name="event_log_type_pos"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.stream_type}/{self.stream_id}@{self.version} {self.event_type}"
+
+
+class GameProjection(models.Model):
+    """The current state of one game stream, as of `version` (a read model)."""
+
+    game_id = models.UUIDField(primary_key=True)
+    version = models.PositiveIntegerField()
+    tournament_id = models.UUIDField(null=True, blank=True, db_index=True)
+    division = models.CharField(max_length=64, blank=True)
+    round = models.PositiveIntegerField(null=True, blank=True)
+    board_number = models.PositiveIntegerField(null=True, blank=True)
+    title = models.CharField(max_length=200, blank=True)
+    players = models.JSONField(default=list)  # [{"nick", "name", "player_id"}]
+    ruleset = models.CharField(max_length=32)
+    lexicon = models.CharField(max_length=64, blank=True)
+    scores = models.JSONField(default=list)
+    scores_before_adjustments = models.JSONField(default=list)
+    to_move = models.PositiveSmallIntegerField(null=True, blank=True)
+    is_over = models.BooleanField(default=False)
+    winner = models.PositiveSmallIntegerField(null=True, blank=True)
+    decided_by_tiebreak = models.BooleanField(default=False)
+    end_reason = models.CharField(max_length=32, blank=True)
+    turn_count = models.PositiveIntegerField(default=0)
+    board = models.JSONField(default=list)  # 15 strings; lowercase = blank
+    bag_count = models.PositiveSmallIntegerField(default=0)
+    discrepancies = models.JSONField(default=list)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    started_at = models.DateTimeField()
+    updated_at = models.DateTimeField()
+
+    class Meta:
+        db_table = "games_game"
+        ordering = ["-started_at"]
+        indexes = [
+            # Serves a division's game list (WHERE tournament_id = … AND division = …
+            # ORDER BY round, board_number).
+            models.Index(
+                fields=["tournament_id", "division", "round", "board_number"],
+                name="games_game_division",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        names = " v ".join(player.get("name", "?") for player in self.players)
+        return names or str(self.game_id)
+
+
+class GameTurn(models.Model):
+    """One line of a game's score sheet (a read model)."""
+
+    game = models.ForeignKey(
+        GameProjection, on_delete=models.CASCADE, related_name="turns"
+    )
+    index = models.PositiveIntegerField()  # 1-based turn number
+    version = models.PositiveIntegerField()  # the stream version of the source event
+    player = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=32)
+    rack = models.CharField(max_length=16, blank=True)
+    position = models.CharField(max_length=8, blank=True)
+    word = models.CharField(max_length=32, blank=True)
+    words = models.JSONField(default=list)
+    score = models.IntegerField()
+    cumulative = models.IntegerField()
+    withdrawn = models.BooleanField(default=False)
+    notes = models.JSONField(default=list)
+
+    class Meta:
+        db_table = "games_turn"
+        ordering = ["game", "index"]
+        constraints = [
+            # Serves the score sheet (WHERE game_id = … ORDER BY index).
+            models.UniqueConstraint(fields=["game", "index"], name="games_turn_index"),
+        ]
+
+    def __str__(self) -> str:
+        return f"turn {self.index}: {self.position} {self.word} {self.score:+d}"

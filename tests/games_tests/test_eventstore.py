@@ -1,0 +1,239 @@
+"""The event store's contract: append, read, versions, concurrency, immutability."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+
+import pytest
+from django.db import DatabaseError, connection, connections, transaction
+
+from games import eventstore
+from games.eventstore import (
+    ConcurrencyError,
+    EventRejectedError,
+    NewEvent,
+    StreamKey,
+    append,
+    read_all,
+    read_stream,
+)
+from games.models import StoredEvent
+from tests.games_tests.streams import Added, CounterStream
+
+
+@pytest.fixture
+def counter():
+    stream_type = CounterStream()
+    eventstore.register_stream_type(stream_type)
+    eventstore.state_cache.clear()
+    yield stream_type
+    eventstore._registry.pop("counter", None)
+    eventstore.state_cache.clear()
+
+
+def new_stream() -> StreamKey:
+    return StreamKey("counter", uuid.uuid4())
+
+
+@pytest.mark.django_db
+def test_append_stores_events_with_consecutive_versions(counter):
+    stream = new_stream()
+    result = append(stream, [Added(1), Added(2)], expected_version=0)
+    assert result.version == 2
+    assert result.state == 3
+    result = append(stream, [Added(4, note="x")], expected_version=2)
+    events = read_stream(stream)
+    assert [e.version for e in events] == [1, 2, 3]
+    assert [e.event for e in events] == [Added(1), Added(2), Added(4, note="x")]
+    assert events[0].position < events[1].position < events[2].position
+    assert counter.projected[stream.id] == 7
+
+
+@pytest.mark.django_db
+def test_a_stale_expected_version_raises_and_writes_nothing(counter):
+    stream = new_stream()
+    append(stream, [Added(1)], expected_version=0)
+    with pytest.raises(ConcurrencyError) as raised:
+        append(stream, [Added(1)], expected_version=0)
+    assert raised.value.current == 1
+    assert raised.value.expected == 0
+    assert StoredEvent.objects.filter(stream_id=stream.id).count() == 1
+
+
+@pytest.mark.django_db
+def test_an_event_the_rules_reject_is_never_stored(counter):
+    stream = new_stream()
+    append(stream, [Added(60)], expected_version=0)
+    with pytest.raises(EventRejectedError) as raised:
+        append(stream, [Added(10), Added(50)], expected_version=1)
+    assert raised.value.code == "too_big"
+    assert raised.value.index == 1
+    assert StoredEvent.objects.filter(stream_id=stream.id).count() == 1
+    assert counter.projected[stream.id] == 60
+
+
+@pytest.mark.django_db
+def test_metadata_user_and_correlation_id_are_recorded(counter, django_user_model):
+    user = django_user_model.objects.create_user("mara")
+    stream = new_stream()
+    correlation = uuid.uuid4()
+    append(
+        stream,
+        [NewEvent(Added(5), {"line": 3})],
+        expected_version=0,
+        recorded_by=user,
+        correlation_id=correlation,
+    )
+    (event,) = read_stream(stream)
+    assert event.metadata == {"line": 3}
+    assert event.recorded_by_id == user.pk
+    assert event.correlation_id == correlation
+
+
+@pytest.mark.django_db
+def test_read_all_follows_the_global_order_across_streams(counter):
+    first, second = new_stream(), new_stream()
+    append(first, [Added(1)], expected_version=0)
+    append(second, [Added(2)], expected_version=0)
+    append(first, [Added(3)], expected_version=1)
+    start = StoredEvent.objects.order_by("position").first().position - 1
+    seen = [(e.stream.id, e.event.amount) for e in read_all(after_position=start)]
+    assert seen == [(first.id, 1), (second.id, 2), (first.id, 3)]
+    after_two = list(read_all(after_position=start + 2))
+    assert [e.event.amount for e in after_two] == [3]
+
+
+@pytest.mark.django_db
+def test_the_hash_chain_links_each_event_to_the_previous(counter):
+    stream = new_stream()
+    append(stream, [Added(1), Added(2)], expected_version=0)
+    first, second = read_stream(stream)
+    recomputed = eventstore.chain_hash(
+        first.chain_hash,
+        stream_id=stream.id,
+        version=2,
+        event_type="added",
+        schema_version=1,
+        payload={"amount": 2, "note": ""},
+        metadata={},
+        recorded_at=second.recorded_at,
+    )
+    assert second.chain_hash == recomputed
+    assert first.chain_hash != second.chain_hash
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "UPDATE event_log SET payload = '{\"amount\": 99}'",
+        "DELETE FROM event_log",
+        "TRUNCATE event_log",
+        "TRUNCATE event_log CASCADE",
+    ],
+)
+def test_the_database_refuses_to_change_stored_events(counter, statement):
+    stream = new_stream()
+    append(stream, [Added(1)], expected_version=0)
+    with connection.cursor() as cursor:
+        # Fire the deferred foreign-key checks of the append first: TRUNCATE refuses
+        # to run with pending trigger events, which would hide what we test.
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+    with (
+        pytest.raises(DatabaseError, match="append-only"),
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
+        cursor.execute(statement)
+    assert [e.event for e in read_stream(stream)] == [Added(1)]
+
+
+@pytest.mark.django_db
+def test_the_orm_cannot_update_or_delete_a_stored_event(counter):
+    stream = new_stream()
+    append(stream, [Added(1)], expected_version=0)
+    row = StoredEvent.objects.get(stream_id=stream.id)
+    row.payload = {"amount": 50}
+    with pytest.raises(DatabaseError), transaction.atomic():
+        row.save()
+    with pytest.raises(DatabaseError), transaction.atomic():
+        StoredEvent.objects.filter(stream_id=stream.id).delete()
+    assert StoredEvent.objects.get(stream_id=stream.id).payload == {
+        "amount": 1,
+        "note": "",
+    }
+
+
+@pytest.mark.django_db
+def test_rebuild_gives_the_same_projection_as_the_incremental_path(counter):
+    streams = [new_stream() for _ in range(3)]
+    for n, stream in enumerate(streams, start=1):
+        append(stream, [Added(n)], expected_version=0)
+        append(stream, [Added(10 * n)], expected_version=1)
+    incremental = {s.id: counter.projected[s.id] for s in streams}
+    counter.reset_projections()
+    counts = eventstore.rebuild_projections(["counter"])
+    assert counts["counter"] >= 3
+    assert {s.id: counter.projected[s.id] for s in streams} == incremental
+
+
+def _race(stream: StreamKey, expected: int, barrier: threading.Barrier, out: list):
+    try:
+        barrier.wait()
+        append(stream, [Added(1)], expected_version=expected)
+        out.append("ok")
+    except ConcurrencyError as error:
+        out.append(("conflict", error.current))
+    finally:
+        connections.close_all()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_concurrent_appenders_at_the_same_version_exactly_one_wins(counter):
+    stream = new_stream()
+    append(stream, [Added(1)], expected_version=0)
+    eventstore.state_cache.clear()
+    barrier = threading.Barrier(2)
+    outcomes: list = []
+    threads = [
+        threading.Thread(target=_race, args=(stream, 1, barrier, outcomes))
+        for _ in range(2)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert sorted(map(str, outcomes)) == sorted(["ok", str(("conflict", 2))])
+    assert [e.version for e in read_stream(stream)] == [1, 2]
+
+
+def _writer(stream: StreamKey, attempts: int, out: list) -> None:
+    try:
+        written = 0
+        while written < attempts:
+            version = eventstore.current_version(stream)
+            try:
+                append(stream, [Added(1)], expected_version=version)
+                written += 1
+            except ConcurrencyError:
+                continue
+        out.append(written)
+    finally:
+        connections.close_all()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_twenty_racing_writers_leave_a_gap_free_log(counter):
+    stream = new_stream()
+    outcomes: list[int] = []
+    threads = [
+        threading.Thread(target=_writer, args=(stream, 4, outcomes)) for _ in range(20)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert sum(outcomes) == 80
+    versions = [e.version for e in read_stream(stream)]
+    assert versions == list(range(1, 81))
