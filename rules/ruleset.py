@@ -1,0 +1,148 @@
+"""Rulesets: the options on which the documented rules differ, as data.
+
+RULES.md names three presets, ``classic`` (the seeds' rules, the default), ``naspa``
+and ``wespa``; every field of a preset can be overridden per tournament or per game.
+
+Usage::
+
+    >>> ruleset("wespa").challenge
+    <ChallengeRule.FIVE_POINT: 'five_point'>
+    >>> ruleset("naspa", ties_are_draws=False).ties_are_draws
+    False
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from enum import StrEnum
+
+from rules.errors import UnknownRulesetError
+
+
+class ChallengeRule(StrEnum):
+    """What happens when a valid play is challenged (RULES.md, "Challenges")."""
+
+    SINGLE = "single"  # nothing: free challenge
+    DOUBLE = "double"  # the challenger loses their next turn
+    FIVE_POINT = "five_point"  # +5 to the challenged player per word challenged
+    TEN_POINT = "ten_point"  # +10 per word
+    VOID = "void"  # no challenges; a configured lexicon refuses invalid plays
+
+
+class GoingOutRule(StrEnum):
+    """How the racks left are scored when a player goes out."""
+
+    # classic (the seeds): each other player subtracts their rack, the player who went
+    # out adds the sum.
+    PLUS_MINUS = "plus_minus"
+    # naspa/wespa (GCG practice): the player who went out adds twice the opponents'
+    # racks; the opponents' scores are unchanged.
+    TWICE = "twice"
+
+
+class ScorelessRule(StrEnum):
+    """Which run of scoreless turns ends the game."""
+
+    # classic: every player has passed twice in succession; passes, lost turns and
+    # withdrawn phonies count, exchanges break the run.
+    ALL_PASS_TWICE = "all_pass_twice"
+    # naspa/wespa: six consecutive scoreless turns; passes, exchanges, lost turns and
+    # withdrawn phonies count, any placement resets the count.
+    SIX_SCORELESS = "six_scoreless"
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """The rule options of one game. Build one with :func:`ruleset`."""
+
+    name: str
+    challenge: ChallengeRule
+    going_out: GoingOutRule
+    scoreless_end: ScorelessRule
+    # False: a tie on final score goes to the higher score before the end-of-game
+    # rack adjustments (seed 001, rule 11), and only then is a draw.
+    ties_are_draws: bool
+    rack_size: int = 7
+    bingo_bonus: int = 50
+    # RULES.md: an exchange is allowed only while the bag holds at least 7 tiles.
+    exchange_minimum: int = 7
+    # RULES.md: 10 points per started minute over time.
+    time_penalty_per_minute: int = 10
+
+    @property
+    def challenge_bonus(self) -> int:
+        """Points per word to a player whose valid play was challenged (0 if none)."""
+        if self.challenge is ChallengeRule.FIVE_POINT:
+            return 5
+        if self.challenge is ChallengeRule.TEN_POINT:
+            return 10
+        return 0
+
+    def scoreless_limit(self, players: int) -> int:
+        """How many consecutive scoreless turns end a game of ``players`` players.
+
+        RULES.md gives six for the naspa/wespa count in a 2-player game and "every
+        player passed twice" for classic; the six is used as is for more players, the
+        tournament rules being written for two.
+        """
+        if self.scoreless_end is ScorelessRule.ALL_PASS_TWICE:
+            return 2 * players
+        return 6
+
+    def replace(self, **changes: object) -> Ruleset:
+        """Return a copy with some fields overridden."""
+        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+
+PRESETS: dict[str, Ruleset] = {
+    "classic": Ruleset(
+        name="classic",
+        challenge=ChallengeRule.DOUBLE,
+        going_out=GoingOutRule.PLUS_MINUS,
+        scoreless_end=ScorelessRule.ALL_PASS_TWICE,
+        ties_are_draws=False,
+    ),
+    "naspa": Ruleset(
+        name="naspa",
+        challenge=ChallengeRule.DOUBLE,
+        going_out=GoingOutRule.TWICE,
+        scoreless_end=ScorelessRule.SIX_SCORELESS,
+        ties_are_draws=True,
+    ),
+    "wespa": Ruleset(
+        name="wespa",
+        challenge=ChallengeRule.FIVE_POINT,
+        going_out=GoingOutRule.TWICE,
+        scoreless_end=ScorelessRule.SIX_SCORELESS,
+        ties_are_draws=True,
+    ),
+}
+
+
+def ruleset(name: str = "classic", **overrides: object) -> Ruleset:
+    """Return the preset ``name`` with any field overridden.
+
+    Raises :class:`UnknownRulesetError` when ``name`` is not a preset, and
+    ``TypeError`` when an override names no field.
+    """
+    try:
+        preset = PRESETS[name]
+    except KeyError:
+        known = ", ".join(PRESETS)
+        raise UnknownRulesetError(
+            f"Unknown ruleset {name!r}: choose one of {known}"
+        ) from None
+    if not overrides:
+        return preset
+    converted: dict[str, object] = {}
+    for field, value in overrides.items():
+        # Accept the plain strings a form or a file gives for the enum fields.
+        if field == "challenge" and isinstance(value, str):
+            value = ChallengeRule(value)
+        elif field == "going_out" and isinstance(value, str):
+            value = GoingOutRule(value)
+        elif field == "scoreless_end" and isinstance(value, str):
+            value = ScorelessRule(value)
+        converted[field] = value
+    return dataclasses.replace(preset, **converted)  # type: ignore[arg-type]
