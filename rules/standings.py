@@ -1,0 +1,243 @@
+"""Standings and scorecards, read from a replayed ``TournamentState``.
+
+Standings order (RULES.md, "Tournament results and standings"): wins, more first (a
+draw is half a win); losses, fewer first (a draw is half a loss); spread (after the
+optional per-game cap); total score before end-of-game adjustments; pre-event rating;
+then the stable player number. Players equal on everything up to and including the
+total score share a rank (rating and number only order them on the page).
+
+Usage::
+
+    for row in standings(state, "A"):
+        print(row.rank, row.name, row.record, row.spread)
+    rows = standings(state, "A", after_round=3)  # as they stood after round 3
+    card = scorecard(state, "p1")
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules.records import EntryKind
+from rules.tournament import (
+    Outcome,
+    Player,
+    Totals,
+    TournamentError,
+    TournamentState,
+)
+
+__all__ = [
+    "ScorecardRow",
+    "StandingRow",
+    "format_record",
+    "ranked_player_ids",
+    "scorecard",
+    "standing_key",
+    "standings",
+]
+
+
+def format_record(wins: int, losses: int, draws: int) -> str:
+    """Return a W-L record with draws as halves: ``"5-2"``, ``"4.5-2.5"``."""
+
+    def half(whole: int) -> str:
+        return str(whole // 2) if whole % 2 == 0 else f"{whole // 2}.5"
+
+    return f"{half(2 * wins + draws)}-{half(2 * losses + draws)}"
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow:
+    """One player's line of the standings."""
+
+    rank: int
+    player_id: str
+    number: int
+    name: str
+    rating: int
+    wins: int  # byes and forfeit wins included
+    losses: int  # forfeit losses included
+    draws: int
+    spread: int
+    total_score: int  # points scored before end-of-game adjustments
+    games: int  # rounds with a result (byes and forfeits included)
+    byes: int
+    withdrawn: bool
+
+    @property
+    def points(self) -> float:
+        """Wins with a draw as half a win."""
+        return self.wins + self.draws / 2
+
+    @property
+    def record(self) -> str:
+        return format_record(self.wins, self.losses, self.draws)
+
+
+@dataclass(frozen=True, slots=True)
+class ScorecardRow:
+    """One round of a player's scorecard, with the running record after it."""
+
+    round: int
+    kind: EntryKind
+    opponent_id: str | None
+    opponent_name: str | None
+    first: bool | None  # None: not a played game
+    own_score: int | None
+    opponent_score: int | None
+    own_pre_adjustment: int | None
+    opponent_pre_adjustment: int | None
+    outcome: Outcome | None  # None: absent, or the game has no result yet
+    spread: int  # this round's counted spread (after the cap)
+    wins: int
+    losses: int
+    draws: int
+    running_spread: int
+
+    @property
+    def record(self) -> str:
+        return format_record(self.wins, self.losses, self.draws)
+
+
+def standing_key(totals: Totals, player: Player) -> tuple[int, int, int, int, int, int]:
+    """Return the sort key of the standings order (smaller sorts first)."""
+    return (
+        -(2 * totals.wins + totals.draws),
+        2 * totals.losses + totals.draws,
+        -totals.spread,
+        -totals.total_score,
+        -player.rating,
+        player.number,
+    )
+
+
+def _check_division(state: TournamentState, division: str) -> tuple[str, ...]:
+    try:
+        return state.division_players[division]
+    except (KeyError, TypeError):
+        raise TournamentError(
+            "unknown_division", f"There is no division {division!r}.", "division"
+        ) from None
+
+
+def standings(
+    state: TournamentState, division: str, after_round: int | None = None
+) -> tuple[StandingRow, ...]:
+    """Return the division's standings, best first.
+
+    ``after_round=None`` counts everything recorded so far (from the running totals:
+    O(players × log players)); ``after_round=r`` counts rounds 1..r only, so round-0
+    standings order everyone by rating. Raises TournamentError
+    (``unknown_division``, ``invalid_round``).
+    """
+    ids = _check_division(state, division)
+    if after_round is not None and (
+        type(after_round) is not int or not 0 <= after_round <= state.settings.rounds
+    ):
+        raise TournamentError(
+            "invalid_round",
+            f"after_round must be from 0 to {state.settings.rounds}.",
+            "after_round",
+        )
+    keyed = []
+    for player_id in ids:
+        player = state.players[player_id]
+        card = state.cards[player_id]
+        totals = card.totals if after_round is None else card.totals_after(after_round)
+        keyed.append((standing_key(totals, player), player, totals))
+    keyed.sort(key=lambda item: item[0])
+    rows = []
+    rank = 0
+    previous: tuple[int, ...] | None = None
+    for position, (key, player, totals) in enumerate(keyed, start=1):
+        # Shared rank: equal on every performance criterion (rating and number only
+        # order the page).
+        if key[:4] != previous:
+            rank = position
+            previous = key[:4]
+        rows.append(
+            StandingRow(
+                rank=rank,
+                player_id=player.player_id,
+                number=player.number,
+                name=player.name,
+                rating=player.rating,
+                wins=totals.wins,
+                losses=totals.losses,
+                draws=totals.draws,
+                spread=totals.spread,
+                total_score=totals.total_score,
+                games=totals.games,
+                byes=totals.byes,
+                withdrawn=player.withdrawn,
+            )
+        )
+    return tuple(rows)
+
+
+def ranked_player_ids(
+    state: TournamentState, division: str, after_round: int | None = None
+) -> tuple[str, ...]:
+    """Return the division's player ids in standings order."""
+    return tuple(row.player_id for row in standings(state, division, after_round))
+
+
+def scorecard(state: TournamentState, player_id: str) -> tuple[ScorecardRow, ...]:
+    """Return the player's rounds up to the division's last paired round.
+
+    Raises TournamentError (``unknown_player``).
+    """
+    player = state.player(player_id)
+    card = state.cards[player_id]
+    rows = []
+    wins = losses = draws = running = 0
+    for round_ in range(1, state.paired_rounds(player.division) + 1):
+        entry = card.entries[round_ - 1]
+        if entry is None:
+            rows.append(
+                ScorecardRow(
+                    round=round_,
+                    kind=EntryKind.ABSENT,
+                    opponent_id=None,
+                    opponent_name=None,
+                    first=None,
+                    own_score=None,
+                    opponent_score=None,
+                    own_pre_adjustment=None,
+                    opponent_pre_adjustment=None,
+                    outcome=None,
+                    spread=0,
+                    wins=wins,
+                    losses=losses,
+                    draws=draws,
+                    running_spread=running,
+                )
+            )
+            continue
+        totals = Totals.of(entry)
+        wins += totals.wins
+        losses += totals.losses
+        draws += totals.draws
+        running += totals.spread
+        opponent = None if entry.opponent is None else state.players[entry.opponent]
+        rows.append(
+            ScorecardRow(
+                round=round_,
+                kind=entry.kind,
+                opponent_id=entry.opponent,
+                opponent_name=None if opponent is None else opponent.name,
+                first=entry.first if entry.kind is EntryKind.GAME else None,
+                own_score=entry.own_score,
+                opponent_score=entry.opponent_score,
+                own_pre_adjustment=entry.own_pre,
+                opponent_pre_adjustment=entry.opponent_pre,
+                outcome=entry.outcome,
+                spread=totals.spread,
+                wins=wins,
+                losses=losses,
+                draws=draws,
+                running_spread=running,
+            )
+        )
+    return tuple(rows)
