@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config.health import HealthApi
@@ -11,6 +11,8 @@ from config.health import HealthApi
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/health", HealthApi.as_view(), name="health"),
+    path("api/", include("games.urls")),
+    path("api/", include("tournaments.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
 ]

@@ -130,7 +130,13 @@ class StreamType(Generic[State]):
     def initial_state(self, stream: StreamKey) -> State:
         raise NotImplementedError
 
-    def apply(self, state: State, event: object, version: int) -> State:
+    def apply(
+        self,
+        state: State,
+        event: object,
+        version: int,
+        metadata: Mapping[str, Any],
+    ) -> State:
         raise NotImplementedError
 
     def project(
@@ -149,7 +155,9 @@ class StreamType(Generic[State]):
     def replay(self, stream: StreamKey, events: Iterable[RecordedEvent]) -> State:
         state = self.initial_state(stream)
         for recorded in events:
-            state = self.apply(state, recorded.event, recorded.version)
+            state = self.apply(
+                state, recorded.event, recorded.version, recorded.metadata
+            )
         return state
 
 
@@ -360,7 +368,9 @@ def append(
             state = handler.replay(stream, read_stream(stream))
         for index, new in enumerate(new_events):
             try:
-                state = handler.apply(state, new.event, current + index + 1)
+                state = handler.apply(
+                    state, new.event, current + index + 1, new.metadata
+                )
             except handler.rejection_errors as error:
                 raise EventRejectedError(
                     getattr(error, "code", "rejected"),

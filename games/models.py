@@ -123,7 +123,8 @@ class GameTurn(models.Model):
     )
     index = models.PositiveIntegerField()  # 1-based turn number
     version = models.PositiveIntegerField()  # the stream version of the source event
-    player = models.PositiveSmallIntegerField()
+    # None for lines that belong to no player (an adjudication).
+    player = models.PositiveSmallIntegerField(null=True, blank=True)
     kind = models.CharField(max_length=32)
     rack = models.CharField(max_length=16, blank=True)
     position = models.CharField(max_length=8, blank=True)

@@ -40,7 +40,7 @@ class CounterStream(StreamType[int]):
     def initial_state(self, stream: StreamKey) -> int:
         return 0
 
-    def apply(self, state: int, event: object, version: int) -> int:
+    def apply(self, state: int, event: object, version: int, metadata) -> int:
         assert isinstance(event, Added)
         if event.amount <= 0:
             raise CounterError("not_positive", f"{event.amount} is not positive")

@@ -1,0 +1,226 @@
+"""The games REST API: list, detail, event log, state after any event, commands,
+GCG upload and download.
+
+Commands take ``expected_version`` and answer 201 with the new state, 400 with the
+rule's code and message, 409 on a stale version, 403 without the rights.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+from uuid import UUID
+
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers as drf
+from rest_framework import status
+from rest_framework.exceptions import ValidationError
+from rest_framework.generics import ListAPIView
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import selectors, services
+from games import serializers as s
+from games.eventstore import AppendResult, stream_type
+from games.models import GameProjection
+
+MAX_GCG_BYTES = 128 * 1024
+
+
+def get_game(request: Request, game_id: UUID) -> GameProjection:
+    game = get_object_or_404(GameProjection, pk=game_id)
+    if not selectors.game_can_read(game, request.user):
+        raise Http404
+    return game
+
+
+def command_response(result: AppendResult) -> Response:
+    state = result.state.state
+    body = {
+        "version": result.version,
+        "events": [recorded.type_name for recorded in result.recorded],
+        "state": selectors.state_payload(state, version=result.version),
+    }
+    return Response(body, status=status.HTTP_201_CREATED)
+
+
+class GameListApi(ListAPIView):
+    serializer_class = s.GameOutput
+    filterset_fields = ("tournament_id", "division", "round", "is_over")
+
+    def get_queryset(self) -> Any:
+        return selectors.game_list(self.request.user).order_by("-started_at")
+
+    @extend_schema(request=s.GameStartInput, responses={201: s.CommandOutput})
+    def post(self, request: Request) -> Response:
+        data = s.GameStartInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        context = {
+            key: v.get(key)
+            for key in ("tournament_id", "division", "round", "board", "player_ids")
+            if v.get(key) not in (None, "", [])
+        }
+        if "player_ids" in context and len(context["player_ids"]) != len(v["players"]):
+            raise ValidationError({"player_ids": ["Give one id per player."]})
+        result = services.game_start(
+            user=request.user,
+            players=v["players"],
+            ruleset_name=v["ruleset"],
+            lexicon=v.get("lexicon"),
+            seed=v.get("seed"),
+            racks=v.get("racks"),
+            context=context,
+        )
+        response = command_response(result)
+        response.data["id"] = str(result.stream.id)
+        return response
+
+
+class GameDetailApi(APIView):
+    @extend_schema(responses=s.GameDetailOutput)
+    def get(self, request: Request, game_id: UUID) -> Response:
+        game = get_game(request, game_id)
+        data = s.GameOutput(game).data
+        data["board"] = game.board
+        data["turns"] = s.TurnOutput(game.turns.order_by("index"), many=True).data
+        return Response(data)
+
+
+class GameEventsApi(APIView):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("offset", int),
+            OpenApiParameter("limit", int),
+        ],
+        responses=s.EventOutput(many=True),
+    )
+    def get(self, request: Request, game_id: UUID) -> Response:
+        get_game(request, game_id)
+        events = selectors.game_events(game_id)
+        encode = stream_type("game").codec.encode
+        rows = [
+            {
+                "position": e.position,
+                "version": e.version,
+                "type_name": e.type_name,
+                "schema_version": e.schema_version,
+                "payload": encode(e.event)[2],
+                "metadata": e.metadata,
+                "recorded_at": e.recorded_at,
+                "recorded_by_id": e.recorded_by_id,
+            }
+            for e in events
+        ]
+        paginator = LimitOffsetPagination()
+        page = paginator.paginate_queryset(rows, request, view=self)
+        return paginator.get_paginated_response(s.EventOutput(page, many=True).data)
+
+
+class GameStateApi(APIView):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "after", int, description="Event version (default: the latest)."
+            )
+        ],
+        responses=s.StateOutput,
+    )
+    def get(self, request: Request, game_id: UUID) -> Response:
+        get_game(request, game_id)
+        after = request.query_params.get("after")
+        version = None
+        if after is not None:
+            if not after.isdigit() or int(after) < 1:
+                raise ValidationError({"after": ["Give an event version, 1 or more."]})
+            version = int(after)
+        return Response(selectors.game_state_at(game_id, version))
+
+
+def _command(
+    input_class: type[drf.Serializer],
+    call: Callable[..., AppendResult],
+    **extra: Any,
+) -> type[APIView]:
+    class CommandApi(APIView):
+        permission_classes = (IsAuthenticated,)
+
+        @extend_schema(request=input_class, responses={201: s.CommandOutput})
+        def post(self, request: Request, game_id: UUID) -> Response:
+            get_game(request, game_id)
+            data = input_class(data=request.data)
+            data.is_valid(raise_exception=True)
+            values = dict(data.validated_data)
+            if "draws" in values:
+                values["draws"] = {int(k): v for k, v in values["draws"].items()}
+            result = call(game_id=game_id, user=request.user, **values, **extra)
+            return command_response(result)
+
+    CommandApi.__name__ = f"{call.__name__.title().replace('_', '')}Api"
+    return CommandApi
+
+
+PlaceApi = _command(s.PlaceInput, services.game_place)
+ExchangeApi = _command(s.ExchangeInput, services.game_exchange)
+PassApi = _command(s.PassInput, services.game_pass)
+ChallengeApi = _command(s.ChallengeInput, services.game_challenge)
+NoteApi = _command(s.NoteInput, services.game_note)
+CorrectionApi = _command(s.CorrectionInput, services.game_supersede)
+ScoreCorrectionApi = _command(s.ScoreCorrectionInput, services.game_score_correct)
+TimePenaltyApi = _command(s.TimePenaltyInput, services.game_time_penalty)
+EndApi = _command(s.EndInput, services.game_end)
+
+
+class GcgUploadApi(APIView):
+    permission_classes = (IsAuthenticated,)
+    parser_classes = (MultiPartParser, FormParser)
+
+    @extend_schema(request=s.GcgUploadInput, responses={201: s.GcgImportOutput})
+    def post(self, request: Request) -> Response:
+        data = s.GcgUploadInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        upload = v["file"]
+        if upload.size > MAX_GCG_BYTES:
+            raise ValidationError({"file": ["A GCG file may be at most 128 KB."]})
+        context = {
+            key: v.get(key)
+            for key in ("tournament_id", "division", "round", "board")
+            if v.get(key) not in (None, "")
+        }
+        result, record = services.game_import_gcg(
+            text=upload.read(), user=request.user, rules_name=v.get("rules"),
+            context=context,
+        )  # fmt: skip
+        body = {
+            "id": result.stream.id,
+            "version": result.version,
+            "scores": list(record.state.scores),
+            "discrepancies": [
+                {
+                    "line": d.line,
+                    "kind": d.kind,
+                    "recorded": d.recorded,
+                    "computed": d.computed,
+                }
+                for d in record.discrepancies
+            ],
+        }
+        return Response(s.GcgImportOutput(body).data, status=201)
+
+
+class GcgDownloadApi(APIView):
+    @extend_schema(responses={(200, "text/plain"): OpenApiTypes.STR})
+    def get(self, request: Request, game_id: UUID) -> HttpResponse:
+        get_game(request, game_id)
+        text = services.game_export_gcg(game_id)
+        response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{game_id}.gcg"'
+        return response

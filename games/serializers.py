@@ -1,0 +1,245 @@
+"""Input and output serializers of the games API."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from games.models import GameProjection, GameTurn
+from rules.events import ChallengeOutcome, EndReason
+from rules.ruleset import PRESETS
+
+
+class ExpectedVersion(serializers.Serializer):
+    expected_version = serializers.IntegerField(
+        min_value=0, help_text="The game's version you read; a stale one answers 409."
+    )
+
+
+class GameOutput(serializers.ModelSerializer):
+    id = serializers.UUIDField(source="game_id")
+
+    class Meta:
+        model = GameProjection
+        fields = [
+            "id",
+            "version",
+            "tournament_id",
+            "division",
+            "round",
+            "board_number",
+            "title",
+            "players",
+            "ruleset",
+            "lexicon",
+            "scores",
+            "scores_before_adjustments",
+            "to_move",
+            "is_over",
+            "winner",
+            "decided_by_tiebreak",
+            "end_reason",
+            "turn_count",
+            "bag_count",
+            "discrepancies",
+            "started_at",
+            "updated_at",
+        ]
+
+
+class TurnOutput(serializers.ModelSerializer):
+    class Meta:
+        model = GameTurn
+        fields = [
+            "index",
+            "version",
+            "player",
+            "kind",
+            "rack",
+            "position",
+            "word",
+            "words",
+            "score",
+            "cumulative",
+            "withdrawn",
+            "notes",
+        ]
+
+
+class GameDetailOutput(GameOutput):
+    board = serializers.ListField(child=serializers.CharField())
+    turns = TurnOutput(many=True)
+
+    class Meta(GameOutput.Meta):
+        fields = [*GameOutput.Meta.fields, "board", "turns"]
+
+
+class RackOutput(serializers.Serializer):
+    known = serializers.CharField()
+    unknown = serializers.IntegerField()
+
+
+class StateOutput(serializers.Serializer):
+    version = serializers.IntegerField()
+    players = serializers.ListField(child=serializers.CharField())
+    scores = serializers.ListField(child=serializers.IntegerField())
+    scores_before_adjustments = serializers.ListField(child=serializers.IntegerField())
+    adjustments = serializers.ListField(child=serializers.IntegerField())
+    to_move = serializers.IntegerField(allow_null=True)
+    is_over = serializers.BooleanField()
+    end_reason = serializers.CharField(allow_null=True)
+    winner = serializers.IntegerField(allow_null=True)
+    decided_by_tiebreak = serializers.BooleanField()
+    board = serializers.ListField(child=serializers.CharField())
+    last_play_squares = serializers.ListField(child=serializers.CharField())
+    racks = RackOutput(many=True)
+    bag_count = serializers.IntegerField()
+    unseen = serializers.ListField(child=serializers.CharField())
+    scoreless_turns = serializers.IntegerField()
+    turn_count = serializers.IntegerField()
+
+
+class EventOutput(serializers.Serializer):
+    position = serializers.IntegerField()
+    version = serializers.IntegerField()
+    type = serializers.CharField(source="type_name")
+    schema_version = serializers.IntegerField()
+    payload = serializers.JSONField()
+    metadata = serializers.JSONField()
+    recorded_at = serializers.DateTimeField()
+    recorded_by = serializers.IntegerField(source="recorded_by_id", allow_null=True)
+
+
+class GameStartInput(serializers.Serializer):
+    players = serializers.ListField(
+        child=serializers.CharField(max_length=100), min_length=2, max_length=4
+    )
+    ruleset = serializers.ChoiceField(list(PRESETS), default="classic")
+    lexicon = serializers.CharField(max_length=64, required=False, allow_null=True)
+    seed = serializers.IntegerField(required=False, allow_null=True)
+    racks = serializers.ListField(
+        child=serializers.RegexField(r"^[A-Za-z?]{0,7}$", allow_blank=True),
+        required=False,
+        help_text="Opening racks read off a scoresheet (default: drawn at random).",
+    )
+    tournament_id = serializers.UUIDField(required=False, allow_null=True)
+    division = serializers.CharField(max_length=64, required=False, default="")
+    round = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    board = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    player_ids = serializers.ListField(
+        child=serializers.CharField(max_length=64), required=False
+    )
+
+
+class DrawsField(serializers.DictField):
+    """Tiles each player drew, read off a scoresheet: {"0": "AEIRST"}."""
+
+    child = serializers.RegexField(r"^[A-Za-z?]{1,7}$")
+
+
+class PlaceInput(ExpectedVersion):
+    position = serializers.RegexField(
+        r"^(?:[1-9]|1[0-5])[A-Oa-o]$|^[A-Oa-o](?:[1-9]|1[0-5])$",
+        help_text="8D = row 8 from column D, across; D8 = down.",
+        error_messages={"invalid": "Give a square like 8D (across) or D8 (down)."},
+    )
+    word = serializers.RegexField(
+        r"^[A-Za-z.]{1,15}$",
+        help_text="The whole word; . for a tile on the board, lower case = blank.",
+        error_messages={"invalid": "Letters only, . for tiles already on the board."},
+    )
+    score = serializers.IntegerField(required=False, allow_null=True)
+    rack = serializers.RegexField(r"^[A-Za-z?]{0,7}$", required=False, allow_null=True)
+    draws = DrawsField(required=False)
+
+
+class ExchangeInput(ExpectedVersion):
+    tiles = serializers.RegexField(r"^[A-Za-z?]{0,7}$", required=False, default="")
+    count = serializers.IntegerField(
+        min_value=0, max_value=7, required=False, default=0
+    )
+    draws = DrawsField(required=False)
+
+    def validate(self, attrs: dict) -> dict:
+        if not attrs["tiles"] and not attrs["count"]:
+            raise serializers.ValidationError(
+                {"tiles": "Give the tiles exchanged, or how many (count)."}
+            )
+        return attrs
+
+
+class PassInput(ExpectedVersion):
+    pass
+
+
+class ChallengeInput(ExpectedVersion):
+    outcome = serializers.ChoiceField(
+        [o.value for o in ChallengeOutcome], required=False, allow_null=True
+    )
+    words = serializers.ListField(
+        child=serializers.RegexField(r"^[A-Za-z]{2,15}$"), required=False, default=list
+    )
+    challenger = serializers.IntegerField(min_value=0, required=False, allow_null=True)
+
+
+class NoteInput(ExpectedVersion):
+    target_version = serializers.IntegerField(min_value=1)
+    text = serializers.CharField(max_length=4000)
+
+
+class CorrectionInput(ExpectedVersion):
+    from_version = serializers.IntegerField(min_value=2)
+    reason = serializers.CharField(max_length=500)
+
+
+class ScoreCorrectionInput(ExpectedVersion):
+    player = serializers.IntegerField(min_value=0)
+    amount = serializers.IntegerField(min_value=-1000, max_value=1000)
+    reason = serializers.CharField(max_length=500)
+
+
+class TimePenaltyInput(ExpectedVersion):
+    player = serializers.IntegerField(min_value=0)
+    minutes = serializers.IntegerField(min_value=1, max_value=60)
+
+
+class EndInput(ExpectedVersion):
+    reason = serializers.ChoiceField([r.value for r in EndReason])
+    player = serializers.IntegerField(min_value=0, required=False, allow_null=True)
+    final_scores = serializers.ListField(
+        child=serializers.IntegerField(), required=False, default=list
+    )
+
+
+class GcgUploadInput(serializers.Serializer):
+    file = serializers.FileField()
+    rules = serializers.ChoiceField(list(PRESETS), required=False, allow_null=True)
+    tournament_id = serializers.UUIDField(required=False, allow_null=True)
+    division = serializers.CharField(max_length=64, required=False, default="")
+    round = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    board = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+
+
+class ProblemOutput(serializers.Serializer):
+    line = serializers.IntegerField()
+    code = serializers.CharField()
+    message = serializers.CharField()
+
+
+class DiscrepancyOutput(serializers.Serializer):
+    line = serializers.IntegerField()
+    kind = serializers.CharField()
+    recorded = serializers.IntegerField()
+    computed = serializers.IntegerField()
+
+
+class GcgImportOutput(serializers.Serializer):
+    id = serializers.UUIDField()
+    version = serializers.IntegerField()
+    scores = serializers.ListField(child=serializers.IntegerField())
+    discrepancies = DiscrepancyOutput(many=True)
+
+
+class CommandOutput(serializers.Serializer):
+    version = serializers.IntegerField()
+    events = serializers.ListField(child=serializers.CharField())
+    state = StateOutput()

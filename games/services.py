@@ -1,0 +1,570 @@
+"""Services that record games: each command is one validated, atomic append.
+
+Draws are recorded, never computed on replay: when a turn is recorded, the service
+first refills every rack that is short (the player who just placed draws once the
+challenge window has closed, which is when the next turn begins), drawing at random
+from the bag as the state knows it — or, when the director read the tiles off a
+scoresheet, recording exactly those. With a seed (kept in the game's start metadata)
+the draws are reproducible: the random generator is seeded per version.
+
+Usage::
+
+    result = game_start(user=mara, players=["Ann", "Ben"], ruleset_name="classic")
+    game_place(game_id=result.stream.id, position="8D", word="WINDY", user=mara,
+               expected_version=result.version)
+"""
+
+from __future__ import annotations
+
+import random
+import uuid
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.apps import apps
+from django.conf import settings
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+
+from games.eventstore import AppendResult, NewEvent, StreamKey, append, load_state
+from games.streams import GameAggregate
+from rules import events as ev
+from rules import gcg
+from rules.lexicon import Lexicon, adjudicate, load_lexicon
+from rules.ruleset import ruleset as make_ruleset
+from rules.state import GameState
+
+STREAM_TYPE = "game"
+RACK_SIZE = 7
+
+
+class GamePermissionError(PermissionDenied):
+    """Raised when a user may not record in a game (HTTP 403)."""
+
+
+class GameNotFoundError(Http404):
+    """Raised when no game stream has the given id (HTTP 404)."""
+
+
+def game_stream(game_id: uuid.UUID) -> StreamKey:
+    return StreamKey(STREAM_TYPE, game_id)
+
+
+def game_load(game_id: uuid.UUID) -> tuple[int, GameAggregate]:
+    version, aggregate = load_state(game_stream(game_id))
+    if version == 0:
+        raise GameNotFoundError(f"No game {game_id}.")
+    return version, aggregate
+
+
+# --- rights ----------------------------------------------------------------------
+
+
+def _tournament_directors(tournament_id: str) -> set[int]:
+    # Looked up by name: games must not import tournaments (which builds on games).
+    director = apps.get_model("tournaments", "Director")
+    return set(
+        director.objects.filter(tournament_id=tournament_id).values_list(
+            "user_id", flat=True
+        )
+    )
+
+
+def _linked_player_ids(tournament_id: str, user: Any) -> set[str]:
+    player = apps.get_model("tournaments", "Player")
+    return set(
+        player.objects.filter(tournament_id=tournament_id, user=user).values_list(
+            "player_id", flat=True
+        )
+    )
+
+
+def can_record(aggregate: GameAggregate, user: Any) -> bool:
+    """Directors of the game's tournament; for a casual game, whoever started it."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    tournament_id = aggregate.context.get("tournament_id")
+    if tournament_id:
+        return user.pk in _tournament_directors(tournament_id)
+    return aggregate.context.get("owner_id") == user.pk
+
+
+def can_annotate(aggregate: GameAggregate, user: Any) -> bool:
+    """Whoever may record, and the game's own players (linked accounts)."""
+    if can_record(aggregate, user):
+        return True
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    tournament_id = aggregate.context.get("tournament_id")
+    if not tournament_id:
+        return False
+    ids = set(aggregate.context.get("player_ids") or ())
+    return bool(ids & _linked_player_ids(tournament_id, user))
+
+
+def _require(allowed: bool, message: str) -> None:
+    if not allowed:
+        raise GamePermissionError(message)
+
+
+# --- draws -----------------------------------------------------------------------
+
+
+def _rng(aggregate: GameAggregate, version: int) -> random.Random:
+    seed = aggregate.context.get("seed")
+    if seed is None:
+        return random.SystemRandom()
+    return random.Random(f"{seed}:{version}")
+
+
+def refill_events(
+    state: GameState, rng: random.Random, *, only: int | None = None
+) -> list[ev.TilesDrawn]:
+    """Draw events that bring every short rack back to 7 while the bag has tiles."""
+    events: list[ev.TilesDrawn] = []
+    bag_count = state.bag.count
+    pool = list(state.bag.candidates) if state.bag.exact else None
+    size = state.ruleset.rack_size
+    for player, rack in enumerate(state.racks):
+        if only is not None and player != only:
+            continue
+        need = min(size - rack.count, bag_count)
+        if need <= 0:
+            continue
+        if pool is not None:
+            drawn = rng.sample(pool, need)
+            for tile in drawn:
+                pool.remove(tile)
+            events.append(ev.TilesDrawn(player=player, tiles="".join(sorted(drawn))))
+        else:
+            # Some rack is unknown, so the bag's contents are not: record a count.
+            events.append(ev.TilesDrawn(player=player, unknown=need))
+        bag_count -= need
+    return events
+
+
+def _turn_append(
+    game_id: uuid.UUID,
+    make: Any,
+    *,
+    user: Any,
+    expected_version: int | None,
+    refill: bool = True,
+    draws: Mapping[int, str] | None = None,
+    after: str | None = None,
+) -> AppendResult:
+    """Refill short racks (recorded or random draws), then append the turn."""
+    version, aggregate = game_load(game_id)
+    _require(can_record(aggregate, user), "Only the game's directors may record it.")
+    state = aggregate.state
+    assert state is not None
+    events: list[object] = []
+    if (refill and state.last_play is None) or (refill and state.last_play is not None):
+        events.extend(_draws(aggregate, state, version, draws))
+    if events:
+        for event in events:
+            state = _preview(state, event)
+    turn = make(state)
+    turn_events = turn if isinstance(turn, list) else [turn]
+    events.extend(turn_events)
+    if after == "refill":
+        for event in turn_events:
+            state = _preview(state, event)
+        player = turn_events[-1].player
+        events.extend(refill_events(state, _rng(aggregate, version + 1), only=player))
+    return append(
+        game_stream(game_id),
+        events,
+        expected_version=version if expected_version is None else expected_version,
+        recorded_by=user,
+    )
+
+
+def _draws(
+    aggregate: GameAggregate,
+    state: GameState,
+    version: int,
+    draws: Mapping[int, str] | None,
+) -> list[ev.TilesDrawn]:
+    if draws:
+        return [
+            ev.TilesDrawn(player=player, tiles=tiles.upper())
+            for player, tiles in sorted(draws.items())
+            if tiles
+        ]
+    return refill_events(state, _rng(aggregate, version))
+
+
+def _preview(state: GameState, event: object) -> GameState:
+    from rules.state import apply as rules_apply
+
+    return rules_apply(state, event)  # type: ignore[arg-type]
+
+
+# --- commands --------------------------------------------------------------------
+
+
+def game_start(
+    *,
+    user: Any,
+    players: Sequence[str],
+    ruleset_name: str = "classic",
+    overrides: Mapping[str, Any] | None = None,
+    lexicon: str | None = None,
+    seed: int | str | None = None,
+    context: Mapping[str, Any] | None = None,
+    racks: Sequence[str] | None = None,
+    game_id: uuid.UUID | None = None,
+) -> AppendResult:
+    """Start a game and draw the opening racks (recorded `racks`, or at random).
+
+    `context` may link the game to a tournament: tournament_id, division, round,
+    board, player_ids (the tournament's ids, in turn order).
+    """
+    _require(
+        user is not None and getattr(user, "is_authenticated", False),
+        "Sign in to record a game.",
+    )
+    context = dict(context or {})
+    if context.get("tournament_id"):
+        _require(
+            user.pk in _tournament_directors(str(context["tournament_id"])),
+            "Only the tournament's directors may record its games.",
+        )
+        context["tournament_id"] = str(context["tournament_id"])
+    context["owner_id"] = user.pk
+    context["player_names"] = list(players)
+    if seed is not None:
+        context["seed"] = seed
+    rules = make_ruleset(ruleset_name, **dict(overrides or {}))
+    start = ev.GameStarted(players=tuple(players), ruleset=rules, lexicon=lexicon)
+    aggregate = GameAggregate(context=context)
+    from rules.state import apply as rules_apply
+
+    state = rules_apply(None, start, version=1)
+    if racks:
+        draws: list[ev.TilesDrawn] = [
+            ev.TilesDrawn(player=index, tiles=rack.upper())
+            for index, rack in enumerate(racks)
+            if rack
+        ]
+    else:
+        draws = refill_events(state, _rng(aggregate, 1))
+    return append(
+        game_stream(game_id or uuid.uuid4()),
+        [NewEvent(start, context), *draws],
+        expected_version=0,
+        recorded_by=user,
+    )
+
+
+def game_place(
+    *,
+    game_id: uuid.UUID,
+    position: str,
+    word: str,
+    score: int | None = None,
+    rack: str | None = None,
+    draws: Mapping[int, str] | None = None,
+    user: Any,
+    expected_version: int | None = None,
+) -> AppendResult:
+    """Record a placement by the player to move (racks refilled first)."""
+    return _turn_append(
+        game_id,
+        lambda state: ev.TilesPlaced(
+            player=state.turn, position=position, word=word, score=score, rack=rack
+        ),
+        user=user,
+        expected_version=expected_version,
+        draws=draws,
+    )
+
+
+def game_exchange(
+    *,
+    game_id: uuid.UUID,
+    tiles: str = "",
+    count: int = 0,
+    draws: Mapping[int, str] | None = None,
+    user: Any,
+    expected_version: int | None = None,
+) -> AppendResult:
+    """Record an exchange (tiles, or only how many) and the replacement draw."""
+    return _turn_append(
+        game_id,
+        lambda state: ev.TilesExchanged(
+            player=state.turn, tiles=tiles.upper(), unknown=count
+        ),
+        user=user,
+        expected_version=expected_version,
+        draws=draws,
+        after="refill",
+    )
+
+
+def game_pass(
+    *,
+    game_id: uuid.UUID,
+    user: Any,
+    expected_version: int | None = None,
+) -> AppendResult:
+    return _turn_append(
+        game_id,
+        lambda state: ev.TurnPassed(player=state.turn),
+        user=user,
+        expected_version=expected_version,
+    )
+
+
+def configured_lexicon(name: str | None) -> Lexicon | None:
+    """The word list configured for `name` (settings.LEXICONS: name -> path)."""
+    paths: Mapping[str, str] = getattr(settings, "LEXICONS", {})
+    if not name or name not in paths:
+        return None
+    return _lexicon_cache(paths[name], name)
+
+
+_LEXICONS: dict[str, Lexicon] = {}
+
+
+def _lexicon_cache(path: str, name: str) -> Lexicon:
+    if path not in _LEXICONS:
+        _LEXICONS[path] = load_lexicon(path, name=name)
+    return _LEXICONS[path]
+
+
+def game_challenge(
+    *,
+    game_id: uuid.UUID,
+    outcome: str | None = None,
+    words: Sequence[str] = (),
+    challenger: int | None = None,
+    user: Any,
+    expected_version: int | None = None,
+) -> AppendResult:
+    """Record a challenge of the last play: the ruling given, or the lexicon's."""
+    version, aggregate = game_load(game_id)
+    _require(can_record(aggregate, user), "Only the game's directors may record it.")
+    state = aggregate.state
+    assert state is not None
+    last = state.last_play
+    if challenger is None:
+        # Tournament games have two players: the challenger is the other one.
+        challenger = (last.player + 1) % len(state.players) if last else state.turn
+    lexicon = configured_lexicon(state.lexicon)
+    if outcome is None and lexicon is not None:
+        event = adjudicate(state, lexicon, challenger, words)
+    else:
+        if outcome is None:
+            from rules.errors import InvalidEventError
+
+            raise InvalidEventError(
+                "No word list is configured for this game: give the ruling "
+                "(phony or valid)"
+            )
+        event = ev.PlayChallenged(
+            challenger=challenger,
+            outcome=ev.ChallengeOutcome(outcome),
+            words=tuple(w.upper() for w in words),
+        )
+    return append(
+        game_stream(game_id),
+        [event],
+        expected_version=version if expected_version is None else expected_version,
+        recorded_by=user,
+    )
+
+
+def game_time_penalty(
+    *,
+    game_id: uuid.UUID,
+    player: int,
+    minutes: int,
+    user: Any,
+    expected_version: int | None = None,
+) -> AppendResult:
+    return _simple(
+        game_id,
+        ev.TimePenalty(player=player, minutes=minutes),
+        user=user,
+        expected_version=expected_version,
+    )
+
+
+def game_end(
+    *,
+    game_id: uuid.UUID,
+    reason: str,
+    player: int | None = None,
+    final_scores: Sequence[int] = (),
+    user: Any,
+    expected_version: int | None = None,
+) -> AppendResult:
+    """Record the end: went out / scoreless turns (rules count the racks), or a
+    director's ending (resigned, forfeit, timed out, adjudicated, decision)."""
+    return _simple(
+        game_id,
+        ev.GameEnded(
+            reason=ev.EndReason(reason), player=player, final_scores=tuple(final_scores)
+        ),
+        user=user,
+        expected_version=expected_version,
+    )
+
+
+def game_score_correct(
+    *,
+    game_id: uuid.UUID,
+    player: int,
+    amount: int,
+    reason: str,
+    user: Any,
+    expected_version: int | None = None,
+) -> AppendResult:
+    return _simple(
+        game_id,
+        ev.ScoreCorrected(player=player, amount=amount, reason=reason),
+        user=user,
+        expected_version=expected_version,
+    )
+
+
+def game_supersede(
+    *,
+    game_id: uuid.UUID,
+    from_version: int,
+    reason: str,
+    user: Any,
+    expected_version: int | None = None,
+) -> AppendResult:
+    """A correction: void every event from `from_version` on (they stay in the log)."""
+    return _simple(
+        game_id,
+        ev.EventsSuperseded(from_version=from_version, reason=reason),
+        user=user,
+        expected_version=expected_version,
+    )
+
+
+def game_note(
+    *,
+    game_id: uuid.UUID,
+    target_version: int,
+    text: str,
+    user: Any,
+    expected_version: int | None = None,
+) -> AppendResult:
+    """Annotate a turn; the game's directors and its own players may."""
+    version, aggregate = game_load(game_id)
+    _require(
+        can_annotate(aggregate, user),
+        "Only the game's players and directors may annotate it.",
+    )
+    return append(
+        game_stream(game_id),
+        [ev.NoteAdded(target_version=target_version, text=text)],
+        expected_version=version if expected_version is None else expected_version,
+        recorded_by=user,
+    )
+
+
+def _simple(
+    game_id: uuid.UUID, event: object, *, user: Any, expected_version: int | None
+) -> AppendResult:
+    version, aggregate = game_load(game_id)
+    _require(can_record(aggregate, user), "Only the game's directors may record it.")
+    return append(
+        game_stream(game_id),
+        [event],
+        expected_version=version if expected_version is None else expected_version,
+        recorded_by=user,
+    )
+
+
+# --- GCG -------------------------------------------------------------------------
+
+
+def game_import_gcg(
+    *,
+    text: str | bytes,
+    user: Any,
+    rules_name: str | None = None,
+    context: Mapping[str, Any] | None = None,
+    game_id: uuid.UUID | None = None,
+) -> tuple[AppendResult, gcg.GcgRecord]:
+    """Store a GCG record as a game stream: every event, every discrepancy kept.
+
+    Raises GcgError (with every problem and its line) when the file cannot be right.
+    """
+    _require(
+        user is not None and getattr(user, "is_authenticated", False),
+        "Sign in to upload a game.",
+    )
+    record = gcg.read(text, rules=rules_name)
+    meta = record.metadata
+    context = dict(context or {})
+    if context.get("tournament_id"):
+        _require(
+            user.pk in _tournament_directors(str(context["tournament_id"])),
+            "Only the tournament's directors may record its games.",
+        )
+        context["tournament_id"] = str(context["tournament_id"])
+    context.update(
+        owner_id=user.pk,
+        source="gcg",
+        player_names=[player.name or player.nick for player in meta.players],
+        title=meta.title or "",
+        gcg={
+            "players": [[p.nick, p.name] for p in meta.players],
+            "title": meta.title,
+            "description": meta.description,
+            "id": meta.id,
+            "lexicon": meta.lexicon,
+            "pragmas": [list(pair) for pair in meta.pragmas],
+        },
+    )
+    wrapped = [
+        NewEvent(event, {**context, "line": line} if index == 0 else {"line": line})
+        for index, (event, line) in enumerate(
+            zip(record.events, record.event_lines, strict=True)
+        )
+    ]
+    result = append(
+        game_stream(game_id or uuid.uuid4()),
+        wrapped,
+        expected_version=0,
+        recorded_by=user,
+    )
+    return result, record
+
+
+def gcg_metadata(context: Mapping[str, Any]) -> gcg.GcgMetadata | None:
+    """The GCG metadata kept from an import (or None for a recorded game)."""
+    kept = context.get("gcg")
+    if not kept:
+        names = context.get("player_names")
+        if not names:
+            return None
+        return gcg.GcgMetadata(
+            players=tuple(gcg.GcgPlayer(_nick(name), name) for name in names),
+            title=context.get("title") or None,
+        )
+    return gcg.GcgMetadata(
+        players=tuple(gcg.GcgPlayer(nick, name) for nick, name in kept["players"]),
+        title=kept.get("title"),
+        description=kept.get("description"),
+        id=kept.get("id"),
+        lexicon=kept.get("lexicon"),
+        pragmas=tuple(tuple(pair) for pair in kept.get("pragmas", ())),
+    )
+
+
+def _nick(name: str) -> str:
+    return "_".join(name.split()) or "player"
+
+
+def game_export_gcg(game_id: uuid.UUID) -> str:
+    """The game as GCG text."""
+    _, aggregate = game_load(game_id)
+    return gcg.write(list(aggregate.events), gcg_metadata(aggregate.context))

@@ -1,0 +1,24 @@
+"""Fixtures for game-store tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import eventstore
+
+
+@pytest.fixture(autouse=True)
+def _fresh_state_cache():
+    eventstore.state_cache.clear()
+    yield
+    eventstore.state_cache.clear()
+
+
+@pytest.fixture
+def recorder(django_user_model):
+    return django_user_model.objects.create_user("rita", password="pw-rita-123")
+
+
+@pytest.fixture
+def stranger(django_user_model):
+    return django_user_model.objects.create_user("sam", password="pw-sam-123")

@@ -1,0 +1,306 @@
+"""The tournaments REST API: thin views that validate, call a service, serialise.
+
+Reads are public for published tournaments (and open to their directors otherwise);
+commands need a director of the tournament (403), take ``expected_version`` (409 when
+stale) and answer 400 with the rule's code, message and field when the rules refuse.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.exceptions import ValidationError
+from rest_framework.generics import ListAPIView
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.eventstore import AppendResult
+from tournaments import selectors, services
+from tournaments import serializers as s
+from tournaments.models import Player, Tournament
+
+MAX_T_FILE_BYTES = 1024 * 1024
+
+
+def get_tournament(request: Request, tournament_id: UUID) -> Tournament:
+    """The tournament if the user may read it; 404 otherwise (no existence leak)."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    if not selectors.tournament_can_read(tournament, request.user):
+        raise Http404
+    return tournament
+
+
+def command_response(result: AppendResult) -> Response:
+    body = {
+        "version": result.version,
+        "events": [recorded.type_name for recorded in result.recorded],
+    }
+    return Response(body, status=status.HTTP_201_CREATED)
+
+
+def division_param(request: Request, tournament: Tournament) -> str:
+    division = request.query_params.get("division") or (
+        tournament.divisions[0] if tournament.divisions else ""
+    )
+    if division not in tournament.divisions:
+        raise ValidationError({"division": [f"No division {division!r}."]})
+    return division
+
+
+DIVISION = OpenApiParameter("division", str, description="Default: the first.")
+
+
+class TournamentListCreateApi(ListAPIView):
+    serializer_class = s.TournamentOutput
+    permission_classes = (IsAuthenticatedOrReadOnly,)
+    filterset_fields = ("published",)
+
+    def get_queryset(self) -> Any:
+        return selectors.tournament_list(self.request.user)
+
+    @extend_schema(request=s.TournamentCreateInput, responses={201: s.TournamentOutput})
+    def post(self, request: Request) -> Response:
+        data = s.TournamentCreateInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        values["start_date"] = values["start_date"].isoformat()
+        values["end_date"] = values["end_date"].isoformat()
+        result = services.tournament_create(user=request.user, **values)
+        tournament = Tournament.objects.get(pk=result.stream.id)
+        return Response(s.TournamentOutput(tournament).data, status=201)
+
+
+class TournamentDetailApi(APIView):
+    @extend_schema(responses=s.TournamentOutput)
+    def get(self, request: Request, tournament_id: UUID) -> Response:
+        return Response(s.TournamentOutput(get_tournament(request, tournament_id)).data)
+
+
+class PlayersApi(APIView):
+    @extend_schema(parameters=[DIVISION], responses=s.PlayerOutput(many=True))
+    def get(self, request: Request, tournament_id: UUID) -> Response:
+        tournament = get_tournament(request, tournament_id)
+        players = Player.objects.filter(tournament=tournament)
+        if "division" in request.query_params:
+            players = players.filter(division=division_param(request, tournament))
+        return Response(s.PlayerOutput(players, many=True).data)
+
+    @extend_schema(request=s.PlayersRegisterInput, responses={201: s.CommandOutput})
+    def post(self, request: Request, tournament_id: UUID) -> Response:
+        get_tournament(request, tournament_id)
+        data = s.PlayersRegisterInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        result = services.players_register(
+            tournament_id=tournament_id,
+            division=data.validated_data["division"],
+            entries=[
+                (p["name"], p["rating"], p["member_id"])
+                for p in data.validated_data["players"]
+            ],
+            user=request.user,
+            expected_version=data.validated_data.get("expected_version"),
+        )
+        return command_response(result)
+
+
+class PlayerWithdrawApi(APIView):
+    permission_classes = (IsAuthenticated,)
+
+    @extend_schema(request=s.WithdrawInput, responses={201: s.CommandOutput})
+    def post(self, request: Request, tournament_id: UUID, player_id: str) -> Response:
+        get_tournament(request, tournament_id)
+        data = s.WithdrawInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        result = services.player_withdraw(
+            tournament_id=tournament_id,
+            player_id=player_id,
+            user=request.user,
+            **data.validated_data,
+        )
+        return command_response(result)
+
+
+class PlayerReactivateApi(APIView):
+    permission_classes = (IsAuthenticated,)
+
+    @extend_schema(request=s.ReactivateInput, responses={201: s.CommandOutput})
+    def post(self, request: Request, tournament_id: UUID, player_id: str) -> Response:
+        get_tournament(request, tournament_id)
+        data = s.ReactivateInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        result = services.player_reactivate(
+            tournament_id=tournament_id,
+            player_id=player_id,
+            user=request.user,
+            **data.validated_data,
+        )
+        return command_response(result)
+
+
+class PairingsApi(APIView):
+    @extend_schema(parameters=[DIVISION], responses=s.PairingOutput(many=True))
+    def get(self, request: Request, tournament_id: UUID, round_: int) -> Response:
+        tournament = get_tournament(request, tournament_id)
+        division = division_param(request, tournament)
+        rows = selectors.round_pairings(tournament, division, round_)
+        names = {
+            p.player_id: p.name for p in selectors.players_by_id(tournament).values()
+        }
+        return Response(s.PairingOutput(rows, many=True, context={"names": names}).data)
+
+
+class PairRoundApi(APIView):
+    permission_classes = (IsAuthenticated,)
+
+    @extend_schema(request=s.PairRoundInput, responses={201: s.CommandOutput})
+    def post(self, request: Request, tournament_id: UUID, round_: int) -> Response:
+        get_tournament(request, tournament_id)
+        data = s.PairRoundInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        result = services.round_pair(
+            tournament_id=tournament_id,
+            division=v["division"],
+            round_=round_,
+            method=v["method"],
+            games=[(g["board"], g["first"], g["second"]) for g in v.get("games", [])],
+            byes=v.get("byes", []),
+            based_on_round=v.get("based_on_round"),
+            user=request.user,
+            expected_version=v.get("expected_version"),
+        )
+        return command_response(result)
+
+
+class ResultsApi(APIView):
+    permission_classes = (IsAuthenticated,)
+
+    @extend_schema(request=s.ResultInput, responses={201: s.CommandOutput})
+    def post(self, request: Request, tournament_id: UUID) -> Response:
+        get_tournament(request, tournament_id)
+        data = s.ResultInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = dict(data.validated_data)
+        game_id = v.pop("game_id", None)
+        result = services.result_record(
+            tournament_id=tournament_id,
+            round_=v.pop("round"),
+            game_id=str(game_id) if game_id else None,
+            user=request.user,
+            **v,
+        )
+        return command_response(result)
+
+
+class AmendResultApi(APIView):
+    permission_classes = (IsAuthenticated,)
+
+    @extend_schema(request=s.AmendInput, responses={201: s.CommandOutput})
+    def post(self, request: Request, tournament_id: UUID) -> Response:
+        get_tournament(request, tournament_id)
+        data = s.AmendInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = dict(data.validated_data)
+        result = services.result_amend(
+            tournament_id=tournament_id, round_=v.pop("round"), user=request.user, **v
+        )
+        return command_response(result)
+
+
+class ForfeitApi(APIView):
+    permission_classes = (IsAuthenticated,)
+
+    @extend_schema(request=s.ForfeitInput, responses={201: s.CommandOutput})
+    def post(self, request: Request, tournament_id: UUID) -> Response:
+        get_tournament(request, tournament_id)
+        data = s.ForfeitInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = dict(data.validated_data)
+        result = services.forfeit_record(
+            tournament_id=tournament_id, round_=v.pop("round"), user=request.user, **v
+        )
+        return command_response(result)
+
+
+class StandingsApi(APIView):
+    @extend_schema(
+        parameters=[
+            DIVISION,
+            OpenApiParameter("after_round", int, description="Default: the latest."),
+        ],
+        responses=s.StandingsOutput,
+    )
+    def get(self, request: Request, tournament_id: UUID) -> Response:
+        tournament = get_tournament(request, tournament_id)
+        division = division_param(request, tournament)
+        after_round = request.query_params.get("after_round")
+        if after_round is not None:
+            if (
+                not after_round.isdigit()
+                or not 0 < int(after_round) <= tournament.rounds
+            ):
+                raise ValidationError(
+                    {"after_round": [f"Give a round from 1 to {tournament.rounds}."]}
+                )
+            after_round = int(after_round)
+        round_, rows = selectors.standings_after(tournament, division, after_round)
+        body = {"division": division, "after_round": round_, "standings": rows}
+        return Response(s.StandingsOutput(body).data)
+
+
+class ScorecardApi(APIView):
+    @extend_schema(responses=s.ScorecardOutput)
+    def get(self, request: Request, tournament_id: UUID, player_id: str) -> Response:
+        tournament = get_tournament(request, tournament_id)
+        player = get_object_or_404(Player, tournament=tournament, player_id=player_id)
+        lines = selectors.player_scorecard(tournament, player)
+        return Response(s.ScorecardOutput({"player": player, "rounds": lines}).data)
+
+
+class AuditApi(APIView):
+    permission_classes = (IsAuthenticated,)
+
+    @extend_schema(responses=s.AuditEntryOutput(many=True))
+    def get(self, request: Request, tournament_id: UUID) -> Response:
+        tournament = get_tournament(request, tournament_id)
+        if not selectors.tournament_is_director(tournament, request.user):
+            raise services.PermissionDeniedError(
+                "Only the tournament's directors may read its log."
+            )
+        entries = selectors.tournament_audit(tournament)
+        return Response(s.AuditEntryOutput(entries, many=True).data)
+
+
+class TshImportApi(APIView):
+    permission_classes = (IsAuthenticated,)
+    parser_classes = (MultiPartParser, FormParser, JSONParser)
+
+    @extend_schema(request=s.TshImportInput, responses={201: s.CommandOutput})
+    def post(self, request: Request, tournament_id: UUID) -> Response:
+        get_tournament(request, tournament_id)
+        data = s.TshImportInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        upload = data.validated_data["file"]
+        if upload.size > MAX_T_FILE_BYTES:
+            raise ValidationError({"file": ["A .t file may be at most 1 MB."]})
+        try:
+            text = upload.read().decode("utf-8")
+        except UnicodeDecodeError:
+            upload.seek(0)
+            text = upload.read().decode("latin-1")
+        result = services.tsh_import(
+            tournament_id=tournament_id,
+            division=data.validated_data["division"],
+            text=text,
+            user=request.user,
+            expected_version=data.validated_data.get("expected_version"),
+        )
+        return command_response(result)

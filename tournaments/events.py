@@ -1,0 +1,55 @@
+"""Tournament-stream events that concern the system, not the rules.
+
+Who may direct a tournament, whether it is published and which user account a player
+is are facts recorded in the tournament's stream like any other, but ``rules/`` has no
+use for them: the stream type keeps them beside the replayed ``TournamentState``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+
+@dataclass(frozen=True, slots=True)
+class DirectorAdded:
+    """A user may write to the tournament from now on."""
+
+    type_name: ClassVar[str] = "director_added"
+
+    user_id: int
+    username: str
+
+
+@dataclass(frozen=True, slots=True)
+class DirectorRemoved:
+    """A user may no longer write to the tournament."""
+
+    type_name: ClassVar[str] = "director_removed"
+
+    user_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class PublicationChanged:
+    """The tournament became readable by anyone (or stopped being)."""
+
+    type_name: ClassVar[str] = "publication_changed"
+
+    published: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerAccountLinked:
+    """A registered player is this user (who may then annotate their own games)."""
+
+    type_name: ClassVar[str] = "player_account_linked"
+
+    player_id: str
+    user_id: int
+
+
+SYSTEM_EVENT_TYPES: dict[str, type] = {
+    cls.type_name: cls
+    for cls in (DirectorAdded, DirectorRemoved, PublicationChanged, PlayerAccountLinked)
+}

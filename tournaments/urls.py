@@ -1,0 +1,44 @@
+"""URLs of the tournaments API (mounted under /api/)."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from tournaments import apis
+
+T = "tournaments/<uuid:tournament_id>"
+
+urlpatterns = [
+    path(
+        "tournaments/", apis.TournamentListCreateApi.as_view(), name="api-tournaments"
+    ),
+    path(f"{T}/", apis.TournamentDetailApi.as_view(), name="api-tournament"),
+    path(f"{T}/players/", apis.PlayersApi.as_view(), name="api-players"),
+    path(
+        f"{T}/players/<str:player_id>/withdraw",
+        apis.PlayerWithdrawApi.as_view(),
+        name="api-player-withdraw",
+    ),
+    path(
+        f"{T}/players/<str:player_id>/reactivate",
+        apis.PlayerReactivateApi.as_view(),
+        name="api-player-reactivate",
+    ),
+    path(
+        f"{T}/players/<str:player_id>/scorecard",
+        apis.ScorecardApi.as_view(),
+        name="api-scorecard",
+    ),
+    path(
+        f"{T}/rounds/<int:round_>/pairings",
+        apis.PairingsApi.as_view(),
+        name="api-pairings",
+    ),
+    path(f"{T}/rounds/<int:round_>/pair", apis.PairRoundApi.as_view(), name="api-pair"),
+    path(f"{T}/results", apis.ResultsApi.as_view(), name="api-results"),
+    path(f"{T}/results/amend", apis.AmendResultApi.as_view(), name="api-amend"),
+    path(f"{T}/forfeits", apis.ForfeitApi.as_view(), name="api-forfeits"),
+    path(f"{T}/standings", apis.StandingsApi.as_view(), name="api-standings"),
+    path(f"{T}/audit", apis.AuditApi.as_view(), name="api-audit"),
+    path(f"{T}/import/tsh", apis.TshImportApi.as_view(), name="api-tsh-import"),
+]
