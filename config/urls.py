@@ -13,6 +13,9 @@ urlpatterns = [
     path("api/health", HealthApi.as_view(), name="health"),
     path("api/", include("games.urls")),
     path("api/", include("tournaments.urls")),
+    path("api/", include("tournaments.ratings_urls")),
+    path("", include("games.page_urls")),
+    path("", include("tournaments.page_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
 ]

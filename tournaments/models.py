@@ -131,6 +131,11 @@ class Pairing(models.Model):
     has_result = models.BooleanField(default=False)
     game_id = models.UUIDField(null=True, blank=True)
     amended = models.BooleanField(default=False)
+    # The event that last changed this row (its pairing or its result): its stream
+    # version, global log position and time. Ratings bodies sync on these.
+    changed_version = models.PositiveIntegerField()
+    changed_position = models.BigIntegerField()
+    changed_at = models.DateTimeField()
 
     class Meta:
         db_table = "tournaments_pairing"
@@ -142,6 +147,8 @@ class Pairing(models.Model):
                 fields=["tournament", "division", "round", "board"],
                 name="pairing_round",
             ),
+            # Serves incremental sync (WHERE changed_at >= … ORDER BY changed_at).
+            models.Index(fields=["changed_at"], name="pairing_changed_at"),
         ]
 
     def __str__(self) -> str:

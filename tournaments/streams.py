@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from games.codec import Codec
 from games.eventstore import RecordedEvent, StreamKey, StreamType
+from games.models import StoredEvent
 from rules import tournament as rt
 from rules.errors import RulesError
 from rules.records import EntryKind
@@ -45,12 +46,18 @@ class TournamentAggregate:
     directors: Mapping[int, str] = field(default_factory=dict)
     published: bool = False
     accounts: Mapping[str, int] = field(default_factory=dict)  # player id -> user id
-    # The stream version of each rules event, in order: rules' `version` n (1-based)
-    # is stream version rules_versions[n - 1] (system events are not counted there).
-    rules_versions: tuple[int, ...] = ()
+    # Stream versions of the system events: the rules count only their own events,
+    # so rules version n is stream version n plus the system events before it.
+    system_versions: tuple[int, ...] = ()
+    # The stream version of the pairing in force per (division, round).
+    paired_versions: Mapping[tuple[str, int], int] = field(default_factory=dict)
 
     def stream_version_of(self, rules_version: int) -> int:
-        return self.rules_versions[rules_version - 1]
+        version = rules_version
+        for system_version in self.system_versions:
+            if system_version <= version:
+                version += 1
+        return version
 
 
 def _system_apply(state: TournamentAggregate, event: object) -> TournamentAggregate:
@@ -107,11 +114,13 @@ class TournamentStream(StreamType[TournamentAggregate]):
         metadata: Mapping[str, Any],
     ) -> TournamentAggregate:
         if isinstance(event, _SYSTEM_TYPES):
-            return _system_apply(state, event)
+            state = _system_apply(state, event)
+            return replace(state, system_versions=(*state.system_versions, version))
         rules_state = rt.apply(state.rules, event)
-        return replace(
-            state, rules=rules_state, rules_versions=(*state.rules_versions, version)
-        )
+        if isinstance(event, rt.RoundPaired):
+            paired = {**state.paired_versions, (event.division, event.round): version}
+            return replace(state, rules=rules_state, paired_versions=paired)
+        return replace(state, rules=rules_state)
 
     def reset_projections(self) -> None:
         # Deleting the tournaments cascades to every tournament read model.
@@ -160,7 +169,7 @@ class TournamentStream(StreamType[TournamentAggregate]):
         if scope.players:
             _project_players(tournament, state)
         for division, from_round in scope.rounds.items():
-            _project_rounds(tournament, rules, division, from_round)
+            _project_rounds(tournament, state, division, from_round)
 
 
 _SYSTEM_TYPES = tuple(te.SYSTEM_EVENT_TYPES.values())
@@ -244,8 +253,10 @@ def _project_players(tournament: Tournament, state: TournamentAggregate) -> None
 
 
 def _project_rounds(
-    tournament: Tournament, rules: rt.TournamentState, division: str, from_round: int
+    tournament: Tournament, state: TournamentAggregate, division: str, from_round: int
 ) -> None:
+    rules = state.rules
+    assert rules is not None
     last = rules.paired_rounds(division)
     Pairing.objects.filter(
         tournament=tournament, division=division, round__gte=from_round
@@ -258,7 +269,7 @@ def _project_rounds(
     for round_ in range(from_round, last + 1):
         round_state = rules.round_state(division, round_)
         if round_state is not None:
-            pairings.extend(_pairing_rows(tournament, rules, round_state))
+            pairings.extend(_pairing_rows(tournament, state, round_state))
         rows.extend(
             Standing(
                 tournament=tournament,
@@ -280,15 +291,32 @@ def _project_rounds(
             )
             for row in standings(rules, division, after_round=round_)
         )
+    _stamp(tournament, pairings)
     Pairing.objects.bulk_create(pairings, batch_size=1000)
     Standing.objects.bulk_create(rows, batch_size=1000)
 
 
+def _stamp(tournament: Tournament, pairings: list[Pairing]) -> None:
+    """Set when and at which log position each row last changed (for sync)."""
+    versions = {row.changed_version for row in pairings}
+    found = dict(
+        (version, (position, recorded_at))
+        for version, position, recorded_at in StoredEvent.objects.filter(
+            stream_id=tournament.tournament_id, version__in=versions
+        ).values_list("version", "position", "recorded_at")
+    )
+    for row in pairings:
+        row.changed_position, row.changed_at = found[row.changed_version]
+
+
 def _pairing_rows(
-    tournament: Tournament, rules: rt.TournamentState, round_state: rt.RoundState
+    tournament: Tournament, state: TournamentAggregate, round_state: rt.RoundState
 ) -> list[Pairing]:
+    rules = state.rules
+    assert rules is not None
     index = round_state.round - 1
     method = round_state.pairing.method.value
+    paired_version = state.paired_versions[(round_state.division, round_state.round)]
     rows = []
     for board in round_state.pairing.games:
         entry = rules.cards[board.first].entries[index]
@@ -301,6 +329,7 @@ def _pairing_rows(
             first_id=board.first,
             second_id=board.second,
             method=method,
+            changed_version=paired_version,
         )
         if entry is not None and entry.outcome is not None:
             row.has_result = True
@@ -326,6 +355,7 @@ def _pairing_rows(
         if result is not None:
             row.game_id = result.game_id or None
             row.amended = result.previous is not None
+            row.changed_version = state.stream_version_of(result.version)
         rows.append(row)
     for player_id in round_state.pairing.byes:
         rows.append(
@@ -339,6 +369,7 @@ def _pairing_rows(
                 method=method,
                 has_result=True,
                 winner_id=player_id,
+                changed_version=paired_version,
             )
         )
     return rows

@@ -253,3 +253,30 @@ def test_projections_rebuilt_from_the_log_equal_the_incremental_ones(club, direc
     eventstore.state_cache.clear()
     eventstore.rebuild_projections(["tournament"])
     assert snapshot(club) == incremental
+
+
+@pytest.mark.django_db
+def test_each_pairing_row_names_the_event_that_last_changed_it(club, director):
+    services.tournament_publish(tournament_id=club, published=True, user=director)
+    paired = services.round_pair(
+        tournament_id=club, division="A", round_=1, method="swiss", user=director
+    )
+    game = Pairing.objects.filter(tournament_id=club, round=1).exclude(second_id="")[0]
+    assert game.changed_version == paired.version
+    recorded = services.result_record(
+        tournament_id=club,
+        round_=1,
+        player_a=game.first_id,
+        player_b=game.second_id,
+        score_a=400,
+        score_b=300,
+        user=director,
+    )
+    row = Pairing.objects.get(tournament_id=club, round=1, board=game.board)
+    assert row.changed_version == recorded.version
+    assert row.changed_position == recorded.recorded[0].position
+    assert row.changed_at == recorded.recorded[0].recorded_at
+    untouched = Pairing.objects.filter(tournament_id=club, round=1).exclude(
+        board=game.board
+    )
+    assert {r.changed_version for r in untouched} == {paired.version}
