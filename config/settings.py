@@ -86,6 +86,7 @@ def _database() -> dict[str, object]:
     database = parse_database_url(url)
     database["CONN_MAX_AGE"] = env_int("CONN_MAX_AGE", default=60)
     database["CONN_HEALTH_CHECKS"] = True
+    database["OPTIONS"].setdefault("server_side_binding", True)
     return database
 
 

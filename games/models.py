@@ -50,14 +50,22 @@ class StoredEvent(models.Model):
             ),
         ]
         indexes = [
-            # Serves rebuild_projections and listings by stream type
-            # (WHERE stream_type = … ORDER BY stream_id, version).
+            # Serves the ratings change feed (WHERE event_type IN (the result events)
+            # AND position > … ORDER BY position). Partial: every index on the log
+            # costs every append, and only these events are followed by type.
             models.Index(
-                fields=["stream_type", "stream_id", "version"],
-                name="event_log_type_stream",
+                fields=["position"],
+                name="event_log_result_feed",
+                condition=models.Q(
+                    event_type__in=[
+                        "result_recorded",
+                        "result_amended",
+                        "forfeit_recorded",
+                        "unpaired_round_recorded",
+                        "player_withdrawn",
+                    ]
+                ),
             ),
-            # Serves feeds by event type (WHERE event_type IN … AND position > …).
-            models.Index(fields=["event_type", "position"], name="event_log_type_pos"),
         ]
 
     def __str__(self) -> str:
@@ -118,8 +126,9 @@ class GameProjection(models.Model):
 class GameTurn(models.Model):
     """One line of a game's score sheet (a read model)."""
 
+    # No index of its own: the unique (game, index) key below starts with game.
     game = models.ForeignKey(
-        GameProjection, on_delete=models.CASCADE, related_name="turns"
+        GameProjection, on_delete=models.CASCADE, related_name="turns", db_index=False
     )
     index = models.PositiveIntegerField()  # 1-based turn number
     version = models.PositiveIntegerField()  # the stream version of the source event

@@ -24,7 +24,14 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
-from games.eventstore import AppendResult, NewEvent, StreamKey, append, load_state
+from games.eventstore import (
+    AppendResult,
+    ConcurrencyError,
+    NewEvent,
+    StreamKey,
+    append,
+    load_state,
+)
 from rules import pairing as rp
 from rules import tournament as rt
 from rules import tsh
@@ -62,6 +69,11 @@ def is_director(state: TournamentAggregate, user: Any) -> bool:
     )
 
 
+# Attempts for an append that gave no expected version and lost a race: see
+# _append_as_director.
+RETRIES = 5
+
+
 def _append_as_director(
     tournament_id: uuid.UUID,
     events: Sequence[object],
@@ -69,17 +81,33 @@ def _append_as_director(
     user: Any,
     expected_version: int | None,
     correlation_id: uuid.UUID | None = None,
+    retry: bool = False,
 ) -> AppendResult:
-    version, state = tournament_state(tournament_id)
-    if not is_director(state, user):
-        raise PermissionDeniedError("Only this tournament's directors may change it.")
-    return append(
-        tournament_stream(tournament_id),
-        events,
-        expected_version=version if expected_version is None else expected_version,
-        recorded_by=user,
-        correlation_id=correlation_id,
-    )
+    """Append as a director. With `retry` and no `expected_version`, an append that
+    lost a race to another director is validated again on the new state and retried:
+    right for facts that do not depend on what the caller saw (a result from a score
+    slip: the rules still refuse a duplicate), wrong for anything else."""
+    attempts = RETRIES if retry and expected_version is None else 1
+    for attempt in range(attempts):
+        version, state = tournament_state(tournament_id)
+        if not is_director(state, user):
+            raise PermissionDeniedError(
+                "Only this tournament's directors may change it."
+            )
+        try:
+            return append(
+                tournament_stream(tournament_id),
+                events,
+                expected_version=(
+                    version if expected_version is None else expected_version
+                ),
+                recorded_by=user,
+                correlation_id=correlation_id,
+            )
+        except ConcurrencyError:
+            if attempt == attempts - 1:
+                raise
+    raise AssertionError("unreachable")
 
 
 def tournament_create(
@@ -286,7 +314,11 @@ def result_record(
         game_id=game_id,
     )
     return _append_as_director(
-        tournament_id, [event], user=user, expected_version=expected_version
+        tournament_id,
+        [event],
+        user=user,
+        expected_version=expected_version,
+        retry=True,
     )
 
 
@@ -334,7 +366,11 @@ def forfeit_record(
 ) -> AppendResult:
     event = rt.ForfeitRecorded(round=round_, absentee=absentee)
     return _append_as_director(
-        tournament_id, [event], user=user, expected_version=expected_version
+        tournament_id,
+        [event],
+        user=user,
+        expected_version=expected_version,
+        retry=True,
     )
 
 

@@ -133,6 +133,7 @@ class TournamentStream(StreamType[TournamentAggregate]):
         new_events: Sequence[RecordedEvent],
         *,
         rebuilding: bool = False,
+        previous: TournamentAggregate | None = None,
     ) -> None:
         rules = state.rules
         assert rules is not None

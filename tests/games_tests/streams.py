@@ -48,7 +48,7 @@ class CounterStream(StreamType[int]):
             raise CounterError("too_big", "the total would pass 100")
         return state + event.amount
 
-    def project(self, stream, state, new_events, *, rebuilding=False) -> None:
+    def project(self, stream, state, new_events, **options) -> None:
         self.projected[stream.id] = state
 
     def reset_projections(self) -> None:

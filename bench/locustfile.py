@@ -1,0 +1,65 @@
+"""Load for the HTTP benchmark: 50 readers and 5 directors entering results.
+
+Started by bench/run.py with BENCH_PLAN pointing at a JSON file: the tournament id,
+divisions, players, game ids, an API token and the pairings still to be scored.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+
+from locust import HttpUser, between, task
+
+PLAN = json.loads(open(os.environ["BENCH_PLAN"], encoding="utf-8").read())
+PENDING = list(PLAN["pending"])  # shared by the writers (one process, gevent)
+TID = PLAN["tournament_id"]
+
+
+class Reader(HttpUser):
+    """A player reloading standings, scorecards and game pages."""
+
+    fixed_count = 50
+    wait_time = between(0.05, 0.2)
+
+    @task(4)
+    def standings(self) -> None:
+        division = random.choice(PLAN["divisions"])
+        self.client.get(
+            f"/api/tournaments/{TID}/standings?division={division}",
+            name="standings",
+        )
+
+    @task(2)
+    def scorecard(self) -> None:
+        player = random.choice(PLAN["players"])
+        self.client.get(
+            f"/api/tournaments/{TID}/players/{player}/scorecard", name="scorecard"
+        )
+
+    @task(3)
+    def game(self) -> None:
+        game = random.choice(PLAN["games"])
+        self.client.get(f"/api/games/{game}/", name="game")
+
+
+class Director(HttpUser):
+    """A director typing in results from score slips."""
+
+    fixed_count = 5
+    wait_time = between(0.05, 0.2)
+
+    def on_start(self) -> None:
+        self.client.headers["Authorization"] = f"Token {PLAN['token']}"
+
+    @task
+    def enter_result(self) -> None:
+        if not PENDING:
+            return
+        pairing = PENDING.pop()
+        self.client.post(
+            f"/api/tournaments/{TID}/results",
+            json=pairing,
+            name="enter result",
+        )

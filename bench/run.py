@@ -1,0 +1,705 @@
+"""Benchmark a whole tournament, from a seed, against the alternatives.
+
+    python bench/run.py --scale small|club|national [--seed N] [--skip-http]
+
+Runs on a throwaway embedded PostgreSQL (or ``--database-url``, where it creates and
+drops its own databases) and measures, in one run:
+
+1. append: events per second through our store (rules validation and projections
+   included), and the same events through the ``eventsourcing`` library's PostgreSQL
+   recorders on the same server;
+2. replay: rebuilding every projection from the whole log (a subprocess, so its peak
+   RSS is its own) against merely reading the same rows with one psycopg server-side
+   cursor;
+3. rules: events per second replayed in pure Python;
+4. standings after a new result, with the whole log present (warm and cold cache);
+5. HTTP under load: gunicorn (production settings) and locust (50 readers, 5
+   directors entering results) on loopback; every result checked afterwards.
+
+Prints a table and writes bench/results-<scale>.json. Games are simulated move by
+move with real words (games.simulate); at national scale a pool of distinct games is
+simulated and dealt to the pairings (the events are real games, repeated).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import resource
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+@dataclass(frozen=True)
+class Scale:
+    divisions: int
+    players: int  # per division
+    rounds: int
+    pool: int  # distinct simulated games
+    http_seconds: int
+
+
+SCALES = {
+    "small": Scale(divisions=1, players=10, rounds=5, pool=10, http_seconds=15),
+    "club": Scale(divisions=2, players=16, rounds=7, pool=40, http_seconds=20),
+    "national": Scale(divisions=4, players=125, rounds=31, pool=240, http_seconds=30),
+}
+
+
+def _setup_django(database_url: str | None) -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    # Production-like settings: DEBUG on would keep every query in memory.
+    os.environ["DEBUG"] = "0"
+    os.environ.setdefault("SECRET_KEY", "bench-" + uuid.uuid4().hex * 2)
+    os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
+    if database_url:
+        os.environ["DATABASE_URL"] = database_url
+    else:
+        os.environ.pop("DATABASE_URL", None)
+        os.environ["EMBEDDED_PG_TEMP"] = "1"
+    import django
+
+    django.setup()
+
+
+def _simulate(seed: int, index: int) -> list[tuple[str, int, dict[str, Any]]]:
+    """One pooled game, encoded (runs in a worker process)."""
+    _setup_worker()
+    from games.codec import Codec
+    from games.simulate import english_word_graph, simulate_game
+    from rules import events as ev
+    from rules.ruleset import ruleset
+
+    codec = Codec()
+    codec.register_all(ev.EVENT_TYPES)
+    game = simulate_game(
+        ("First", "Second"),
+        ruleset("classic"),
+        english_word_graph(),
+        random.Random(f"{seed}-{index}"),
+    )
+    return [codec.encode(event) for event in game.events]
+
+
+def _setup_worker() -> None:
+    sys.path.insert(0, str(ROOT))
+
+
+def simulate_pool(seed: int, size: int) -> list[list[tuple[str, int, dict]]]:
+    with ProcessPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        return list(pool.map(_simulate, [seed] * size, range(size)))
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
+    return ordered[index]
+
+
+class Bench:
+    def __init__(self, scale_name: str, seed: int, skip_http: bool) -> None:
+        self.scale_name = scale_name
+        self.scale = SCALES[scale_name]
+        self.seed = seed
+        self.skip_http = skip_http
+        self.results: dict[str, Any] = {
+            "scale": scale_name,
+            "seed": seed,
+            "machine": {
+                "cpus": os.cpu_count(),
+                "python": platform.python_version(),
+                "platform": platform.platform(),
+                "processor": platform.processor() or platform.machine(),
+            },
+        }
+
+    # --- set-up --------------------------------------------------------------
+
+    def run(self) -> dict[str, Any]:
+        from django.core.management import call_command
+        from django.db import connection
+
+        call_command("migrate", verbosity=0)
+        settings = connection.settings_dict
+        self.results["postgres"] = connection.cursor().connection.info.server_version
+        self.conninfo = {
+            "dbname": settings["NAME"],
+            "host": settings["HOST"],
+            "port": settings["PORT"] or 5432,
+            "user": settings["USER"],
+            "password": settings["PASSWORD"],
+        }
+        started = time.perf_counter()
+        self.pool = simulate_pool(self.seed, self.scale.pool)
+        self.results["pool"] = {
+            "games": len(self.pool),
+            "events_per_game": statistics.mean(len(g) for g in self.pool),
+            "seconds": time.perf_counter() - started,
+        }
+        print(f"simulated {len(self.pool)} distinct games", flush=True)
+        self.build_tournament()
+        self.bench_eventsourcing()
+        self.bench_rules()
+        self.bench_standings_after_result()
+        self.bench_replay()
+        if not self.skip_http:
+            self.bench_http()
+        return self.results
+
+    def build_tournament(self) -> None:
+        from django.contrib.auth import get_user_model
+        from rest_framework.authtoken.models import Token
+
+        from games.codec import Codec
+        from games.eventstore import NewEvent, StreamKey, append
+        from rules import events as ev
+        from tournaments import services
+        from tournaments.models import Pairing
+
+        user = get_user_model().objects.create_user("bench-director")
+        self.user = user
+        self.token = Token.objects.create(user=user).key
+        scale = self.scale
+        divisions = [chr(ord("A") + i) for i in range(scale.divisions)]
+        created = services.tournament_create(
+            user=user,
+            name=f"Benchmark {self.scale_name}",
+            start_date="2026-07-01",
+            end_date="2026-07-05",
+            rounds=scale.rounds,
+            preset="naspa",
+            divisions=divisions,
+        )
+        tid = created.stream.id
+        self.tid = tid
+        rng = random.Random(self.seed)
+        for division in divisions:
+            services.players_register(
+                tournament_id=tid,
+                division=division,
+                entries=[
+                    (f"Player {division}{n:03d}", 2100 - 8 * n + rng.randrange(40), "")
+                    for n in range(1, scale.players + 1)
+                ],
+                user=user,
+            )
+        codec = Codec()
+        codec.register_all(ev.EVENT_TYPES)
+        decoded_pool = [
+            [codec.decode(name, version, payload) for name, version, payload in game]
+            for game in self.pool
+        ]
+        game_seconds = 0.0
+        game_events = 0
+        result_seconds = 0.0
+        results = 0
+        self.game_ids: list[str] = []
+        self.pending: list[dict[str, Any]] = []
+        last = scale.rounds
+        for round_ in range(1, last + 1):
+            for division in divisions:
+                services.round_pair(
+                    tournament_id=tid,
+                    division=division,
+                    round_=round_,
+                    method="swiss",
+                    user=user,
+                )
+                boards = Pairing.objects.filter(
+                    tournament_id=tid, division=division, round=round_
+                ).exclude(second_id="")
+                for pairing in boards:
+                    events = decoded_pool[rng.randrange(len(decoded_pool))]
+                    start = events[0]
+                    start = ev.GameStarted(
+                        players=(pairing.first_id, pairing.second_id),
+                        ruleset=start.ruleset,
+                        tile_set=start.tile_set,
+                        lexicon=start.lexicon,
+                    )
+                    context = {
+                        "tournament_id": str(tid),
+                        "division": division,
+                        "round": round_,
+                        "board": pairing.board,
+                        "player_ids": [pairing.first_id, pairing.second_id],
+                        "owner_id": user.pk,
+                    }
+                    game_id = uuid.uuid4()
+                    t0 = time.perf_counter()
+                    appended = append(
+                        StreamKey("game", game_id),
+                        [NewEvent(start, context), *events[1:]],
+                        expected_version=0,
+                        recorded_by=user,
+                    )
+                    game_seconds += time.perf_counter() - t0
+                    game_events += len(events)
+                    self.game_ids.append(str(game_id))
+                    state = appended.state.state
+                    before = state.scores_before_adjustments or state.scores
+                    result = {
+                        "round": round_,
+                        "player_a": pairing.first_id,
+                        "player_b": pairing.second_id,
+                        "score_a": state.scores[0],
+                        "score_b": state.scores[1],
+                        "pre_adjustment_a": before[0],
+                        "pre_adjustment_b": before[1],
+                        "game_id": str(game_id),
+                    }
+                    if round_ == last:
+                        self.pending.append(result)
+                        continue
+                    t0 = time.perf_counter()
+                    services.result_record(
+                        tournament_id=tid,
+                        round_=round_,
+                        player_a=result["player_a"],
+                        player_b=result["player_b"],
+                        score_a=result["score_a"],
+                        score_b=result["score_b"],
+                        pre_adjustment_a=result["pre_adjustment_a"],
+                        pre_adjustment_b=result["pre_adjustment_b"],
+                        game_id=result["game_id"],
+                        user=user,
+                    )
+                    result_seconds += time.perf_counter() - t0
+                    results += 1
+            print(f"round {round_}/{last} recorded", flush=True)
+        self.game_events = game_events
+        self.results["append"] = {
+            "games": len(self.game_ids),
+            "game_events": game_events,
+            "game_append_seconds": game_seconds,
+            "events_per_second": game_events / game_seconds,
+            "results": results,
+            "result_append_ms_mean": 1000 * result_seconds / max(results, 1),
+        }
+
+    # --- eventsourcing ------------------------------------------------------
+
+    def bench_eventsourcing(self) -> None:
+        import psycopg
+        from eventsourcing.persistence import StoredEvent
+        from eventsourcing.postgres import (
+            PostgresAggregateRecorder,
+            PostgresApplicationRecorder,
+            PostgresDatastore,
+        )
+
+        info = self.conninfo
+        dbname = f"es_bench_{uuid.uuid4().hex[:8]}"
+        admin = psycopg.connect(
+            dbname=info["dbname"],
+            host=info["host"],
+            port=info["port"],
+            user=info["user"],
+            password=info["password"],
+            autocommit=True,
+        )
+        admin.execute(f'CREATE DATABASE "{dbname}"')
+        figures: dict[str, Any] = {}
+        try:
+            rng = random.Random(self.seed)
+            games = [self.pool[rng.randrange(len(self.pool))] for _ in self.game_ids]
+            for label, recorder_class in (
+                ("aggregate_recorder", PostgresAggregateRecorder),
+                ("application_recorder", PostgresApplicationRecorder),
+            ):
+                datastore = PostgresDatastore(
+                    dbname,
+                    info["host"],
+                    info["port"],
+                    info["user"],
+                    info["password"],
+                )
+                recorder = recorder_class(datastore, events_table_name=f"ev_{label}")
+                recorder.create_table()
+                events = 0
+                t0 = time.perf_counter()
+                for game in games:
+                    originator = uuid.uuid4()
+                    recorder.insert_events(
+                        [
+                            StoredEvent(
+                                originator_id=originator,
+                                originator_version=version,
+                                topic=name,
+                                state=json.dumps(payload).encode(),
+                            )
+                            for version, (name, _, payload) in enumerate(game, 1)
+                        ]
+                    )
+                    events += len(game)
+                seconds = time.perf_counter() - t0
+                figures[label] = {
+                    "events": events,
+                    "seconds": seconds,
+                    "events_per_second": events / seconds,
+                }
+                datastore.close()
+        finally:
+            admin.execute(f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)')
+            admin.close()
+        ours = self.results["append"]["events_per_second"]
+        for figure in figures.values():
+            figure["ours_ratio"] = ours / figure["events_per_second"]
+        self.results["eventsourcing"] = figures
+        print("eventsourcing comparison done", flush=True)
+
+    # --- rules --------------------------------------------------------------
+
+    def bench_rules(self) -> None:
+        from games.codec import Codec
+        from rules import events as ev
+        from rules.state import replay
+
+        codec = Codec()
+        codec.register_all(ev.EVENT_TYPES)
+        games = [
+            [codec.decode(name, version, payload) for name, version, payload in game]
+            for game in self.pool
+        ]
+        events = 0
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < 3:
+            for game in games:
+                replay(game)
+                events += len(game)
+        seconds = time.perf_counter() - t0
+        self.results["rules"] = {
+            "events": events,
+            "seconds": seconds,
+            "events_per_second": events / seconds,
+        }
+
+    # --- standings after a result -------------------------------------------
+
+    def bench_standings_after_result(self) -> None:
+        from games import eventstore
+        from tournaments import services
+        from tournaments.models import Standing
+
+        sample = self.pending[: min(40, len(self.pending) // 2)]
+        del self.pending[: len(sample)]
+        timings = []
+
+        def record(result: dict[str, Any]) -> float:
+            t0 = time.perf_counter()
+            services.result_record(
+                tournament_id=self.tid,
+                round_=result["round"],
+                player_a=result["player_a"],
+                player_b=result["player_b"],
+                score_a=result["score_a"],
+                score_b=result["score_b"],
+                pre_adjustment_a=result["pre_adjustment_a"],
+                pre_adjustment_b=result["pre_adjustment_b"],
+                game_id=result["game_id"],
+                user=self.user,
+            )
+            # The standings a reader sees next are the projection's rows.
+            Standing.objects.filter(
+                tournament_id=self.tid, after_round=result["round"]
+            ).count()
+            return 1000 * (time.perf_counter() - t0)
+
+        cold = None
+        for index, result in enumerate(sample):
+            if index == 0:
+                eventstore.state_cache.clear()
+                cold = record(result)
+                continue
+            timings.append(record(result))
+        self.results["standings_after_result"] = {
+            "results": len(timings),
+            "warm_ms_p50": percentile(timings, 0.5),
+            "warm_ms_p95": percentile(timings, 0.95),
+            "warm_ms_max": max(timings) if timings else None,
+            "cold_ms": cold,
+            "events_in_tournament": eventstore.current_version(
+                services.tournament_stream(self.tid)
+            ),
+        }
+        print("standings-after-result done", flush=True)
+
+    # --- replay -------------------------------------------------------------
+
+    def _child_env(self) -> dict[str, str]:
+        from django.db import connection
+
+        settings = connection.settings_dict
+        env = dict(os.environ)
+        env.pop("EMBEDDED_PG_TEMP", None)
+        env["DATABASE_URL"] = (
+            f"postgresql://{settings['USER']}:{settings['PASSWORD']}@/"
+            f"{settings['NAME']}?host={settings['HOST']}"
+        )
+        return env
+
+    def _run_child(self, args: list[str]) -> tuple[float, float, str]:
+        """Run a child process; return (seconds, peak RSS MB, stdout)."""
+        t0 = time.perf_counter()
+        process = subprocess.Popen(
+            args,
+            cwd=ROOT,
+            env=self._child_env(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        out, _ = process.communicate()
+        seconds = time.perf_counter() - t0
+        if process.returncode != 0:
+            raise RuntimeError(f"{args} failed:\n{out}")
+        # The largest peak among the children so far: the rebuild's (the raw read
+        # child holds one batch of rows at a time).
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return seconds, usage.ru_maxrss / 1024, out
+
+    def bench_replay(self) -> None:
+        python = sys.executable
+        raw_script = (
+            "import os, psycopg, time\n"
+            "conn = psycopg.connect(os.environ['DATABASE_URL'])\n"
+            "t0 = time.perf_counter()\n"
+            "rows = 0\n"
+            "with conn.transaction():\n"
+            "    with conn.cursor(name='raw') as cur:\n"
+            "        cur.itersize = 5000\n"
+            "        cur.execute('SELECT * FROM event_log"
+            " ORDER BY stream_type, stream_id, version')\n"
+            "        for row in cur:\n"
+            "            rows += 1\n"
+            "print(rows, time.perf_counter() - t0)\n"
+        )
+        raw_seconds, _, raw_out = self._run_child([python, "-c", raw_script])
+        rows, raw_inner = raw_out.split()[-2:]
+        rebuild_seconds, rss_mb, rebuild_out = self._run_child(
+            [python, "manage.py", "rebuild_projections", "--verbosity", "0"]
+        )
+        inner = [
+            line for line in rebuild_out.splitlines() if "events replayed in" in line
+        ]
+        rebuild_inner = float(inner[-1].split(" in ")[1].split()[0]) if inner else None
+        self.results["replay"] = {
+            "events": int(rows),
+            "raw_read_seconds": float(raw_inner),
+            "rebuild_seconds": rebuild_inner,
+            "rebuild_process_seconds": rebuild_seconds,
+            "ratio_to_raw_read": (rebuild_inner or rebuild_seconds) / float(raw_inner),
+            "rebuild_peak_rss_mb": rss_mb,
+        }
+        print("replay done", flush=True)
+
+    # --- HTTP ---------------------------------------------------------------
+
+    def bench_http(self) -> None:
+        from tournaments.models import Pairing, Player
+
+        port = 8765
+        env = self._child_env()
+        env.update(
+            DEBUG="0",
+            ALLOWED_HOSTS="127.0.0.1,localhost",
+            SECURE_SSL_REDIRECT="0",
+        )
+        gunicorn = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "config.wsgi",
+                "--bind",
+                f"127.0.0.1:{port}",
+                "--workers",
+                "4",
+                "--log-level",
+                "warning",
+            ],
+            cwd=ROOT,
+            env=env,
+        )
+        try:
+            self._wait_for(port)
+            plan = {
+                "tournament_id": str(self.tid),
+                "divisions": sorted(
+                    set(
+                        Player.objects.filter(tournament_id=self.tid).values_list(
+                            "division", flat=True
+                        )
+                    )
+                ),
+                "players": list(
+                    Player.objects.filter(tournament_id=self.tid).values_list(
+                        "player_id", flat=True
+                    )
+                ),
+                "games": self.game_ids,
+                "token": self.token,
+                "pending": self.pending,
+            }
+            with tempfile.TemporaryDirectory() as folder:
+                plan_path = Path(folder) / "plan.json"
+                plan_path.write_text(json.dumps(plan))
+                prefix = Path(folder) / "locust"
+                subprocess.run(
+                    [
+                        sys.executable,
+                        "-m",
+                        "locust",
+                        "-f",
+                        str(ROOT / "bench" / "locustfile.py"),
+                        "--headless",
+                        "--users",
+                        "55",
+                        "--spawn-rate",
+                        "55",
+                        "--run-time",
+                        f"{self.scale.http_seconds}s",
+                        "--host",
+                        f"http://127.0.0.1:{port}",
+                        "--csv",
+                        str(prefix),
+                        "--only-summary",
+                        "--loglevel",
+                        "WARNING",
+                    ],
+                    cwd=ROOT,
+                    env={**os.environ, "BENCH_PLAN": str(plan_path)},
+                    check=False,
+                    timeout=self.scale.http_seconds + 120,
+                )
+                stats = self._read_locust(Path(f"{prefix}_stats.csv"))
+        finally:
+            gunicorn.send_signal(signal.SIGTERM)
+            gunicorn.wait(timeout=30)
+        last_round = self.scale.rounds
+        expected = {(r["player_a"], r["player_b"]) for r in self.pending}
+        recorded = {
+            (p.first_id, p.second_id)
+            for p in Pairing.objects.filter(
+                tournament_id=self.tid, round=last_round, has_result=True
+            )
+        }
+        stats["results_to_enter"] = len(expected)
+        stats["results_missing_afterwards"] = len(expected - recorded)
+        self.results["http"] = stats
+        print("http done", flush=True)
+
+    def _wait_for(self, port: int) -> None:
+        import urllib.request
+
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1)
+                return
+            except OSError:
+                time.sleep(0.2)
+        raise RuntimeError("gunicorn did not start")
+
+    def _read_locust(self, path: Path) -> dict[str, Any]:
+        import csv
+
+        rows = {row["Name"]: row for row in csv.DictReader(path.open())}
+        out: dict[str, Any] = {}
+        for name, row in rows.items():
+            out[name] = {
+                "requests": int(row["Request Count"]),
+                "failures": int(row["Failure Count"]),
+                "rps": float(row["Requests/s"]),
+                "p50_ms": float(row["50%"]),
+                "p95_ms": float(row["95%"]),
+                "p99_ms": float(row["99%"]),
+            }
+        return out
+
+
+def print_table(results: dict[str, Any]) -> None:
+    append = results["append"]
+    lines = [
+        ("games / events appended", f"{append['games']} / {append['game_events']}"),
+        ("append: ours (events/s)", f"{append['events_per_second']:,.0f}"),
+    ]
+    for label, figure in results.get("eventsourcing", {}).items():
+        lines.append(
+            (
+                f"append: eventsourcing {label} (events/s)",
+                f"{figure['events_per_second']:,.0f} (ours {figure['ours_ratio']:.2f}x)",
+            )
+        )
+    replay = results.get("replay", {})
+    if replay:
+        lines += [
+            ("replay: rebuild all projections (s)", f"{replay['rebuild_seconds']:.2f}"),
+            ("replay: raw server-side read (s)", f"{replay['raw_read_seconds']:.2f}"),
+            ("replay: ratio to raw read", f"{replay['ratio_to_raw_read']:.2f}x"),
+            ("replay: rebuild peak RSS (MB)", f"{replay['rebuild_peak_rss_mb']:.0f}"),
+        ]
+    lines.append(
+        ("rules: events/s (one core)", f"{results['rules']['events_per_second']:,.0f}")
+    )
+    standings = results["standings_after_result"]
+    lines += [
+        (
+            "standings after a result: warm p50/p95 (ms)",
+            f"{standings['warm_ms_p50']:.1f} / {standings['warm_ms_p95']:.1f}",
+        ),
+        ("standings after a result: cold (ms)", f"{standings['cold_ms']:.0f}"),
+    ]
+    for name, figure in results.get("http", {}).items():
+        if isinstance(figure, dict):
+            lines.append(
+                (
+                    f"http {name}",
+                    f"{figure['requests']} req, {figure['failures']} failed, "
+                    f"{figure['rps']:.0f}/s, p50/p95/p99 {figure['p50_ms']:.0f}/"
+                    f"{figure['p95_ms']:.0f}/{figure['p99_ms']:.0f} ms",
+                )
+            )
+        else:
+            lines.append((f"http {name}", str(figure)))
+    width = max(len(label) for label, _ in lines)
+    for label, value in lines:
+        print(f"{label:<{width}}  {value}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scale", choices=sorted(SCALES), default="small")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--database-url", default=None)
+    parser.add_argument("--skip-http", action="store_true")
+    parser.add_argument("--output", default=None)
+    args = parser.parse_args(argv)
+    _setup_django(args.database_url)
+    bench = Bench(args.scale, args.seed, args.skip_http)
+    results = bench.run()
+    output = Path(args.output or ROOT / "bench" / f"results-{args.scale}.json")
+    output.write_text(json.dumps(results, indent=2, default=str) + "\n")
+    print_table(results)
+    print(f"written to {output}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

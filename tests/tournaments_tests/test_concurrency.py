@@ -1,0 +1,73 @@
+"""Directors entering results at the same time, on real concurrent connections."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connections
+
+from games.eventstore import EventRejectedError
+from tournaments import services
+from tournaments.models import Pairing
+
+
+def _enter(club, director, pairing, barrier, outcomes):
+    try:
+        barrier.wait()
+        services.result_record(
+            tournament_id=club,
+            round_=1,
+            player_a=pairing.first_id,
+            player_b=pairing.second_id,
+            score_a=410,
+            score_b=390,
+            user=director,
+        )
+        outcomes.append("stored")
+    except EventRejectedError as error:
+        outcomes.append(error.code)
+    finally:
+        connections.close_all()
+
+
+def _race(club, director, pairings):
+    barrier = threading.Barrier(len(pairings))
+    outcomes: list[str] = []
+    threads = [
+        threading.Thread(target=_enter, args=(club, director, p, barrier, outcomes))
+        for p in pairings
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return outcomes
+
+
+@pytest.mark.django_db(transaction=True)
+def test_five_directors_entering_different_slips_at_once_all_land(club, director):
+    services.round_pair(
+        tournament_id=club, division="A", round_=1, method="swiss", user=director
+    )
+    games = list(
+        Pairing.objects.filter(tournament_id=club, round=1).exclude(second_id="")
+    )
+    outcomes = _race(club, director, games)
+    assert outcomes == ["stored"] * 5
+    assert (
+        Pairing.objects.filter(tournament_id=club, round=1, has_result=True)
+        .exclude(second_id="")
+        .count()
+        == 5
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_same_slip_entered_twice_at_once_is_stored_once(club, director):
+    services.round_pair(
+        tournament_id=club, division="A", round_=1, method="swiss", user=director
+    )
+    game = Pairing.objects.filter(tournament_id=club, round=1).exclude(second_id="")[0]
+    outcomes = _race(club, director, [game, game])
+    assert sorted(outcomes) == ["duplicate_result", "stored"]
