@@ -97,3 +97,21 @@ def parse_database_url(url: str, name: str = "DATABASE_URL") -> dict[str, object
         "PORT": str(port or ""),
         "OPTIONS": options,
     }
+
+
+def database_url(database: Mapping[str, object]) -> str:
+    """The URL of a DATABASES entry (the inverse of parse_database_url), so that a
+    child process can reach the very database this one uses."""
+    from urllib.parse import quote
+
+    user = quote(str(database.get("USER") or ""))
+    password = quote(str(database.get("PASSWORD") or ""))
+    host = str(database.get("HOST") or "")
+    port = str(database.get("PORT") or "")
+    name = quote(str(database["NAME"]))
+    credentials = f"{user}:{password}@" if user or password else ""
+    if host.startswith("/"):
+        # A Unix socket directory travels as the host query parameter.
+        return f"postgresql://{credentials}/{name}?host={quote(host)}"
+    location = f"{host}:{port}" if port else host
+    return f"postgresql://{credentials}{location}/{name}"

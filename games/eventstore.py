@@ -157,6 +157,12 @@ class StreamType(Generic[State]):
     def reset_projections(self) -> None:
         """Delete every read model of this stream type (they are rebuilt)."""
 
+    def begin_rebuild(self) -> None:
+        """A rebuild starts: projections may buffer their writes until the end."""
+
+    def end_rebuild(self) -> None:
+        """A rebuild ends: write whatever was buffered."""
+
     def replay(self, stream: StreamKey, events: Iterable[RecordedEvent]) -> State:
         state = self.initial_state(stream)
         for recorded in events:
@@ -254,16 +260,42 @@ def chain_hash(
     recorded_at: datetime,
 ) -> str:
     """Hash an event's content together with the previous event's hash."""
-    content = canonical_json(
-        {
-            "stream_id": str(stream_id),
-            "version": version,
-            "event_type": event_type,
-            "schema_version": schema_version,
-            "payload": payload,
-            "metadata": metadata,
-            "recorded_at": recorded_at.isoformat(),
-        }
+    return chain_hash_of_json(
+        previous_hash,
+        stream_id=stream_id,
+        version=version,
+        event_type=event_type,
+        schema_version=schema_version,
+        payload_json=canonical_json(payload),
+        metadata_json=canonical_json(metadata),
+        recorded_at=recorded_at,
+    )
+
+
+def chain_hash_of_json(
+    previous_hash: str,
+    *,
+    stream_id: uuid.UUID,
+    version: int,
+    event_type: str,
+    schema_version: int,
+    payload_json: str,
+    metadata_json: str,
+    recorded_at: datetime,
+) -> str:
+    """:func:`chain_hash` from the canonical JSON of payload and metadata.
+
+    The content is the canonical JSON of the whole event, written out key by key in
+    sorted order, so the append path encodes each payload once for both the hash and
+    the row.
+    """
+    dumps = json.dumps
+    content = (
+        f'{{"event_type":{dumps(event_type, ensure_ascii=False)},'
+        f'"metadata":{metadata_json},"payload":{payload_json},'
+        f'"recorded_at":{dumps(recorded_at.isoformat())},'
+        f'"schema_version":{schema_version},"stream_id":"{stream_id}",'
+        f'"version":{version}}}'
     )
     return hashlib.sha256(f"{previous_hash}\n{content}".encode()).hexdigest()
 
@@ -411,14 +443,13 @@ RETURNING version, position
 
 def _insert_events(
     stream: StreamKey,
-    rows: list[tuple[int, str, int, Any, dict[str, Any], str]],
+    rows: list[tuple[int, str, int, str, dict[str, Any], str, str]],
     recorded_at: datetime,
     user_id: int | None,
     correlation_id: uuid.UUID | None,
     *,
     savepoint: bool,
 ) -> dict[int, int]:
-    dumps = json.dumps
     params = [
         stream.type,
         stream.id,
@@ -428,9 +459,9 @@ def _insert_events(
         [row[0] for row in rows],
         [row[1] for row in rows],
         [row[2] for row in rows],
-        [dumps(row[3], ensure_ascii=False) for row in rows],
-        [dumps(row[4], ensure_ascii=False) for row in rows],
+        [row[3] for row in rows],
         [row[5] for row in rows],
+        [row[6] for row in rows],
     ]
     # Inside a caller's transaction a failed insert must not poison it: a savepoint
     # keeps it usable (to read the current version for the ConcurrencyError).
@@ -500,18 +531,28 @@ def _append(
             type_name, schema_version, payload = handler.codec.encode(new.event)
             metadata = dict(new.metadata)
             version = current + index + 1
-            previous_hash = chain_hash(
+            payload_json = canonical_json(payload)
+            metadata_json = canonical_json(metadata) if metadata else "{}"
+            previous_hash = chain_hash_of_json(
                 previous_hash,
                 stream_id=stream.id,
                 version=version,
                 event_type=type_name,
                 schema_version=schema_version,
-                payload=payload,
-                metadata=metadata,
+                payload_json=payload_json,
+                metadata_json=metadata_json,
                 recorded_at=now,
             )
             rows.append(
-                (version, type_name, schema_version, payload, metadata, previous_hash)
+                (
+                    version,
+                    type_name,
+                    schema_version,
+                    payload_json,
+                    metadata,
+                    metadata_json,
+                    previous_hash,
+                )
             )
         try:
             positions = _insert_events(
@@ -537,7 +578,7 @@ def _append(
                 correlation_id=correlation_id,
                 chain_hash=hash_,
             )
-            for (version, type_name, schema_version, _, metadata, hash_), new in zip(
+            for (version, type_name, schema_version, _, metadata, _, hash_), new in zip(
                 rows, new_events, strict=True
             )
         )
@@ -550,25 +591,46 @@ def _append(
     return AppendResult(stream, new_version, state, recorded)
 
 
-def _decoded_streams(handler: StreamType[Any]) -> Iterator[list[RecordedEvent]]:
-    rows = (
-        StoredEvent.objects.filter(stream_type=handler.name)
-        .order_by("stream_id", "version")
-        .iterator(chunk_size=5000)
+def _decoded_streams(
+    handler: StreamType[Any], partition: tuple[int, int] | None = None
+) -> Iterator[list[RecordedEvent]]:
+    rows = StoredEvent.objects.filter(stream_type=handler.name)
+    if partition is not None:
+        index, count = partition
+        rows = rows.extra(
+            where=["mod(abs(hashtext(stream_id::text)), %s) = %s"],
+            params=[count, index],
+        )
+    decoded = (
+        _decode(row, handler)
+        for row in rows.order_by("stream_id", "version").iterator(chunk_size=5000)
     )
-    decoded = (_decode(row, handler) for row in rows)
     for _, events in itertools.groupby(decoded, key=lambda e: e.stream.id):
         yield list(events)
+
+
+def reset_projections(names: Sequence[str] | None = None) -> None:
+    """Empty the projections of the named stream types (all by default)."""
+    with transaction.atomic():
+        for handler in stream_types():
+            if names is None or handler.name in names:
+                handler.reset_projections()
 
 
 def rebuild_projections(
     names: Sequence[str] | None = None,
     progress: Callable[[int], None] | None = None,
+    *,
+    partition: tuple[int, int] | None = None,
+    reset: bool = True,
 ) -> dict[str, int]:
-    """Empty and rebuild the projections of the named stream types from the log.
+    """Rebuild the projections of the named stream types from the log.
 
     Streams the log with a server-side cursor, one stream at a time, so memory is
-    bounded by the largest stream. Returns the number of streams rebuilt per type.
+    bounded by the largest stream. `partition=(k, n)` rebuilds only the streams whose
+    id hashes to k modulo n (several processes share the work; the caller empties
+    the projections first and passes `reset=False`). Returns the number of streams
+    rebuilt per type.
     """
     counts: dict[str, int] = {}
     for handler in stream_types():
@@ -576,8 +638,10 @@ def rebuild_projections(
             continue
         counts[handler.name] = 0
         with transaction.atomic():
-            handler.reset_projections()
-            for events in _decoded_streams(handler):
+            if reset:
+                handler.reset_projections()
+            handler.begin_rebuild()
+            for events in _decoded_streams(handler, partition):
                 stream = events[0].stream
                 state = handler.replay(stream, events)
                 handler.project(stream, state, events, rebuilding=True)
@@ -587,6 +651,7 @@ def rebuild_projections(
                 counts[handler.name] += 1
                 if progress is not None:
                     progress(len(events))
+            handler.end_rebuild()
     return counts
 
 

@@ -40,9 +40,27 @@ class GameStream(StreamType[GameAggregate]):
     name = "game"
     rejection_errors = (RulesError,)
 
+    # A rebuild writes the projections of this many games per statement.
+    REBUILD_BATCH = 250
+
     def __init__(self) -> None:
         self.codec = Codec()
         self.codec.register_all(ev.EVENT_TYPES)
+        self._games: list[GameProjection] | None = None
+        self._turns: list[GameTurn] = []
+
+    def begin_rebuild(self) -> None:
+        self._games, self._turns = [], []
+
+    def end_rebuild(self) -> None:
+        self._flush()
+        self._games = None
+
+    def _flush(self) -> None:
+        if self._games:
+            GameProjection.objects.bulk_create(self._games)
+            _insert_turns(self._turns)
+        self._games, self._turns = [], []
 
     def initial_state(self, stream: StreamKey) -> GameAggregate:
         return GameAggregate()
@@ -78,6 +96,16 @@ class GameStream(StreamType[GameAggregate]):
         values["updated_at"] = timezone.now()
         first = new_events[0]
         game = GameProjection(game_id=stream.id)
+        if rebuilding and self._games is not None and first.version == 1:
+            # A rebuild after a reset: no row exists; write games in batches.
+            values.update(context_values(state, first))
+            for name, value in values.items():
+                setattr(game, name, value)
+            self._games.append(game)
+            self._turns.extend(turn_rows(game, game_state))
+            if len(self._games) >= self.REBUILD_BATCH:
+                self._flush()
+            return
         if first.version == 1:
             values.update(context_values(state, first))
             for name, value in values.items():
@@ -157,19 +185,22 @@ def _project_turns(
 _INSERT_TURNS = """
 INSERT INTO games_turn (game_id, index, version, player, kind, rack, position, word,
                         words, score, cumulative, withdrawn, notes)
-SELECT %s, u.index, u.version, u.player, u.kind, u.rack, u.position, u.word,
+SELECT u.game_id, u.index, u.version, u.player, u.kind, u.rack, u.position, u.word,
        u.words::jsonb, u.score, u.cumulative, u.withdrawn, u.notes::jsonb
-FROM unnest(%b::int[], %b::int[], %b::int[], %b::text[], %b::text[], %b::text[],
-            %b::text[], %b::text[], %b::int[], %b::int[], %b::bool[], %b::text[])
-     AS u(index, version, player, kind, rack, position, word, words, score,
+FROM unnest(%b::uuid[], %b::int[], %b::int[], %b::int[], %b::text[], %b::text[],
+            %b::text[], %b::text[], %b::text[], %b::int[], %b::int[], %b::bool[],
+            %b::text[])
+     AS u(game_id, index, version, player, kind, rack, position, word, words, score,
           cumulative, withdrawn, notes)
 """
 
 
 def _insert_turns(rows: list[GameTurn]) -> None:
+    if not rows:
+        return
     dumps = json.dumps
     params = [
-        rows[0].game_id,
+        [row.game_id for row in rows],
         [row.index for row in rows],
         [row.version for row in rows],
         [row.player for row in rows],
