@@ -30,6 +30,7 @@ from games import selectors, services
 from games import serializers as s
 from games.eventstore import AppendResult, stream_type
 from games.models import GameProjection
+from games.readcache import cached_json
 
 MAX_GCG_BYTES = 128 * 1024
 
@@ -88,10 +89,14 @@ class GameDetailApi(APIView):
     @extend_schema(responses=s.GameDetailOutput)
     def get(self, request: Request, game_id: UUID) -> Response:
         game = get_game(request, game_id)
-        data = s.GameOutput(game).data
-        data["board"] = game.board
-        data["turns"] = s.TurnOutput(game.turns.order_by("index"), many=True).data
-        return Response(data)
+
+        def build() -> Any:
+            data = dict(s.GameOutput(game).data)
+            data["board"] = game.board
+            data["turns"] = s.TurnOutput(game.turns.order_by("index"), many=True).data
+            return data
+
+        return cached_json(request, ("game", game_id), game.version, build)
 
 
 class GameEventsApi(APIView):

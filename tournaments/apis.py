@@ -23,6 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.eventstore import AppendResult
+from games.readcache import cached_json
 from tournaments import selectors, services
 from tournaments import serializers as s
 from tournaments.models import Player, Tournament
@@ -251,18 +252,35 @@ class StandingsApi(APIView):
                     {"after_round": [f"Give a round from 1 to {tournament.rounds}."]}
                 )
             after_round = int(after_round)
-        round_, rows = selectors.standings_after(tournament, division, after_round)
-        body = {"division": division, "after_round": round_, "standings": rows}
-        return Response(s.StandingsOutput(body).data)
+
+        def build() -> Any:
+            round_, rows = selectors.standings_after(tournament, division, after_round)
+            body = {"division": division, "after_round": round_, "standings": rows}
+            return s.StandingsOutput(body).data
+
+        return cached_json(
+            request,
+            ("standings", tournament_id, division, after_round),
+            tournament.version,
+            build,
+        )
 
 
 class ScorecardApi(APIView):
     @extend_schema(responses=s.ScorecardOutput)
     def get(self, request: Request, tournament_id: UUID, player_id: str) -> Response:
         tournament = get_tournament(request, tournament_id)
-        player = get_object_or_404(Player, tournament=tournament, player_id=player_id)
-        lines = selectors.player_scorecard(tournament, player)
-        return Response(s.ScorecardOutput({"player": player, "rounds": lines}).data)
+
+        def build() -> Any:
+            player = get_object_or_404(
+                Player, tournament=tournament, player_id=player_id
+            )
+            lines = selectors.player_scorecard(tournament, player)
+            return s.ScorecardOutput({"player": player, "rounds": lines}).data
+
+        return cached_json(
+            request, ("scorecard", tournament_id, player_id), tournament.version, build
+        )
 
 
 class AuditApi(APIView):

@@ -1,0 +1,22 @@
+"""The game detail endpoint takes a fixed number of queries, whatever the length."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+from rest_framework.test import APIClient
+
+from games import services
+
+
+@pytest.mark.django_db
+def test_game_detail_queries_do_not_grow_with_turns(
+    recorder, shared_gcg_dir, django_assert_max_num_queries
+):
+    result, record = services.game_import_gcg(
+        text=(shared_gcg_dir / "noah_vs_peter.gcg").read_bytes(), user=recorder
+    )
+    cache.clear()
+    with django_assert_max_num_queries(4):
+        response = APIClient().get(f"/api/games/{result.stream.id}/")
+    assert len(response.json()["turns"]) == len(record.state.turns)

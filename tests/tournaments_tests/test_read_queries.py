@@ -1,0 +1,79 @@
+"""Read endpoints: a bounded number of queries, and a 304 until the data changes."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+from rest_framework.test import APIClient
+
+from tournaments import services
+from tournaments.models import Pairing, Player
+
+
+@pytest.fixture
+def played(club, director):
+    """Three rounds of the club tournament, every game scored."""
+    for round_ in (1, 2, 3):
+        services.round_pair(
+            tournament_id=club,
+            division="A",
+            round_=round_,
+            method="swiss",
+            user=director,
+        )
+        for pairing in Pairing.objects.filter(tournament_id=club, round=round_).exclude(
+            second_id=""
+        ):
+            services.result_record(
+                tournament_id=club,
+                round_=round_,
+                player_a=pairing.first_id,
+                player_b=pairing.second_id,
+                score_a=420,
+                score_b=380,
+                user=director,
+            )
+    cache.clear()
+    return club
+
+
+@pytest.mark.django_db
+def test_standings_take_a_fixed_number_of_queries(
+    played, django_assert_max_num_queries
+):
+    client = APIClient()
+    with django_assert_max_num_queries(4):
+        response = client.get(f"/api/tournaments/{played}/standings?division=A")
+    assert response.status_code == 200
+    assert len(response.json()["standings"]) == 11
+    # Served again from the cache for the same version: one query (the tournament).
+    with django_assert_max_num_queries(1):
+        again = client.get(f"/api/tournaments/{played}/standings?division=A")
+    assert again.content == response.content
+
+
+@pytest.mark.django_db
+def test_a_scorecard_takes_a_fixed_number_of_queries(
+    played, django_assert_max_num_queries
+):
+    player = Player.objects.filter(tournament_id=played).first()
+    with django_assert_max_num_queries(6):
+        response = APIClient().get(
+            f"/api/tournaments/{played}/players/{player.player_id}/scorecard"
+        )
+    assert len(response.json()["rounds"]) == 3
+
+
+@pytest.mark.django_db
+def test_standings_answer_304_until_a_result_changes_them(played, director):
+    client = APIClient()
+    url = f"/api/tournaments/{played}/standings?division=A"
+    first = client.get(url)
+    etag = first["ETag"]
+    assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    services.round_pair(
+        tournament_id=played, division="A", round_=4, method="swiss", user=director
+    )
+    changed = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200
+    assert changed["ETag"] != etag
