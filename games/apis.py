@@ -31,6 +31,7 @@ from games import serializers as s
 from games.eventstore import AppendResult, stream_type
 from games.models import GameProjection
 from games.readcache import cached_json
+from rules.state import effective_events
 
 MAX_GCG_BYTES = 128 * 1024
 
@@ -111,6 +112,8 @@ class GameEventsApi(APIView):
         get_game(request, game_id)
         events = selectors.game_events(game_id)
         encode = stream_type("game").codec.encode
+        # A correction voids earlier events; they stay in the log, marked.
+        live = {version for version, _ in effective_events([e.event for e in events])}
         rows = [
             {
                 "position": e.position,
@@ -121,6 +124,8 @@ class GameEventsApi(APIView):
                 "metadata": e.metadata,
                 "recorded_at": e.recorded_at,
                 "recorded_by_id": e.recorded_by_id,
+                "superseded": e.version not in live
+                and e.type_name != "events_superseded",
             }
             for e in events
         ]

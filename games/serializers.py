@@ -107,9 +107,12 @@ class EventOutput(serializers.Serializer):
     metadata = serializers.JSONField()
     recorded_at = serializers.DateTimeField()
     recorded_by = serializers.IntegerField(source="recorded_by_id", allow_null=True)
+    superseded = serializers.BooleanField(
+        help_text="Voided by a later correction (kept in the log)."
+    )
 
 
-class GameStartInput(serializers.Serializer):
+class GameStartInput(StrictSerializer):
     players = serializers.ListField(
         child=serializers.CharField(max_length=100), min_length=2, max_length=4
     )

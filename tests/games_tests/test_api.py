@@ -161,6 +161,8 @@ def test_a_phony_is_withdrawn_and_a_correction_supersedes_turns(api):
         "play_challenged",
         "events_superseded",
     ]
+    assert [e["superseded"] for e in log["results"]][-2:] == [True, False]
+    assert not any(e["superseded"] for e in log["results"][:-2])
 
 
 @pytest.mark.django_db
