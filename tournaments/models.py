@@ -149,6 +149,9 @@ class Pairing(models.Model):
             ),
             # Serves incremental sync (WHERE changed_at >= … ORDER BY changed_at).
             models.Index(fields=["changed_at"], name="pairing_changed_at"),
+            # Serves the ratings games list, paged by cursor on the log position
+            # (ORDER BY changed_position, …).
+            models.Index(fields=["changed_position"], name="pairing_changed_pos"),
         ]
 
     def __str__(self) -> str:

@@ -51,6 +51,9 @@ class TournamentAggregate:
     system_versions: tuple[int, ...] = ()
     # The stream version of the pairing in force per (division, round).
     paired_versions: Mapping[tuple[str, int], int] = field(default_factory=dict)
+    # The stream version of each player's last withdrawal or re-activation: it can
+    # turn a paired game into a forfeit without any result event.
+    status_versions: Mapping[str, int] = field(default_factory=dict)
 
     def stream_version_of(self, rules_version: int) -> int:
         version = rules_version
@@ -120,6 +123,9 @@ class TournamentStream(StreamType[TournamentAggregate]):
         if isinstance(event, rt.RoundPaired):
             paired = {**state.paired_versions, (event.division, event.round): version}
             return replace(state, rules=rules_state, paired_versions=paired)
+        if isinstance(event, (rt.PlayerWithdrawn, rt.PlayerReactivated)):
+            statuses = {**state.status_versions, event.player_id: version}
+            return replace(state, rules=rules_state, status_versions=statuses)
         return replace(state, rules=rules_state)
 
     def reset_projections(self) -> None:
@@ -357,6 +363,13 @@ def _pairing_rows(
             row.game_id = result.game_id or None
             row.amended = result.previous is not None
             row.changed_version = state.stream_version_of(result.version)
+        elif row.absentee_id:
+            # A forfeit made by a withdrawal: that event changed the row.
+            row.changed_version = max(
+                paired_version,
+                state.status_versions.get(board.first, 0),
+                state.status_versions.get(board.second, 0),
+            )
         rows.append(row)
     for player_id in round_state.pairing.byes:
         rows.append(

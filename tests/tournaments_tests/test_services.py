@@ -280,3 +280,18 @@ def test_each_pairing_row_names_the_event_that_last_changed_it(club, director):
         board=game.board
     )
     assert {r.changed_version for r in untouched} == {paired.version}
+
+
+@pytest.mark.django_db
+def test_a_forfeit_made_by_a_withdrawal_is_stamped_with_the_withdrawal(club, director):
+    services.round_pair(
+        tournament_id=club, division="A", round_=1, method="swiss", user=director
+    )
+    game = Pairing.objects.filter(tournament_id=club, round=1).exclude(second_id="")[0]
+    withdrawn = services.player_withdraw(
+        tournament_id=club, player_id=game.first_id, from_round=1, user=director
+    )
+    row = Pairing.objects.get(tournament_id=club, round=1, board=game.board)
+    assert row.absentee_id == game.first_id
+    assert row.changed_version == withdrawn.version
+    assert row.changed_position == withdrawn.recorded[0].position
