@@ -12,7 +12,8 @@ import random
 
 from locust import HttpUser, between, task
 
-PLAN = json.loads(open(os.environ["BENCH_PLAN"], encoding="utf-8").read())
+with open(os.environ["BENCH_PLAN"], encoding="utf-8") as plan_file:
+    PLAN = json.load(plan_file)
 PENDING = list(PLAN["pending"])  # shared by the writers (one process, gevent)
 TID = PLAN["tournament_id"]
 

@@ -491,7 +491,7 @@ class Bench:
             "            rows += 1\n"
             "print(rows, time.perf_counter() - t0)\n"
         )
-        raw_seconds, _, raw_out = self._run_child([python, "-c", raw_script])
+        _, _, raw_out = self._run_child([python, "-c", raw_script])
         rows, raw_inner = raw_out.split()[-2:]
         rebuild_seconds, rss_mb, rebuild_out = self._run_child(
             [python, "manage.py", "rebuild_projections", "--verbosity", "0"]
@@ -644,7 +644,8 @@ def print_table(results: dict[str, Any]) -> None:
         lines.append(
             (
                 f"append: eventsourcing {label} (events/s)",
-                f"{figure['events_per_second']:,.0f} (ours {figure['ours_ratio']:.2f}x)",
+                f"{figure['events_per_second']:,.0f} "
+                f"(ours {figure['ours_ratio']:.2f}x)",
             )
         )
     replay = results.get("replay", {})

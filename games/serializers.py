@@ -112,7 +112,7 @@ class EventOutput(serializers.Serializer):
     )
 
 
-class GameStartInput(StrictSerializer):
+class GameStartInput(serializers.Serializer):
     players = serializers.ListField(
         child=serializers.CharField(max_length=100), min_length=2, max_length=4
     )
