@@ -65,6 +65,20 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
+def env_mapping(name: str) -> dict[str, str]:
+    """Return ``KEY=value,KEY2=value2`` as a dict; raise EnvError on a bad item."""
+    value = os.environ.get(name, "")
+    mapping: dict[str, str] = {}
+    for item in value.split(","):
+        if not item.strip():
+            continue
+        key, sep, rest = item.partition("=")
+        if not sep or not key.strip() or not rest.strip():
+            raise EnvError(f"{name} item {item!r} is not KEY=value")
+        mapping[key.strip()] = rest.strip()
+    return mapping
+
+
 def parse_database_url(url: str, name: str = "DATABASE_URL") -> dict[str, object]:
     """Turn a ``postgresql://user:password@host:port/dbname?opt=val`` URL into Django's
     DATABASES entry; a Unix socket directory may be given as ``?host=/path``.

@@ -15,6 +15,7 @@ from config.env import (
     env_bool,
     env_int,
     env_list,
+    env_mapping,
     env_str,
     parse_database_url,
 )
@@ -106,9 +107,25 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "var" / "static"
 
+# Word lists for adjudicating challenges, by lexicon name: NWL23=/path/nwl23.txt,…
+# (one word per line). A game whose lexicon is listed has its challenges ruled by the
+# list when the director records no ruling; without one the director rules.
+LEXICONS = env_mapping("LEXICONS")
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
+
+# Sign-in rate limit (config/auth.py): failures per username and client address. The
+# local-memory cache is per process: with N worker processes the limit is N times.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "scrabble-records",
+    }
+}
+LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", default=5)
+LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", default=15 * 60)
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -131,6 +148,9 @@ SPECTACULAR_SETTINGS = {
     "immutable event; states and standings are replays.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # One schema name for the ruleset presets (GameStartInput.ruleset and
+    # GcgUploadInput.rules offer the same choices).
+    "ENUM_NAME_OVERRIDES": {"RulesetEnum": "rules.ruleset.PRESETS"},
 }
 
 LOGGING = {
