@@ -7,6 +7,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config.health import HealthApi
+from tournaments.ratings_urls import page_urlpatterns as ratings_page_urls
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -14,6 +15,10 @@ urlpatterns = [
     path("api/", include("games.urls")),
     path("api/", include("tournaments.urls")),
     path("api/", include("tournaments.ratings_urls")),
+    path(
+        "tournaments/<uuid:tournament_id>/ratings",
+        include(ratings_page_urls),
+    ),
     path("", include("games.page_urls")),
     path("", include("tournaments.page_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

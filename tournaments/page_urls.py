@@ -1,7 +1,61 @@
-"""URLs (filled in by the pages and ratings work)."""
+"""URLs of the tournament pages (mounted at the site root).
+
+Public: the list, a tournament, its divisions, pairings, standings, scorecards and
+recorded games. Director console: everything under ``tournaments/<id>/manage/``.
+"""
 
 from __future__ import annotations
 
-from django.urls import URLPattern
+from django.urls import path
 
-urlpatterns: list[URLPattern] = []
+from tournaments import views
+
+T = "tournaments/<uuid:tournament_id>"
+D = f"{T}/divisions/<str:division>"
+M = f"{T}/manage"
+MD = f"{M}/divisions/<str:division>"
+MR = f"{MD}/rounds/<int:round_>"
+
+urlpatterns = [
+    path("", views.tournament_list, name="home"),
+    path("tournaments/", views.tournament_list, name="tournament-list"),
+    path("tournaments/new/", views.tournament_create, name="tournament-create"),
+    path(f"{T}/", views.tournament_detail, name="tournament-detail"),
+    path(f"{T}/players/<str:player_id>/", views.scorecard, name="scorecard"),
+    path(f"{D}/", views.division_detail, name="division-detail"),
+    path(f"{D}/rounds/<int:round_>/", views.round_pairings, name="round-pairings"),
+    path(f"{D}/standings/", views.standings, name="standings"),
+    path(
+        f"{D}/standings/after/<int:after_round>/",
+        views.standings,
+        name="standings-after",
+    ),
+    path(f"{D}/games/", views.division_games, name="division-games"),
+    path(f"{M}/", views.manage, name="manage"),
+    path(f"{M}/audit/", views.manage_audit, name="manage-audit"),
+    path(
+        f"{M}/games/<uuid:game_id>/result",
+        views.manage_result_from_game,
+        name="manage-result-from-game",
+    ),
+    path(f"{MD}/players/", views.manage_players, name="manage-players"),
+    path(f"{MD}/pair/", views.manage_pair, name="manage-pair"),
+    path(f"{MR}/results/", views.manage_results, name="manage-results"),
+    path(
+        f"{MR}/results/check",
+        views.manage_results_check,
+        name="manage-results-check",
+    ),
+    path(f"{MR}/forfeit", views.manage_forfeit, name="manage-forfeit"),
+    path(f"{MR}/boards/<int:board>/amend/", views.manage_amend, name="manage-amend"),
+    path(
+        f"{MR}/boards/<int:board>/record",
+        views.manage_board_record,
+        name="manage-board-record",
+    ),
+    path(
+        f"{MR}/boards/<int:board>/gcg/",
+        views.manage_board_gcg,
+        name="manage-board-gcg",
+    ),
+]

@@ -1,7 +1,50 @@
-"""URLs (filled in by the pages and ratings work)."""
+"""URLs of the ratings exports (mounted under /api/) and of the estimates page.
+
+``page_urlpatterns`` is mounted by the project at
+``tournaments/<uuid:tournament_id>/ratings`` (outside /api/)::
+
+    path("tournaments/<uuid:tournament_id>/ratings", include(page_urlpatterns))
+"""
 
 from __future__ import annotations
 
-from django.urls import URLPattern
+from django.urls import path
 
-urlpatterns: list[URLPattern] = []
+from tournaments import ratings_apis, ratings_views
+
+T = "tournaments/<uuid:tournament_id>"
+
+urlpatterns = [
+    path(
+        "ratings/games", ratings_apis.RatedGamesApi.as_view(), name="api-ratings-games"
+    ),
+    path(
+        "ratings/players",
+        ratings_apis.PlayerRatingsApi.as_view(),
+        name="api-ratings-players",
+    ),
+    path(
+        "ratings/changes",
+        ratings_apis.ResultChangesApi.as_view(),
+        name="api-ratings-changes",
+    ),
+    path(
+        f"{T}/export/naspa.t",
+        ratings_apis.NaspaTExportApi.as_view(),
+        name="api-export-naspa-t",
+    ),
+    path(
+        f"{T}/export/tournament.tou",
+        ratings_apis.TouExportApi.as_view(),
+        name="api-export-tou",
+    ),
+    path(
+        f"{T}/export/absp.csv",
+        ratings_apis.AbspCsvExportApi.as_view(),
+        name="api-export-absp-csv",
+    ),
+]
+
+page_urlpatterns = [
+    path("", ratings_views.tournament_ratings, name="tournament-ratings"),
+]

@@ -1,0 +1,195 @@
+/* Progressive enhancements; every page works without them.
+ *
+ * - Game viewer: ← / → step through the turns, Home / End jump to the start / end
+ *   (the links they follow are plain links; htmx swaps only the viewer).
+ * - Results entry: each slip is checked as it is typed (the server answers with a
+ *   message per field); a tied score opens the inputs for the scores before the
+ *   end-of-game adjustments; after a swap the first field has the focus again.
+ */
+(function () {
+  "use strict";
+
+  var NAV_KEYS = { ArrowLeft: -1, ArrowRight: 1, Home: "first", End: "last" };
+
+  function isTyping(element) {
+    return Boolean(
+      element && element.closest &&
+      element.closest("input, textarea, select, button, [contenteditable=true]")
+    );
+  }
+
+  /* Stepping through a game: every key press counts (a held key steps on), and
+     only the turn finally wanted is loaded once the previous load has landed. */
+  var wantedTurn = null;
+  var loadingTurn = false;
+
+  function viewerState() {
+    var viewer = document.getElementById("viewer");
+    if (!viewer || !viewer.dataset.turnUrl) return null;
+    return {
+      viewer: viewer,
+      index: parseInt(viewer.dataset.index, 10),
+      count: parseInt(viewer.dataset.count, 10),
+    };
+  }
+
+  function turnUrl(viewer, index) {
+    return viewer.dataset.turnUrl.replace("/turn/0/", "/turn/" + index + "/");
+  }
+
+  function loadWantedTurn() {
+    var state = viewerState();
+    if (!state || wantedTurn === null || wantedTurn === state.index) {
+      wantedTurn = null;
+      return;
+    }
+    var url = turnUrl(state.viewer, wantedTurn);
+    if (!window.htmx) {
+      window.location.href = url;
+      return;
+    }
+    loadingTurn = true;
+    window.htmx
+      .ajax("GET", url, { target: "#viewer", select: "#viewer", swap: "outerHTML show:none" })
+      .then(function () {
+        history.pushState({ htmx: true }, "", url);
+      })
+      .finally(function () {
+        loadingTurn = false;
+        loadWantedTurn();
+      });
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+    var step = NAV_KEYS[event.key];
+    var state = viewerState();
+    if (step === undefined || !state || isTyping(event.target)) return;
+    event.preventDefault();
+    var from = wantedTurn === null ? state.index : wantedTurn;
+    var to = step === "first" ? 0 : step === "last" ? state.count : from + step;
+    to = Math.max(0, Math.min(state.count, to));
+    if (to === from) return;
+    wantedTurn = to;
+    var where = state.viewer.querySelector(".turn-nav .where");
+    if (where) where.textContent = to ? "Turn " + to + " of " + state.count : "Start";
+    if (!loadingTurn) loadWantedTurn();
+  });
+
+  /* Keep the current line of the score sheet in view, inside its own scroll box. */
+  function showCurrentTurn() {
+    var wrap = document.querySelector(".sheet-wrap");
+    var row = wrap && wrap.querySelector("tr.current");
+    if (!row) return;
+    var offset = row.getBoundingClientRect().top - wrap.getBoundingClientRect().top;
+    var target = wrap.scrollTop + offset - wrap.clientHeight / 2 + row.clientHeight / 2;
+    wrap.scrollTop = Math.max(0, target);
+  }
+
+  /* --- results entry ------------------------------------------------------- */
+
+  var checkSequence = 0;
+  var checkTimer = null;
+
+  function slipOf(element) {
+    return element && element.closest ? element.closest("form[data-slip]") : null;
+  }
+
+  function setNote(form, field, note) {
+    var span = form.querySelector('.note[data-for="' + field + '"]');
+    if (!span) return;
+    span.textContent = note ? note.text : "";
+    span.className = "note" + (note ? " " + note.level : "");
+    var input = form.querySelector('[name="' + field + '"]');
+    if (input) {
+      if (note && note.level === "error") input.setAttribute("aria-invalid", "true");
+      else input.removeAttribute("aria-invalid");
+    }
+  }
+
+  function updateTie(form, tiedByServer) {
+    var a = form.querySelector('[name="a_score"]');
+    var b = form.querySelector('[name="b_score"]');
+    var box = form.querySelector(".tie-fields");
+    if (!a || !b || !box) return;
+    var tied = tiedByServer || (a.value !== "" && a.value === b.value);
+    if (tied) {
+      box.hidden = false;
+    } else if (!box.hidden) {
+      box.hidden = true;
+      // On the slip a stale pre-adjustment pair would be stored with the next
+      // result; an amendment keeps what was recorded.
+      if (form.hasAttribute("data-check-url")) {
+        box.querySelectorAll("input").forEach(function (input) { input.value = ""; });
+      }
+    }
+  }
+
+  function checkSlip(form) {
+    var url = form.getAttribute("data-check-url");
+    if (!url) return;
+    var sequence = ++checkSequence;
+    fetch(url, {
+      method: "POST",
+      body: new FormData(form),
+      headers: { "X-Requested-With": "fetch" },
+      credentials: "same-origin",
+    })
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (answer) {
+        // A later keystroke or a submission makes this answer stale.
+        if (!answer || sequence !== checkSequence || !form.isConnected) return;
+        Object.keys(answer.notes).forEach(function (field) {
+          setNote(form, field, answer.notes[field]);
+        });
+        updateTie(form, answer.tied);
+      })
+      .catch(function () { /* the submission still checks everything */ });
+  }
+
+  document.addEventListener("input", function (event) {
+    var form = slipOf(event.target);
+    if (!form) return;
+    updateTie(form, false);
+    clearTimeout(checkTimer);
+    checkTimer = setTimeout(function () { checkSlip(form); }, 250);
+  });
+
+  document.addEventListener("submit", function (event) {
+    if (slipOf(event.target)) {
+      clearTimeout(checkTimer);
+      checkSequence++;
+    }
+  }, true);
+
+  function focusAutofocus(root) {
+    var field = (root || document).querySelector("[autofocus]");
+    if (!field) return;
+    // htmx would focus it again when the swap settles, by which time a fast
+    // director may already have typed into the next box.
+    field.removeAttribute("autofocus");
+    if (document.activeElement !== field) {
+      field.focus();
+      if (field.select) field.select();
+    }
+  }
+
+  // Right after the swap, so that the next keystroke lands in the new slip.
+  document.addEventListener("htmx:afterSwap", function () {
+    var panel = document.getElementById("results-panel");
+    if (!panel) return;
+    focusAutofocus(panel);
+    panel.querySelectorAll("form[data-slip]").forEach(function (form) {
+      updateTie(form, form.hasAttribute("data-tied"));
+    });
+  });
+
+  document.addEventListener("htmx:afterSettle", showCurrentTurn);
+
+  document.addEventListener("DOMContentLoaded", function () {
+    showCurrentTurn();
+    document.querySelectorAll("form[data-slip]").forEach(function (form) {
+      updateTie(form, form.hasAttribute("data-tied"));
+    });
+  });
+})();

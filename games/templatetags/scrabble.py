@@ -1,0 +1,145 @@
+"""Template tags for the game pages: the board as an accessible grid, racks, scores.
+
+Usage::
+
+    {% load scrabble %}
+    {% board_grid rows highlight=last_squares caption="Board after turn 12" %}
+    {% rack_tiles "AEJNOSV" unknown=0 %}
+    {{ turn.score|signed }}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from django import template
+
+from rules.board import CENTER, COLUMNS, SIZE, STANDARD_LAYOUT
+from rules.tiles import ENGLISH, tile_values
+
+register = template.Library()
+
+# RULES.md, "Equipment": T triple word, D double word, t triple letter, d double letter.
+PREMIUMS = {
+    "T": ("tw", "triple word", "TW"),
+    "D": ("dw", "double word", "DW"),
+    "t": ("tl", "triple letter", "TL"),
+    "d": ("dl", "double letter", "DL"),
+}
+VALUES = tile_values(ENGLISH)
+
+
+def square_cells(
+    rows: Sequence[str], highlight: Iterable[str] = ()
+) -> list[dict[str, Any]]:
+    """The board's rows as render-ready cells (name, tile, premium, aria label)."""
+    marked = set(highlight)
+    grid = []
+    for row_index in range(SIZE):
+        row = rows[row_index] if row_index < len(rows) else "." * SIZE
+        cells = []
+        for column in range(SIZE):
+            name = f"{COLUMNS[column]}{row_index + 1}"
+            tile = row[column] if column < len(row) else "."
+            premium = PREMIUMS.get(STANDARD_LAYOUT[row_index][column])
+            css, words, short = premium if premium else ("", "", "")
+            centre = row_index * SIZE + column == CENTER
+            has_tile = tile != "."
+            blank = has_tile and tile.islower()
+            label = name + (f" {words}" if words else "")
+            if centre:
+                label += ", centre"
+            if not has_tile:
+                label += ", empty"
+            elif blank:
+                label += f", blank as {tile.upper()}"
+            else:
+                label += f", {tile}"
+            last = has_tile and name in marked
+            if last:
+                label += ", last play"
+            cells.append(
+                {
+                    "name": name,
+                    "letter": tile.upper() if has_tile else "",
+                    "blank": blank,
+                    "value": "" if not has_tile or blank else VALUES.get(tile, ""),
+                    "premium": css,
+                    "short": "★" if centre and not has_tile else short,
+                    "centre": centre,
+                    "last": last,
+                    "label": label,
+                }
+            )
+        grid.append({"number": row_index + 1, "cells": cells})
+    return grid
+
+
+@register.inclusion_tag("games/_board.html")
+def board_grid(
+    rows: Sequence[str], highlight: Iterable[str] = (), caption: str = "Board"
+) -> dict[str, Any]:
+    """Render a board (15 strings, lower case = blank) as a labelled grid."""
+    return {
+        "grid": square_cells(rows, highlight),
+        "columns": COLUMNS,
+        "caption": caption,
+    }
+
+
+@register.inclusion_tag("games/_rack.html")
+def rack_tiles(tiles: str | None, unknown: int = 0, label: str = "") -> dict[str, Any]:
+    """Render rack tiles as small tiles (? is a blank) plus unknown ones."""
+    shown = [
+        {
+            "letter": "" if tile == "?" else tile,
+            "blank": tile == "?",
+            "value": VALUES.get(tile, ""),
+        }
+        for tile in (tiles or "")
+    ]
+    return {
+        "tiles": shown,
+        "unknown": range(unknown or 0),
+        "unknown_count": unknown or 0,
+        "label": label or _rack_label(tiles or "", unknown or 0),
+    }
+
+
+def _rack_label(tiles: str, unknown: int) -> str:
+    if not tiles and not unknown:
+        return "no tiles"
+    text = " ".join("blank" if tile == "?" else tile for tile in tiles)
+    if unknown:
+        text = f"{text} and {unknown} unrecorded" if text else f"{unknown} unrecorded"
+    return text
+
+
+@register.filter
+def signed(value: Any) -> str:
+    """A score change with its sign (+32, −24, 0)."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return ""
+    if number > 0:
+        return f"+{number}"
+    if number < 0:
+        return f"−{-number}"
+    return "0"
+
+
+@register.filter
+def get_item(mapping: Any, key: Any) -> Any:
+    """``mapping[key]`` in a template (None when missing)."""
+    try:
+        return mapping[key]
+    except (KeyError, IndexError, TypeError):
+        return None
+
+
+@register.filter
+def words(value: Any) -> str:
+    """A stored code in words (``five_point`` → ``five point``)."""
+    return str(value or "").replace("_", " ")

@@ -1,0 +1,555 @@
+"""Ratings exports: what ratings bodies read, all derived from the event log.
+
+Nothing here is typed twice. The rated-games list reads the ``Pairing`` projection
+(one row per board or bye with a result, stamped with the event that last changed
+it); rating estimates and submission files are built from the replayed tournament
+(``rules.tournament.tournament_to_records``) by the writers and formulas of
+``rules.tsh``, ``rules.submissions`` and ``rules.ratings``; the change feed reads the
+log itself (``games.eventstore.read_all``).
+
+Only published tournaments are visible to the cross-tournament reads (``*_list``,
+``result_changes``); the per-tournament files are for whoever may read the tournament.
+
+Usage::
+
+    rows = game_rows(rated_game_list().filter(tournament_id=tid)[:100])
+    estimates = player_rating_rows(player_rating_list().filter(tournament_id=tid))
+    page = result_changes(after=0, limit=100)
+    text = naspa_t_text(tournament_record(tid), divisions=["A"])
+"""
+
+from __future__ import annotations
+
+import datetime
+import uuid
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from itertools import islice
+from typing import Any
+
+from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.utils import timezone
+
+from games.eventstore import read_all, stream_type
+from games.models import StoredEvent
+from rules.ratings import (
+    NASPA,
+    NaspaParams,
+    absp_rate_division,
+    rate_division,
+    rated_entries,
+)
+from rules.records import DivisionRecord, EntryKind, TournamentRecord
+from rules.submissions import format_absp_csv, format_tou
+from rules.tournament import tournament_to_records
+from rules.tsh import write_t
+from tournaments.models import Pairing, Player, Tournament
+from tournaments.services import STREAM_TYPE, tournament_state
+
+# Every event that can change a result: recording, amending and forfeiting one,
+# crediting an unpaired round, and withdrawing or re-activating a player (which turn
+# paired games into forfeits and back). A publication makes a tournament's earlier
+# results visible at once, so a follower is told of it too.
+RESULT_EVENT_TYPES = (
+    "result_recorded",
+    "result_amended",
+    "forfeit_recorded",
+    "unpaired_round_recorded",
+    "player_withdrawn",
+    "player_reactivated",
+    "publication_changed",
+)
+
+TIE_BREAK_PRE_ADJUSTMENT = "pre_adjustment_score"
+
+
+class GameKind(StrEnum):
+    """What a row of the rated-games list is; only games are rated."""
+
+    GAME = "game"
+    BYE = "bye"
+    FORFEIT = "forfeit"
+
+
+# --- Rated games ------------------------------------------------------------------
+
+
+def rated_game_list() -> QuerySet[Pairing]:
+    """Every pairing row with a result (games, byes, forfeits) of published tournaments.
+
+    Ordered for incremental sync: by the log position of the event that last changed
+    the row, then by board, so an amended result moves to the end.
+    """
+    return (
+        Pairing.objects.filter(tournament__published=True, has_result=True)
+        .select_related("tournament")
+        .order_by("changed_position", "division", "round", "board", "first_id")
+    )
+
+
+def pairings_of_kind(pairings: QuerySet[Pairing], kind: str) -> QuerySet[Pairing]:
+    """Keep the rows of one ``GameKind``."""
+    if kind == GameKind.BYE:
+        return pairings.filter(second_id="")
+    if kind == GameKind.FORFEIT:
+        return pairings.exclude(second_id="").exclude(absentee_id="")
+    return pairings.exclude(second_id="").filter(absentee_id="")
+
+
+def pairings_rated(pairings: QuerySet[Pairing], rated: bool) -> QuerySet[Pairing]:
+    """Keep the played games (``rated``) or the byes and forfeits (not ``rated``)."""
+    unrated = Q(second_id="") | ~Q(absentee_id="")
+    return pairings.exclude(unrated) if rated else pairings.filter(unrated)
+
+
+def pairings_of_player(
+    pairings: QuerySet[Pairing], player_id: str
+) -> QuerySet[Pairing]:
+    """Keep the rows in which the player (internal id) sits on either side."""
+    return pairings.filter(Q(first_id=player_id) | Q(second_id=player_id))
+
+
+def pairings_of_member(
+    pairings: QuerySet[Pairing], member_id: str
+) -> QuerySet[Pairing]:
+    """Keep the rows of players registered with this membership id."""
+    members = Player.objects.filter(
+        tournament_id=OuterRef("tournament_id"), member_id=member_id
+    )
+    return pairings.filter(
+        Exists(members.filter(player_id=OuterRef("first_id")))
+        | Exists(members.filter(player_id=OuterRef("second_id")))
+    )
+
+
+def _published_since(**lookup: Any) -> Exists:
+    return Exists(
+        StoredEvent.objects.filter(
+            stream_id=OuterRef("tournament_id"),
+            event_type="publication_changed",
+            **lookup,
+        )
+    )
+
+
+def pairings_changed_since(
+    pairings: QuerySet[Pairing], since: datetime.datetime
+) -> QuerySet[Pairing]:
+    """Keep the rows changed at or after ``since``, or of a tournament published since.
+
+    A tournament published late shows all its rows at once, however old their
+    changes: a follower that synced before must still be given them.
+    """
+    return pairings.filter(
+        Q(changed_at__gte=since) | _published_since(recorded_at__gte=since)
+    )
+
+
+def pairings_changed_after(
+    pairings: QuerySet[Pairing], position: int
+) -> QuerySet[Pairing]:
+    """Keep the rows changed by an event after log ``position`` (or published since)."""
+    return pairings.filter(
+        Q(changed_position__gt=position) | _published_since(position__gt=position)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """One row of the rated-games list, flat so that JSON and CSV share the columns.
+
+    ``player1`` sits first on the board (for a game: moved first); ``player2`` fields
+    are None for a bye. Scores are None for byes and forfeits, whose spread is the
+    awarded one. ``tie_break`` says when tied final scores were decided by the scores
+    before the end-of-game adjustments.
+    """
+
+    tournament: uuid.UUID
+    tournament_name: str
+    division: str
+    round: int
+    board: int | None
+    date: datetime.date
+    kind: str
+    rated: bool
+    player1_id: str
+    player1_name: str
+    player1_member_id: str
+    player1_rating: int | None
+    player1_score: int | None
+    player1_pre_adjustment: int | None
+    player1_result: str
+    player1_spread: int
+    player2_id: str | None
+    player2_name: str | None
+    player2_member_id: str | None
+    player2_rating: int | None
+    player2_score: int | None
+    player2_pre_adjustment: int | None
+    player2_result: str | None
+    player2_spread: int | None
+    went_first: str | None
+    winner: str | None
+    tie_break: str | None
+    amended: bool
+    game_id: uuid.UUID | None
+    changed_at: datetime.datetime
+    changed_position: int
+    changed_version: int
+
+
+def game_rows(pairings: Iterable[Pairing]) -> list[GameRow]:
+    """Turn pairing rows (with their tournament) into rated-games rows."""
+    pairings = list(pairings)
+    players = _players_of(pairings)
+    return [_game_row(pairing, players) for pairing in pairings]
+
+
+def iter_game_rows(pairings: QuerySet[Pairing], chunk: int = 1000) -> Iterator[GameRow]:
+    """Stream a whole queryset as rows, reading players one chunk at a time."""
+    rows = pairings.iterator(chunk_size=chunk)
+    while batch := list(islice(rows, chunk)):
+        yield from game_rows(batch)
+
+
+def _players_of(pairings: Sequence[Pairing]) -> dict[tuple[Any, str], Player]:
+    tournaments = {p.tournament_id for p in pairings}
+    ids = {p.first_id for p in pairings} | {
+        p.second_id for p in pairings if p.second_id
+    }
+    found = Player.objects.filter(tournament_id__in=tournaments, player_id__in=ids)
+    return {(p.tournament_id, p.player_id): p for p in found}
+
+
+def _game_row(pairing: Pairing, players: dict[tuple[Any, str], Player]) -> GameRow:
+    tournament = pairing.tournament
+
+    def player(player_id: str) -> Player | None:
+        return players.get((pairing.tournament_id, player_id))
+
+    first = player(pairing.first_id)
+    second = player(pairing.second_id) if pairing.second_id else None
+    absentees = pairing.absentee_id.split(",") if pairing.absentee_id else []
+    if not pairing.second_id:
+        kind = GameKind.BYE
+    elif absentees:
+        kind = GameKind.FORFEIT
+    else:
+        kind = GameKind.GAME
+
+    def result(player_id: str) -> str:
+        if pairing.winner_id == player_id:
+            return "win"
+        if pairing.winner_id or player_id in absentees:
+            return "loss"
+        return "draw"
+
+    def spread(player_id: str) -> int:
+        if kind is GameKind.BYE:
+            return tournament.bye_spread
+        if kind is GameKind.FORFEIT:
+            forfeit = tournament.forfeit_spread
+            return -forfeit if player_id in absentees else forfeit
+        assert pairing.first_score is not None
+        assert pairing.second_score is not None
+        difference = pairing.first_score - pairing.second_score
+        return difference if player_id == pairing.first_id else -difference
+
+    tie_break = None
+    if (
+        kind is GameKind.GAME
+        and pairing.winner_id
+        and pairing.first_score == pairing.second_score
+    ):
+        tie_break = TIE_BREAK_PRE_ADJUSTMENT
+    has_second = kind is not GameKind.BYE
+    return GameRow(
+        tournament=pairing.tournament_id,
+        tournament_name=tournament.name,
+        division=pairing.division,
+        round=pairing.round,
+        board=pairing.board,
+        date=tournament.start_date,
+        kind=kind.value,
+        rated=kind is GameKind.GAME,
+        player1_id=pairing.first_id,
+        player1_name=first.name if first else "",
+        player1_member_id=first.member_id if first else "",
+        player1_rating=first.rating if first else None,
+        player1_score=pairing.first_score,
+        player1_pre_adjustment=pairing.first_pre_adjustment,
+        player1_result=result(pairing.first_id),
+        player1_spread=spread(pairing.first_id),
+        player2_id=pairing.second_id or None,
+        player2_name=(second.name if second else "") if has_second else None,
+        player2_member_id=(second.member_id if second else "") if has_second else None,
+        player2_rating=second.rating if second else None,
+        player2_score=pairing.second_score,
+        player2_pre_adjustment=pairing.second_pre_adjustment,
+        player2_result=result(pairing.second_id) if has_second else None,
+        player2_spread=spread(pairing.second_id) if has_second else None,
+        went_first=pairing.first_id if kind is GameKind.GAME else None,
+        winner=pairing.winner_id or None,
+        tie_break=tie_break,
+        amended=pairing.amended,
+        game_id=pairing.game_id,
+        changed_at=pairing.changed_at,
+        changed_position=pairing.changed_position,
+        changed_version=pairing.changed_version,
+    )
+
+
+# --- Rating estimates -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerEstimate:
+    """A player's rated games and rating estimates in one division of one event.
+
+    ``games`` to ``spread`` count played games only (byes and forfeits are never
+    rated; they are counted apart), spread being the raw score difference (no cap).
+    The estimates are None when the player has no rated game.
+    """
+
+    number: int
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    spread: int
+    byes: int
+    forfeits: int
+    expected_wins: float | None
+    performance_rating: int | None
+    new_rating: int | None
+    rating_change: int | None
+    absp_event_rating: float | None
+
+
+def division_estimates(
+    division: DivisionRecord, params: NaspaParams = NASPA
+) -> dict[int, PlayerEstimate]:
+    """Estimate every player of a division, keyed by player number.
+
+    NASPA: ``rules.ratings.rate_division`` (career games are not recorded, so rated
+    players count as established and unrated ones as new; an unrated player's new
+    rating is the iterated initial rating). ABSP: ``absp_rate_division``. Raises
+    ``rules.ratings.RatingsError`` when the two sides of a game disagree.
+    """
+    naspa = rate_division(division, params)
+    absp = absp_rate_division(division)
+    estimates = {}
+    for player in division.players:
+        games = rated_entries(player)
+        change = naspa.get(player.number)
+        absp_rating = absp.get(player.number)
+        kinds = [entry.kind for entry in player.rounds]
+        estimates[player.number] = PlayerEstimate(
+            number=player.number,
+            games=len(games),
+            wins=sum(1 for entry in games if entry.result == 1),
+            losses=sum(1 for entry in games if entry.result == 0),
+            draws=sum(1 for entry in games if entry.result == 0.5),
+            spread=sum(
+                (entry.own_score or 0) - (entry.opponent_score or 0) for entry in games
+            ),
+            byes=kinds.count(EntryKind.BYE),
+            forfeits=kinds.count(EntryKind.FORFEIT_WIN)
+            + kinds.count(EntryKind.FORFEIT_LOSS),
+            expected_wins=None if change is None else round(change.expected, 3),
+            performance_rating=None if change is None else change.performance,
+            new_rating=None if change is None else change.new,
+            rating_change=None if change is None else change.change,
+            absp_event_rating=None if absp_rating is None else round(absp_rating, 2),
+        )
+    return estimates
+
+
+def tournament_record(tournament_id: uuid.UUID) -> TournamentRecord:
+    """Replay the tournament into the neutral records every writer works from."""
+    _, aggregate = tournament_state(tournament_id)
+    assert aggregate.rules is not None
+    return tournament_to_records(aggregate.rules)
+
+
+def tournament_estimates(
+    tournament_id: uuid.UUID,
+) -> dict[str, dict[int, PlayerEstimate]]:
+    """Every division's estimates, by division name then player number."""
+    record = tournament_record(tournament_id)
+    return {
+        division.name: division_estimates(division) for division in record.divisions
+    }
+
+
+def player_rating_list() -> QuerySet[Player]:
+    """Every player of a published tournament, newest tournament first."""
+    return (
+        Player.objects.filter(tournament__published=True)
+        .select_related("tournament")
+        .order_by("-tournament__start_date", "tournament_id", "division", "number")
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRatingRow:
+    """One player of one tournament with their rated games and estimates."""
+
+    tournament: uuid.UUID
+    tournament_name: str
+    date: datetime.date
+    division: str
+    player_id: str
+    number: int
+    name: str
+    member_id: str
+    withdrawn: bool
+    rating: int
+    estimate: PlayerEstimate
+
+
+def player_rating_rows(players: Iterable[Player]) -> list[PlayerRatingRow]:
+    """Attach the estimates to players (with their tournament); one replay each."""
+    by_tournament: dict[uuid.UUID, dict[str, dict[int, PlayerEstimate]]] = {}
+    rows = []
+    for player in players:
+        if player.tournament_id not in by_tournament:
+            by_tournament[player.tournament_id] = tournament_estimates(
+                player.tournament_id
+            )
+        estimate = by_tournament[player.tournament_id][player.division][player.number]
+        tournament = player.tournament
+        rows.append(
+            PlayerRatingRow(
+                tournament=player.tournament_id,
+                tournament_name=tournament.name,
+                date=tournament.start_date,
+                division=player.division,
+                player_id=player.player_id,
+                number=player.number,
+                name=player.name,
+                member_id=player.member_id,
+                withdrawn=player.withdrawn,
+                rating=player.rating,
+                estimate=estimate,
+            )
+        )
+    return rows
+
+
+# --- Submission files -------------------------------------------------------------
+
+
+def naspa_t_text(
+    record: TournamentRecord,
+    divisions: Sequence[str] | None = None,
+    *,
+    firsts: bool = False,
+) -> str:
+    """Return the NASPA submission: per division a ``#division NAME`` line, then the
+    division's ``.t`` lines (``rules.tsh.write_t``; it writes no header of its own).
+
+    ``divisions`` limits the file to those divisions, in the tournament's order.
+    Raises ``rules.tsh.TshError`` for a name a ``.t`` file cannot hold.
+    """
+    return "".join(
+        f"#division {division.name}\n" + write_t(division, firsts=firsts)
+        for division in record.divisions
+        if divisions is None or division.name in divisions
+    )
+
+
+def tou_text(record: TournamentRecord) -> str:
+    """Return the AUPAIR ``.TOU`` file; raises ``SubmissionError`` like format_tou."""
+    return format_tou(record)
+
+
+def absp_csv_text(record: TournamentRecord) -> str:
+    """Return the ABSP results CSV; raises ``SubmissionError`` like format_absp_csv."""
+    return format_absp_csv(record)
+
+
+# --- Change feed ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ResultChange:
+    """One event that changed a result, as stored (payload in the current schema)."""
+
+    position: int
+    tournament: uuid.UUID
+    version: int
+    event_type: str
+    recorded_at: datetime.datetime
+    payload: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class ResultChangePage:
+    """A page of the feed: pass ``next`` as ``after`` to continue.
+
+    ``more`` is true when the page is full or newer events are still settling.
+    """
+
+    changes: tuple[ResultChange, ...]
+    next: int
+    more: bool
+
+
+def result_changes(
+    *,
+    after: int = 0,
+    limit: int = 100,
+    tournament_id: uuid.UUID | None = None,
+    settle: datetime.timedelta = datetime.timedelta(0),
+) -> ResultChangePage:
+    """Return up to ``limit`` result-changing events after log position ``after``.
+
+    Only events of tournaments published now are returned; ``next`` moves past the
+    others, so a follower never rescans them. Events recorded less than ``settle``
+    ago are held back (and stop the page): positions are taken when an append
+    starts writing but become visible when it commits, so a younger event of one
+    tournament can commit before an older one of another, and a follower that had
+    moved past the younger would never see the older.
+    """
+    published = Tournament.objects.filter(published=True)
+    if tournament_id is not None:
+        published = published.filter(pk=tournament_id)
+    visible = set(published.values_list("tournament_id", flat=True))
+    codec = stream_type(STREAM_TYPE).codec
+    horizon = timezone.now() - settle
+    changes: list[ResultChange] = []
+    cursor = after
+    more = False
+    events = read_all(
+        after_position=after,
+        stream_type_name=STREAM_TYPE,
+        event_types=RESULT_EVENT_TYPES,
+        chunk_size=max(limit, 100),
+    )
+    try:
+        for recorded in events:
+            if recorded.recorded_at > horizon:
+                more = True
+                break
+            cursor = recorded.position
+            if recorded.stream.id not in visible:
+                continue
+            _, _, payload = codec.encode(recorded.event)
+            changes.append(
+                ResultChange(
+                    position=recorded.position,
+                    tournament=recorded.stream.id,
+                    version=recorded.version,
+                    event_type=recorded.type_name,
+                    recorded_at=recorded.recorded_at,
+                    payload=payload,
+                )
+            )
+            if len(changes) == limit:
+                more = True
+                break
+    finally:
+        events.close()
+    return ResultChangePage(tuple(changes), cursor, more)

@@ -1,0 +1,441 @@
+"""The ratings exports: read-only REST lists, a change feed and submission files.
+
+Usage (a ratings body's sync)::
+
+    GET /api/ratings/games?updated_since=2026-11-20T00:00:00Z      (JSON, paginated)
+    GET /api/ratings/games?updated_since=2026-11-20T00:00:00Z&format=csv  (every row)
+    GET /api/ratings/players?tournament=<id>
+    GET /api/ratings/changes?after=1234
+    GET /api/tournaments/<id>/export/naspa.t?division=A
+    GET /api/tournaments/<id>/export/tournament.tou
+    GET /api/tournaments/<id>/export/absp.csv
+
+The lists and the feed show published tournaments only; the files are for whoever
+may read the tournament (the public once published, its directors always). A file
+that cannot be written (a round still without results, a name a ``.t`` file cannot
+hold) is a 400 with the writer's code and message.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+from uuid import UUID
+
+import django_filters
+from django.conf import settings
+from django.db.models import QuerySet
+from django.http import HttpResponse, StreamingHttpResponse
+from django.utils.http import content_disposition_header
+from django.utils.text import slugify
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.exceptions import APIException, ValidationError
+from rest_framework.generics import ListAPIView
+from rest_framework.pagination import CursorPagination
+from rest_framework.permissions import AllowAny
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.settings import api_settings
+from rest_framework.views import APIView
+
+from rules.ratings import RatingsError
+from rules.submissions import SubmissionError
+from tournaments import ratings
+from tournaments import ratings_serializers as rs
+from tournaments.apis import get_tournament
+from tournaments.models import Pairing, Player, Tournament
+
+# Events younger than this are held back by the change feed (see
+# ratings.result_changes). It must exceed the time from an append taking its log
+# positions to its commit (its projection runs in between): a generous bound, not a
+# measurement. Settings may override it (RATINGS_FEED_SETTLE_SECONDS).
+DEFAULT_FEED_SETTLE_SECONDS = 5.0
+
+
+class ExportError(APIException):
+    """Raised when a file or an estimate cannot be produced from the record (400)."""
+
+    status_code = status.HTTP_400_BAD_REQUEST
+    default_code = "export_error"
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__({"code": code, "message": message})
+
+
+class CsvRenderer(BaseRenderer):
+    """``?format=csv``: a list (or an error) as CSV, keys as the header."""
+
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+
+    def render(self, data: Any, accepted_media_type: Any = None, context: Any = None):
+        rows = data if isinstance(data, list) else [data or {}]
+        header = list(rows[0]) if rows else []
+        return "".join(csv_lines(header, rows)).encode("utf-8")
+
+
+class PlainTextRenderer(BaseRenderer):
+    """Lets a client that accepts only text/plain fetch a file (errors as text)."""
+
+    media_type = "text/plain"
+    format = "txt"
+    charset = "utf-8"
+
+    def render(self, data: Any, accepted_media_type: Any = None, context: Any = None):
+        if isinstance(data, Mapping):
+            return "".join(
+                f"{key}: {_text(value)}\n" for key, value in data.items()
+            ).encode()
+        return _text(data).encode()
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return " ".join(_text(item) for item in value)
+    return str(value)
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return _text(value)
+
+
+def csv_lines(header: list[str], rows: Iterable[Mapping[str, Any]]) -> Iterator[str]:
+    """Yield the CSV text line by line (header first); JSON null is an empty cell."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+
+    def line(values: Iterable[Any]) -> str:
+        writer.writerow([_cell(value) for value in values])
+        text = buffer.getvalue()
+        buffer.seek(0)
+        buffer.truncate()
+        return text
+
+    yield line(header)
+    for row in rows:
+        yield line(row.get(key) for key in header)
+
+
+def csv_response(
+    header: list[str], rows: Iterable[Mapping[str, Any]], filename: str
+) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(
+        csv_lines(header, rows), content_type="text/csv; charset=utf-8"
+    )
+    response["Content-Disposition"] = content_disposition_header(True, filename)
+    return response
+
+
+def attachment(body: bytes, content_type: str, filename: str) -> HttpResponse:
+    response = HttpResponse(body, content_type=content_type)
+    response["Content-Disposition"] = content_disposition_header(True, filename)
+    return response
+
+
+LIST_RENDERERS = (*api_settings.DEFAULT_RENDERER_CLASSES, CsvRenderer)
+FORMAT = OpenApiParameter(
+    "format",
+    str,
+    enum=["json", "csv"],
+    description="csv: every matching row as one CSV (not paginated); the columns "
+    "are the JSON keys.",
+)
+
+
+# --- /api/ratings/games -----------------------------------------------------------
+
+
+class GameFilter(django_filters.FilterSet):
+    tournament = django_filters.UUIDFilter(field_name="tournament_id")
+    division = django_filters.CharFilter()
+    round = django_filters.NumberFilter()
+    date_from = django_filters.DateFilter(
+        field_name="tournament__start_date",
+        lookup_expr="gte",
+        label="Tournaments starting on or after this date.",
+    )
+    date_to = django_filters.DateFilter(
+        field_name="tournament__start_date",
+        lookup_expr="lte",
+        label="Tournaments starting on or before this date.",
+    )
+    player = django_filters.CharFilter(
+        method="filter_player", label="Internal player id, on either side."
+    )
+    member_id = django_filters.CharFilter(
+        method="filter_member", label="Membership id, on either side."
+    )
+    updated_since = django_filters.IsoDateTimeFilter(
+        method="filter_updated_since",
+        label="Rows changed at or after this time (or of a tournament published "
+        "since): an amended result appears again.",
+    )
+    after_position = django_filters.NumberFilter(
+        method="filter_after_position",
+        label="Rows changed by an event after this log position.",
+    )
+    kind = django_filters.ChoiceFilter(
+        choices=[(k.value, k.value) for k in ratings.GameKind], method="filter_kind"
+    )
+    rated = django_filters.BooleanFilter(
+        method="filter_rated", label="true: played games only."
+    )
+
+    class Meta:
+        model = Pairing
+        fields: list[str] = []
+
+    def filter_player(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
+        return ratings.pairings_of_player(queryset, value)
+
+    def filter_member(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
+        return ratings.pairings_of_member(queryset, value)
+
+    def filter_updated_since(
+        self, queryset: QuerySet, name: str, value: datetime.datetime
+    ) -> QuerySet:
+        return ratings.pairings_changed_since(queryset, value)
+
+    def filter_after_position(
+        self, queryset: QuerySet, name: str, value: int
+    ) -> QuerySet:
+        return ratings.pairings_changed_after(queryset, int(value))
+
+    def filter_kind(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
+        return ratings.pairings_of_kind(queryset, value)
+
+    def filter_rated(self, queryset: QuerySet, name: str, value: bool) -> QuerySet:
+        return ratings.pairings_rated(queryset, value)
+
+
+class GamePagination(CursorPagination):
+    """Keyset pages in sync order: rows changed while paging are not skipped."""
+
+    ordering = ("changed_position", "division", "round", "board", "first_id")
+    page_size_query_param = "page_size"
+    max_page_size = 1000
+    # Rows share a position when one event touched them all (a round's byes);
+    # a cursor counts those rows by offset.
+    offset_cutoff = 10_000
+
+
+class RatedGamesApi(ListAPIView):
+    """Every game with a result; byes and forfeits as unrated rows."""
+
+    permission_classes = (AllowAny,)
+    renderer_classes = LIST_RENDERERS
+    filterset_class = GameFilter
+    pagination_class = GamePagination
+    serializer_class = rs.GameRowOutput
+
+    def get_queryset(self) -> QuerySet[Pairing]:
+        return ratings.rated_game_list()
+
+    @extend_schema(
+        parameters=[FORMAT],
+        responses={
+            (200, "application/json"): rs.GameRowOutput(many=True),
+            (200, "text/csv"): OpenApiTypes.STR,
+        },
+    )
+    def get(self, request: Request) -> Any:
+        pairings = self.filter_queryset(self.get_queryset())
+        if request.accepted_renderer.format == "csv":
+            # One serializer for every row: building its fields for each row cost
+            # 1.8 ms a row, reusing them 26 µs (measured on 3,000 rows).
+            output = rs.GameRowOutput()
+            rows = map(output.to_representation, ratings.iter_game_rows(pairings))
+            return csv_response(list(output.fields), rows, "rated-games.csv")
+        page = self.paginate_queryset(pairings)
+        data = rs.GameRowOutput(ratings.game_rows(page), many=True).data
+        return self.get_paginated_response(data)
+
+
+# --- /api/ratings/players ---------------------------------------------------------
+
+
+class PlayerRatingFilter(django_filters.FilterSet):
+    tournament = django_filters.UUIDFilter(field_name="tournament_id")
+    division = django_filters.CharFilter()
+    player = django_filters.CharFilter(field_name="player_id")
+    member_id = django_filters.CharFilter()
+    date_from = django_filters.DateFilter(
+        field_name="tournament__start_date", lookup_expr="gte"
+    )
+    date_to = django_filters.DateFilter(
+        field_name="tournament__start_date", lookup_expr="lte"
+    )
+    updated_since = django_filters.IsoDateTimeFilter(
+        field_name="tournament__updated_at",
+        lookup_expr="gte",
+        label="Players of tournaments changed at or after this time (any result "
+        "can move every estimate of its division).",
+    )
+
+    class Meta:
+        model = Player
+        fields: list[str] = []
+
+
+def _estimates(players: Iterable[Player]) -> list[ratings.PlayerRatingRow]:
+    try:
+        return ratings.player_rating_rows(players)
+    except RatingsError as error:
+        raise ExportError(error.code, str(error)) from error
+
+
+class PlayerRatingsApi(ListAPIView):
+    """Per player per tournament: rated games and NASPA/ABSP estimates."""
+
+    permission_classes = (AllowAny,)
+    renderer_classes = LIST_RENDERERS
+    filterset_class = PlayerRatingFilter
+    serializer_class = rs.PlayerRatingOutput
+
+    def get_queryset(self) -> QuerySet[Player]:
+        return ratings.player_rating_list()
+
+    @extend_schema(
+        parameters=[FORMAT],
+        responses={
+            (200, "application/json"): rs.PlayerRatingOutput(many=True),
+            (200, "text/csv"): OpenApiTypes.STR,
+        },
+    )
+    def get(self, request: Request) -> Any:
+        players = self.filter_queryset(self.get_queryset())
+        if request.accepted_renderer.format == "csv":
+            rows = rs.PlayerRatingOutput(_estimates(players), many=True).data
+            return csv_response(
+                list(rs.PlayerRatingOutput().fields), rows, "rating-estimates.csv"
+            )
+        page = self.paginate_queryset(players)
+        data = rs.PlayerRatingOutput(_estimates(page), many=True).data
+        return self.get_paginated_response(data)
+
+
+# --- /api/ratings/changes ---------------------------------------------------------
+
+
+def feed_settle() -> datetime.timedelta:
+    seconds = getattr(settings, "RATINGS_FEED_SETTLE_SECONDS", None)
+    if seconds is None:
+        seconds = DEFAULT_FEED_SETTLE_SECONDS
+    return datetime.timedelta(seconds=float(seconds))
+
+
+class ResultChangesApi(APIView):
+    """The events that changed results, by global log position."""
+
+    permission_classes = (AllowAny,)
+
+    @extend_schema(parameters=[rs.ChangesInput], responses=rs.ChangesOutput)
+    def get(self, request: Request) -> Response:
+        data = rs.ChangesInput(data=request.query_params)
+        data.is_valid(raise_exception=True)
+        page = ratings.result_changes(
+            after=data.validated_data["after"],
+            limit=data.validated_data["limit"],
+            tournament_id=data.validated_data.get("tournament"),
+            settle=feed_settle(),
+        )
+        return Response(rs.ChangesOutput(page).data)
+
+
+# --- Submission files -------------------------------------------------------------
+
+
+FILE_ERRORS = {400: OpenApiResponse(description="The file cannot be written yet.")}
+# The files have one form; ``format`` would only pick how an error is written.
+NO_FORMAT = OpenApiParameter("format", exclude=True)
+
+
+def _filename(tournament: Tournament, suffix: str) -> str:
+    return f"{slugify(tournament.name) or 'tournament'}{suffix}"
+
+
+class NaspaTExportApi(APIView):
+    """The NASPA submission (tsh ``.t``), one ``#division`` block per division."""
+
+    renderer_classes = (JSONRenderer, PlainTextRenderer)
+
+    @extend_schema(
+        operation_id="tournaments_export_naspa_t",
+        parameters=[rs.NaspaTInput, NO_FORMAT],
+        responses={(200, "text/plain"): OpenApiTypes.STR, **FILE_ERRORS},
+    )
+    def get(self, request: Request, tournament_id: UUID) -> HttpResponse:
+        tournament = get_tournament(request, tournament_id)
+        data = rs.NaspaTInput(data=request.query_params)
+        data.is_valid(raise_exception=True)
+        division = data.validated_data.get("division")
+        if division is not None and division not in tournament.divisions:
+            raise ValidationError({"division": [f"No division {division!r}."]})
+        text = ratings.naspa_t_text(
+            ratings.tournament_record(tournament_id),
+            None if division is None else [division],
+            firsts=data.validated_data["firsts"],
+        )
+        suffix = f"-{slugify(division) or 'division'}.t" if division else ".t"
+        return attachment(
+            text.encode("utf-8"),
+            "text/plain; charset=utf-8",
+            _filename(tournament, suffix),
+        )
+
+
+class TouExportApi(APIView):
+    """The AUPAIR ``.TOU`` file (ASCII, CRLF line ends)."""
+
+    renderer_classes = (JSONRenderer, PlainTextRenderer)
+
+    @extend_schema(
+        operation_id="tournaments_export_tou",
+        parameters=[NO_FORMAT],
+        responses={(200, "text/plain"): OpenApiTypes.STR, **FILE_ERRORS},
+    )
+    def get(self, request: Request, tournament_id: UUID) -> HttpResponse:
+        tournament = get_tournament(request, tournament_id)
+        try:
+            text = ratings.tou_text(ratings.tournament_record(tournament_id))
+        except SubmissionError as error:
+            raise ExportError(error.code, str(error)) from error
+        return attachment(
+            text.encode("ascii"),
+            "text/plain; charset=us-ascii",
+            _filename(tournament, ".TOU"),
+        )
+
+
+class AbspCsvExportApi(APIView):
+    """The ABSP results CSV: one row per played game."""
+
+    renderer_classes = (JSONRenderer, PlainTextRenderer)
+
+    @extend_schema(
+        operation_id="tournaments_export_absp_csv",
+        parameters=[NO_FORMAT],
+        responses={(200, "text/csv"): OpenApiTypes.STR, **FILE_ERRORS},
+    )
+    def get(self, request: Request, tournament_id: UUID) -> HttpResponse:
+        tournament = get_tournament(request, tournament_id)
+        try:
+            text = ratings.absp_csv_text(ratings.tournament_record(tournament_id))
+        except SubmissionError as error:
+            raise ExportError(error.code, str(error)) from error
+        return attachment(
+            text.encode("utf-8"),
+            "text/csv; charset=utf-8",
+            _filename(tournament, "-absp.csv"),
+        )

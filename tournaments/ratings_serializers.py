@@ -1,0 +1,163 @@
+"""Input and output serializers of the ratings exports (one pair per endpoint).
+
+The list outputs are flat on purpose: the CSV form of a list has exactly the JSON
+form's keys as its columns.
+"""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from tournaments.ratings import GameKind
+
+# Plain text rather than two enum fields: the schema generator would name the same
+# choice set twice (Player1ResultEnum, Player2ResultEnum) and warn.
+RESULT_HELP = "win, draw or loss (a forfeit is a loss for the absentee)."
+
+
+class GameRowOutput(serializers.Serializer):
+    tournament = serializers.UUIDField()
+    tournament_name = serializers.CharField()
+    division = serializers.CharField()
+    round = serializers.IntegerField()
+    board = serializers.IntegerField(allow_null=True, help_text="None for a bye.")
+    date = serializers.DateField(help_text="The tournament's first day.")
+    kind = serializers.ChoiceField([k.value for k in GameKind])
+    rated = serializers.BooleanField(
+        help_text="True for a played game; byes and forfeits are never rated."
+    )
+    player1_id = serializers.CharField(
+        help_text="Internal player id; player 1 sits first (moved first in a game)."
+    )
+    player1_name = serializers.CharField()
+    player1_member_id = serializers.CharField(allow_blank=True)
+    player1_rating = serializers.IntegerField(
+        allow_null=True, help_text="Pre-event rating; 0 means unrated."
+    )
+    player1_score = serializers.IntegerField(
+        allow_null=True, help_text="Final score; None for a bye or forfeit."
+    )
+    player1_pre_adjustment = serializers.IntegerField(
+        allow_null=True, help_text="Score before the end-of-game adjustments."
+    )
+    player1_result = serializers.CharField(help_text=RESULT_HELP)
+    player1_spread = serializers.IntegerField(
+        help_text="Own minus opponent's final score (uncapped), or the awarded bye "
+        "or forfeit spread."
+    )
+    player2_id = serializers.CharField(allow_null=True)
+    player2_name = serializers.CharField(allow_null=True)
+    player2_member_id = serializers.CharField(allow_null=True, allow_blank=True)
+    player2_rating = serializers.IntegerField(allow_null=True)
+    player2_score = serializers.IntegerField(allow_null=True)
+    player2_pre_adjustment = serializers.IntegerField(allow_null=True)
+    player2_result = serializers.CharField(
+        allow_null=True, help_text=f"{RESULT_HELP} None for a bye."
+    )
+    player2_spread = serializers.IntegerField(allow_null=True)
+    went_first = serializers.CharField(
+        allow_null=True, help_text="Who moved first (a played game only)."
+    )
+    winner = serializers.CharField(allow_null=True, help_text="None for a draw.")
+    tie_break = serializers.CharField(
+        allow_null=True,
+        help_text="'pre_adjustment_score' when the final scores tied and the scores "
+        "before the end-of-game adjustments decided the winner.",
+    )
+    amended = serializers.BooleanField()
+    game_id = serializers.UUIDField(
+        allow_null=True, help_text="The game recorded move by move, if any."
+    )
+    changed_at = serializers.DateTimeField(
+        help_text="When the event that last changed this row was recorded."
+    )
+    changed_position = serializers.IntegerField(
+        help_text="That event's position in the log (see /api/ratings/changes)."
+    )
+    changed_version = serializers.IntegerField(
+        help_text="That event's version in the tournament's stream."
+    )
+
+
+class PlayerRatingOutput(serializers.Serializer):
+    tournament = serializers.UUIDField()
+    tournament_name = serializers.CharField()
+    date = serializers.DateField()
+    division = serializers.CharField()
+    player_id = serializers.CharField()
+    number = serializers.IntegerField(help_text="Line number in the submission files.")
+    name = serializers.CharField()
+    member_id = serializers.CharField(allow_blank=True)
+    withdrawn = serializers.BooleanField()
+    rating = serializers.IntegerField(help_text="Pre-event rating; 0 means unrated.")
+    games = serializers.IntegerField(
+        source="estimate.games", help_text="Rated (played) games with a result."
+    )
+    wins = serializers.IntegerField(source="estimate.wins")
+    losses = serializers.IntegerField(source="estimate.losses")
+    draws = serializers.IntegerField(source="estimate.draws")
+    spread = serializers.IntegerField(
+        source="estimate.spread", help_text="Over rated games, uncapped."
+    )
+    byes = serializers.IntegerField(source="estimate.byes")
+    forfeits = serializers.IntegerField(
+        source="estimate.forfeits", help_text="Forfeits won or lost (unrated)."
+    )
+    expected_wins = serializers.FloatField(
+        source="estimate.expected_wins", allow_null=True
+    )
+    performance_rating = serializers.IntegerField(
+        source="estimate.performance_rating",
+        allow_null=True,
+        help_text="NASPA performance rating of the rated games.",
+    )
+    new_rating = serializers.IntegerField(
+        source="estimate.new_rating",
+        allow_null=True,
+        help_text="NASPA estimate after the event (an unrated player's initial "
+        "rating); None without rated games.",
+    )
+    rating_change = serializers.IntegerField(
+        source="estimate.rating_change",
+        allow_null=True,
+        help_text="new_rating - rating; None for an unrated player.",
+    )
+    absp_event_rating = serializers.FloatField(
+        source="estimate.absp_event_rating",
+        allow_null=True,
+        help_text="ABSP event rating (rated players, games against rated players).",
+    )
+
+
+class ChangesInput(serializers.Serializer):
+    after = serializers.IntegerField(
+        min_value=0, default=0, help_text="Log position: return events after it."
+    )
+    limit = serializers.IntegerField(min_value=1, max_value=1000, default=100)
+    tournament = serializers.UUIDField(required=False)
+
+
+class ChangeOutput(serializers.Serializer):
+    position = serializers.IntegerField()
+    tournament = serializers.UUIDField()
+    version = serializers.IntegerField()
+    event_type = serializers.CharField()
+    recorded_at = serializers.DateTimeField()
+    payload = serializers.JSONField()
+
+
+class ChangesOutput(serializers.Serializer):
+    results = ChangeOutput(many=True, source="changes")
+    next = serializers.IntegerField(help_text="Pass as `after` for the next page.")
+    more = serializers.BooleanField(
+        help_text="True when the page is full or newer events are still settling."
+    )
+
+
+class NaspaTInput(serializers.Serializer):
+    division = serializers.CharField(
+        required=False, help_text="One division; default: every division."
+    )
+    firsts = serializers.BooleanField(
+        default=False, help_text="Add tsh's `p12` field (who went first)."
+    )

@@ -1,0 +1,1071 @@
+"""Tournament pages: the public record (divisions, pairings, standings, scorecards,
+recorded games) and the director console (set-up, players, pairing, fast results
+entry, amendments, recorded games, the audit log).
+
+Views are thin: they read through ``tournaments.selectors`` and the projections,
+validate with ``tournaments.forms`` and write through ``tournaments.services``. A
+refusal by the rules is shown next to the field it names; nothing is stored.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Max, Q
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games import services as game_services
+from games.eventstore import ConcurrencyError, EventRejectedError
+from games.models import GameProjection
+from games.views import flagged_note
+from rules import tournament as rt
+from rules.errors import GcgError, RulesError
+from tournaments import selectors, services
+from tournaments.forms import (
+    RESULT_FIELDS,
+    RESULT_RULE_FIELDS,
+    AmendForm,
+    BoardGcgForm,
+    DivisionAddForm,
+    ForfeitForm,
+    LinkAccountForm,
+    PairForm,
+    PlayerListForm,
+    PublishForm,
+    ReactivateForm,
+    ResultEntryForm,
+    TournamentCreateForm,
+    TshImportForm,
+    WithdrawForm,
+    apply_rejection,
+)
+from tournaments.models import Pairing, Player, Tournament
+
+STALE = "Someone else changed this tournament since you loaded the page: reload."
+
+
+# --- access ------------------------------------------------------------------------
+
+
+def _readable(request: HttpRequest, tournament_id: uuid.UUID) -> Tournament:
+    """The tournament if the user may read it; 404 otherwise (no existence leak)."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    if not selectors.tournament_can_read(tournament, request.user):
+        raise Http404("No such tournament.")
+    return tournament
+
+
+def _directed(request: HttpRequest, tournament_id: uuid.UUID) -> Tournament:
+    tournament = _readable(request, tournament_id)
+    if not selectors.tournament_is_director(tournament, request.user):
+        raise PermissionDenied("Only this tournament's directors may do that.")
+    return tournament
+
+
+def _division(tournament: Tournament, division: str) -> str:
+    if division not in tournament.divisions:
+        raise Http404(f"No division {division!r}.")
+    return division
+
+
+def _paired_rounds(tournament: Tournament, division: str) -> int:
+    row = Pairing.objects.filter(tournament=tournament, division=division).aggregate(
+        last=Max("round")
+    )
+    return row["last"] or 0
+
+
+def _roster(tournament: Tournament, division: str) -> dict[int, Player]:
+    return {
+        player.number: player
+        for player in Player.objects.filter(tournament=tournament, division=division)
+    }
+
+
+def _rules(tournament: Tournament) -> rt.TournamentState:
+    _, aggregate = services.tournament_state(tournament.tournament_id)
+    assert aggregate.rules is not None
+    return aggregate.rules
+
+
+def _board_games(
+    tournament: Tournament, division: str, round_: int | None = None
+) -> dict[tuple[int | None, int | None], GameProjection]:
+    """Recorded games of a division by (round, board): the latest of each."""
+    games = GameProjection.objects.filter(
+        tournament_id=tournament.tournament_id, division=division
+    )
+    if round_ is not None:
+        games = games.filter(round=round_)
+    found: dict[tuple[int | None, int | None], GameProjection] = {}
+    for game in games.order_by("started_at"):
+        found[(game.round, game.board_number)] = game
+    return found
+
+
+def pairing_rows(
+    tournament: Tournament, division: str, round_: int
+) -> list[dict[str, Any]]:
+    """A round's boards as the pages show them: who goes first, scores, the game."""
+    players = selectors.players_by_id(tournament)
+    games = _board_games(tournament, division, round_)
+    rows = []
+    for pairing in selectors.round_pairings(tournament, division, round_):
+        first = players.get(pairing.first_id)
+        second = players.get(pairing.second_id) if pairing.second_id else None
+        game = games.get((round_, pairing.board))
+        game_id = pairing.game_id or (game.game_id if game else None)
+        absentees = pairing.absentee_id.split(",") if pairing.absentee_id else []
+        rows.append(
+            {
+                "pairing": pairing,
+                "board": pairing.board,
+                "first": first,
+                "second": second,
+                "bye": not pairing.second_id,
+                "has_result": pairing.has_result,
+                "first_score": pairing.first_score,
+                "second_score": pairing.second_score,
+                "first_won": bool(pairing.winner_id)
+                and pairing.winner_id == pairing.first_id,
+                "second_won": bool(pairing.winner_id)
+                and pairing.winner_id == pairing.second_id,
+                "draw": pairing.has_result
+                and not pairing.winner_id
+                and not absentees
+                and bool(pairing.second_id),
+                "forfeit": [players[p].name for p in absentees if p in players],
+                "amended": pairing.amended,
+                "game_id": game_id,
+                "game": game,
+            }
+        )
+    rows.sort(key=lambda row: (row["bye"], row["board"] or 0))
+    return rows
+
+
+# --- public pages ------------------------------------------------------------------
+
+
+@require_GET
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    tournaments = selectors.tournament_list(request.user).order_by(
+        "-start_date", "name"
+    )
+    return render(request, "tournaments/list.html", {"tournaments": tournaments})
+
+
+@require_GET
+def tournament_detail(request: HttpRequest, tournament_id: uuid.UUID) -> HttpResponse:
+    tournament = _readable(request, tournament_id)
+    divisions = []
+    for division in tournament.divisions:
+        paired = _paired_rounds(tournament, division)
+        divisions.append(
+            {
+                "name": division,
+                "players": Player.objects.filter(
+                    tournament=tournament, division=division
+                ).count(),
+                "paired": paired,
+                "rounds": range(1, paired + 1),
+                "standings_after": selectors.last_round_with_standings(
+                    tournament, division
+                ),
+                "games": GameProjection.objects.filter(
+                    tournament_id=tournament.tournament_id, division=division
+                ).count(),
+            }
+        )
+    return render(
+        request,
+        "tournaments/detail.html",
+        {
+            "tournament": tournament,
+            "divisions": divisions,
+            "is_director": selectors.tournament_is_director(tournament, request.user),
+        },
+    )
+
+
+@require_GET
+def division_detail(
+    request: HttpRequest, tournament_id: uuid.UUID, division: str
+) -> HttpResponse:
+    tournament = _readable(request, tournament_id)
+    division = _division(tournament, division)
+    players = Player.objects.filter(tournament=tournament, division=division)
+    paired = _paired_rounds(tournament, division)
+    return render(
+        request,
+        "tournaments/division.html",
+        {
+            "tournament": tournament,
+            "division": division,
+            "players": players,
+            "rounds": range(1, paired + 1),
+            "standings_after": selectors.last_round_with_standings(
+                tournament, division
+            ),
+        },
+    )
+
+
+@require_GET
+def round_pairings(
+    request: HttpRequest, tournament_id: uuid.UUID, division: str, round_: int
+) -> HttpResponse:
+    tournament = _readable(request, tournament_id)
+    division = _division(tournament, division)
+    paired = _paired_rounds(tournament, division)
+    if not 1 <= round_ <= max(paired, 1) or round_ > tournament.rounds:
+        raise Http404(f"Round {round_} is not paired.")
+    return render(
+        request,
+        "tournaments/pairings.html",
+        {
+            "tournament": tournament,
+            "division": division,
+            "round": round_,
+            "rows": pairing_rows(tournament, division, round_),
+            "rounds": range(1, paired + 1),
+            "is_director": selectors.tournament_is_director(tournament, request.user),
+        },
+    )
+
+
+@require_GET
+def standings(
+    request: HttpRequest,
+    tournament_id: uuid.UUID,
+    division: str,
+    after_round: int | None = None,
+) -> HttpResponse:
+    tournament = _readable(request, tournament_id)
+    division = _division(tournament, division)
+    last = selectors.last_round_with_standings(tournament, division)
+    if after_round is not None and not 1 <= after_round <= last:
+        raise Http404(f"No standings after round {after_round}.")
+    shown, rows = selectors.standings_after(tournament, division, after_round)
+    return render(
+        request,
+        "tournaments/standings.html",
+        {
+            "tournament": tournament,
+            "division": division,
+            "after_round": shown,
+            "rows": rows,
+            "rounds": range(1, last + 1),
+            "ties_are_draws": tournament.ties_are_draws,
+        },
+    )
+
+
+@require_GET
+def scorecard(
+    request: HttpRequest, tournament_id: uuid.UUID, player_id: str
+) -> HttpResponse:
+    tournament = _readable(request, tournament_id)
+    player = get_object_or_404(Player, tournament=tournament, player_id=player_id)
+    lines = selectors.player_scorecard(tournament, player)
+    games = _board_games(tournament, player.division)
+    pairings = {
+        p.round: p
+        for p in Pairing.objects.filter(
+            Q(first_id=player.player_id) | Q(second_id=player.player_id),
+            tournament=tournament,
+            division=player.division,
+        )
+    }
+    rows = []
+    for line in lines:
+        pairing = pairings.get(line.round)
+        game_id = line.game_id
+        if game_id is None and pairing is not None:
+            game = games.get((line.round, pairing.board))
+            game_id = game.game_id if game else None
+        rows.append(
+            {
+                "line": line,
+                "board": pairing.board if pairing else None,
+                "game_id": game_id,
+            }
+        )
+    _, latest = selectors.standings_after(tournament, player.division)
+    standing = latest.filter(player_id=player.player_id).first()
+    return render(
+        request,
+        "tournaments/scorecard.html",
+        {
+            "tournament": tournament,
+            "player": player,
+            "rows": rows,
+            "standing": standing,
+        },
+    )
+
+
+@require_GET
+def division_games(
+    request: HttpRequest, tournament_id: uuid.UUID, division: str
+) -> HttpResponse:
+    tournament = _readable(request, tournament_id)
+    division = _division(tournament, division)
+    games = GameProjection.objects.filter(
+        tournament_id=tournament.tournament_id, division=division
+    ).order_by("round", "board_number", "started_at")
+    return render(
+        request,
+        "tournaments/games.html",
+        {"tournament": tournament, "division": division, "games": games},
+    )
+
+
+# --- director console --------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_create(request: HttpRequest) -> HttpResponse:
+    today = timezone.localdate()
+    form = TournamentCreateForm(
+        initial={
+            "preset": "classic",
+            "rounds": 7,
+            "start_date": today,
+            "end_date": today,
+        }
+    )
+    status = 200
+    if request.method == "POST":
+        form = TournamentCreateForm(request.POST)
+        if form.is_valid():
+            try:
+                result = services.tournament_create(
+                    user=request.user, **form.service_arguments()
+                )
+            except EventRejectedError as error:
+                fields = dict(TournamentCreateForm.FIELDS)
+                if error.index > 0:
+                    fields["name"] = "divisions"
+                apply_rejection(form, error, fields)
+            else:
+                messages.success(request, "Tournament created: now add the players.")
+                return redirect("manage", tournament_id=result.stream.id)
+        status = 400
+    return render(
+        request, "tournaments/manage/create.html", {"form": form}, status=status
+    )
+
+
+def _console_context(tournament: Tournament) -> dict[str, Any]:
+    divisions = []
+    for division in tournament.divisions:
+        paired = _paired_rounds(tournament, division)
+        missing = (
+            Pairing.objects.filter(
+                tournament=tournament, division=division, has_result=False
+            )
+            .exclude(second_id="")
+            .count()
+        )
+        divisions.append(
+            {
+                "name": division,
+                "players": Player.objects.filter(
+                    tournament=tournament, division=division
+                ).count(),
+                "paired": paired,
+                "rounds": range(1, paired + 1),
+                "missing": missing,
+            }
+        )
+    return {"tournament": tournament, "divisions": divisions}
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def manage(request: HttpRequest, tournament_id: uuid.UUID) -> HttpResponse:
+    """The director's console: divisions, publication, links to every task."""
+    tournament = _directed(request, tournament_id)
+    division_form = DivisionAddForm()
+    status = 200
+    if request.method == "POST":
+        action = request.POST.get("action")
+        if action == "publish":
+            form = PublishForm(request.POST)
+            form.is_valid()
+            services.tournament_publish(
+                tournament_id=tournament_id,
+                published=form.cleaned_data.get("published", False),
+                user=request.user,
+            )
+            return redirect("manage", tournament_id=tournament_id)
+        division_form = DivisionAddForm(request.POST)
+        if division_form.is_valid():
+            try:
+                services.tournament_append(
+                    tournament_id=tournament_id,
+                    events=[rt.DivisionAdded(name=division_form.cleaned_data["name"])],
+                    user=request.user,
+                )
+            except EventRejectedError as error:
+                apply_rejection(division_form, error, {"name": "name"})
+            else:
+                messages.success(
+                    request, f"Division {division_form.cleaned_data['name']} added."
+                )
+                return redirect("manage", tournament_id=tournament_id)
+        status = 400
+        tournament.refresh_from_db()
+    context = _console_context(tournament)
+    context["division_form"] = division_form
+    return render(request, "tournaments/manage/console.html", context, status=status)
+
+
+PLAYER_FORMS = {
+    "register": PlayerListForm,
+    "tsh": TshImportForm,
+    "withdraw": WithdrawForm,
+    "reactivate": ReactivateForm,
+    "link": LinkAccountForm,
+}
+
+
+def _player_form(action: str, roster: dict[int, Player], *args: Any) -> Any:
+    form_class = PLAYER_FORMS[action]
+    kwargs: dict[str, Any] = {"prefix": action}
+    if form_class in (WithdrawForm, ReactivateForm, LinkAccountForm):
+        kwargs["roster"] = roster
+    return form_class(*args, **kwargs)
+
+
+def _player_command(
+    action: str, form: Any, tournament: Tournament, division: str, user: Any
+) -> str:
+    """Run one player-page command; return the success message."""
+    data = form.cleaned_data
+    tid = tournament.tournament_id
+    if action == "register":
+        try:
+            services.players_register(
+                tournament_id=tid, division=division, entries=data["entries"], user=user
+            )
+        except EventRejectedError as error:
+            line = error.index + 1
+            apply_rejection(
+                form,
+                error,
+                {},
+                prefix=f"Player {line} ({data['entries'][error.index][0]}): ",
+            )
+            return ""
+        return f"{len(data['entries'])} players registered."
+    if action == "tsh":
+        services.tsh_import(
+            tournament_id=tid, division=division, text=data["file"], user=user
+        )
+        return "The .t file is imported."
+    player = data["player"]
+    if action == "withdraw":
+        services.player_withdraw(
+            tournament_id=tid,
+            player_id=player.player_id,
+            from_round=data["from_round"],
+            policy=data["policy"],
+            user=user,
+        )
+        return f"{player.name} withdrawn from round {data['from_round']}."
+    if action == "reactivate":
+        services.player_reactivate(
+            tournament_id=tid,
+            player_id=player.player_id,
+            from_round=data["from_round"],
+            user=user,
+        )
+        return f"{player.name} plays again from round {data['from_round']}."
+    account = get_user_model().objects.filter(username=data["username"]).first()
+    if account is None:
+        form.add_error("username", f"No user is called {data['username']!r}.")
+        return ""
+    services.player_link_account(
+        tournament_id=tid, player_id=player.player_id, account=account, user=user
+    )
+    return f"{player.name} is linked to the account {account.get_username()}."
+
+
+PLAYER_RULE_FIELDS = {
+    "player_id": "player",
+    "from_round": "from_round",
+    "policy": "policy",
+    "name": "players",
+    "rating": "players",
+    "member_id": "players",
+}
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def manage_players(
+    request: HttpRequest, tournament_id: uuid.UUID, division: str
+) -> HttpResponse:
+    """Register (paste, upload, .t file), withdraw, re-activate and link players."""
+    tournament = _directed(request, tournament_id)
+    division = _division(tournament, division)
+    roster = _roster(tournament, division)
+    forms = {action: _player_form(action, roster) for action in PLAYER_FORMS}
+    status = 200
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        if action not in PLAYER_FORMS:
+            return HttpResponse("Unknown action.", status=400)
+        form = _player_form(action, roster, request.POST, request.FILES)
+        if form.is_valid():
+            try:
+                done = _player_command(action, form, tournament, division, request.user)
+            except EventRejectedError as error:
+                fields = dict(PLAYER_RULE_FIELDS)
+                if action == "tsh":
+                    fields = {}
+                apply_rejection(form, error, fields)
+                done = ""
+            except ConcurrencyError:
+                form.add_error(None, STALE)
+                done = ""
+            except RulesError as error:
+                # A .t file that cannot be read (raised before any append).
+                apply_rejection(form, error, {})
+                done = ""
+            if done:
+                messages.success(request, done)
+                return redirect("manage-players", tournament_id, division)
+        forms[action] = form
+        status = 400
+    players = Player.objects.filter(tournament=tournament, division=division)
+    return render(
+        request,
+        "tournaments/manage/players.html",
+        {
+            "tournament": tournament,
+            "division": division,
+            "players": players,
+            "forms": forms,
+            "paired": _paired_rounds(tournament, division),
+        },
+        status=status,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def manage_pair(
+    request: HttpRequest, tournament_id: uuid.UUID, division: str
+) -> HttpResponse:
+    """Pair a round by system or by hand, and show what it gave."""
+    tournament = _directed(request, tournament_id)
+    division = _division(tournament, division)
+    roster = _roster(tournament, division)
+    paired = _paired_rounds(tournament, division)
+    next_round = min(paired + 1, tournament.rounds)
+    form = PairForm(roster=roster, initial={"round": next_round, "method": "swiss"})
+    status = 200
+    if request.method == "POST":
+        form = PairForm(request.POST, roster=roster)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                services.round_pair(
+                    tournament_id=tournament_id,
+                    division=division,
+                    round_=data["round"],
+                    method=data["method"],
+                    games=data["games"],
+                    byes=data["byes"],
+                    based_on_round=data.get("based_on_round"),
+                    user=request.user,
+                )
+            except (EventRejectedError, RulesError) as error:
+                apply_rejection(
+                    form,
+                    error,
+                    {"round": "round", "games": "manual", "byes": "manual"},
+                )
+            except ConcurrencyError:
+                form.add_error(None, STALE)
+            else:
+                messages.success(request, f"Round {data['round']} is paired.")
+                return redirect(
+                    reverse("manage-pair", args=[tournament_id, division])
+                    + f"?round={data['round']}"
+                )
+        status = 400
+    shown = request.GET.get("round", "")
+    shown_round = int(shown) if shown.isdigit() else paired
+    return render(
+        request,
+        "tournaments/manage/pair.html",
+        {
+            "tournament": tournament,
+            "division": division,
+            "form": form,
+            "roster": sorted(roster.values(), key=lambda p: p.number),
+            "paired": paired,
+            "shown_round": shown_round,
+            "rows": pairing_rows(tournament, division, shown_round)
+            if shown_round
+            else [],
+        },
+        status=status,
+    )
+
+
+# --- results -----------------------------------------------------------------------
+
+
+def _results_form(
+    tournament: Tournament, division: str, round_: int, data: Any = None
+) -> ResultEntryForm:
+    return ResultEntryForm(
+        data, rules=_rules(tournament), division=division, round_=round_
+    )
+
+
+def _results_context(
+    tournament: Tournament, division: str, round_: int, form: ResultEntryForm
+) -> dict[str, Any]:
+    rows = pairing_rows(tournament, division, round_)
+    games = [
+        row
+        for row in rows
+        if row["game"] is not None and row["game"].is_over and not row["has_result"]
+    ]
+    after, standing_rows = selectors.standings_after(tournament, division, round_)
+    # The cursor goes where the director has to act: the first field refused, else
+    # the first box of a fresh slip.
+    focus = next((f for f in RESULT_FIELDS if f in form.errors), "a_number")
+    form.fields[focus].widget.attrs["autofocus"] = True
+    show_tie = form.is_bound and (
+        form.tied or "a_pre" in form.errors or "b_pre" in form.errors
+    )
+    return {
+        "tournament": tournament,
+        "division": division,
+        "round": round_,
+        "form": form,
+        "slip_fields": [form[name] for name in RESULT_FIELDS[:4]],
+        "tie_fields": [form[name] for name in RESULT_FIELDS[4:]],
+        "show_tie": show_tie,
+        "missing": [row for row in rows if not row["bye"] and not row["has_result"]],
+        "entered": [row for row in rows if not row["bye"] and row["has_result"]],
+        "byes": [row for row in rows if row["bye"]],
+        "games_to_record": games,
+        "standings": standing_rows if after == round_ else [],
+        "rounds": range(1, _paired_rounds(tournament, division) + 1),
+        "forfeit_form": ForfeitForm(roster={}),
+    }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def manage_results(
+    request: HttpRequest, tournament_id: uuid.UUID, division: str, round_: int
+) -> HttpResponse:
+    """Enter a round's results fast: number, score, number, score, Enter."""
+    tournament = _directed(request, tournament_id)
+    division = _division(tournament, division)
+    if not 1 <= round_ <= _paired_rounds(tournament, division):
+        raise Http404(f"Round {round_} is not paired yet.")
+    form = _results_form(tournament, division, round_)
+    status = 200
+    flash = ""
+    if request.method == "POST":
+        form = _results_form(tournament, division, round_, request.POST)
+        if form.is_valid() and form.finish():
+            data = form.cleaned_data
+            a, b = data["player_a"], data["player_b"]
+            try:
+                services.result_record(
+                    tournament_id=tournament_id,
+                    round_=round_,
+                    player_a=a.player_id,
+                    player_b=b.player_id,
+                    score_a=data["a_score"],
+                    score_b=data["b_score"],
+                    pre_adjustment_a=data.get("a_pre"),
+                    pre_adjustment_b=data.get("b_pre"),
+                    user=request.user,
+                )
+            except EventRejectedError as error:
+                apply_rejection(form, error, RESULT_RULE_FIELDS)
+            except ConcurrencyError:
+                form.add_error(None, STALE)
+            else:
+                flash = (
+                    f"Recorded: #{a.number} {a.name} {data['a_score']} – "
+                    f"{data['b_score']} #{b.number} {b.name}."
+                )
+                if not request.htmx:
+                    messages.success(request, flash)
+                    return redirect("manage-results", tournament_id, division, round_)
+                tournament.refresh_from_db()
+                form = _results_form(tournament, division, round_)
+        if not flash:
+            # htmx swaps only 2xx answers: the refusal is in the page it swaps in.
+            status = 200 if request.htmx else 400
+    context = _results_context(tournament, division, round_, form)
+    context["flash"] = flash
+    template = (
+        "tournaments/manage/_results_panel.html"
+        if request.htmx
+        else "tournaments/manage/results.html"
+    )
+    return render(request, template, context, status=status)
+
+
+@login_required
+@require_POST
+def manage_results_check(
+    request: HttpRequest, tournament_id: uuid.UUID, division: str, round_: int
+) -> HttpResponse:
+    """The instant check of a partly typed slip: a message per field, as JSON."""
+    tournament = _directed(request, tournament_id)
+    division = _division(tournament, division)
+    form = _results_form(tournament, division, round_, request.POST)
+    notes = form.check()
+    return JsonResponse(
+        {
+            "notes": {
+                field: (
+                    {"level": notes[field].level, "text": notes[field].text}
+                    if field in notes
+                    else None
+                )
+                for field in (*RESULT_FIELDS, "__all__")
+            },
+            "tied": form.tied,
+        }
+    )
+
+
+@login_required
+@require_POST
+def manage_forfeit(
+    request: HttpRequest, tournament_id: uuid.UUID, division: str, round_: int
+) -> HttpResponse:
+    tournament = _directed(request, tournament_id)
+    division = _division(tournament, division)
+    form = ForfeitForm(request.POST, roster=_roster(tournament, division))
+    if form.is_valid():
+        absentee = form.cleaned_data["absentee"]
+        try:
+            services.forfeit_record(
+                tournament_id=tournament_id,
+                round_=round_,
+                absentee=absentee.player_id,
+                user=request.user,
+            )
+        except EventRejectedError as error:
+            apply_rejection(form, error, {"absentee": "absentee", "round": "absentee"})
+        except ConcurrencyError:
+            form.add_error(None, STALE)
+        else:
+            messages.success(request, f"{absentee.name} forfeits round {round_}.")
+            return redirect("manage-results", tournament_id, division, round_)
+    context = _results_context(
+        tournament, division, round_, _results_form(tournament, division, round_)
+    )
+    context["forfeit_form"] = form
+    return render(request, "tournaments/manage/results.html", context, status=400)
+
+
+def _board_pairing(
+    tournament: Tournament, division: str, round_: int, board: int
+) -> tuple[Pairing, Player, Player]:
+    pairing = Pairing.objects.filter(
+        tournament=tournament, division=division, round=round_, board=board
+    ).first()
+    if pairing is None or not pairing.second_id:
+        raise Http404(f"No board {board} in round {round_}.")
+    players = selectors.players_by_id(tournament)
+    return pairing, players[pairing.first_id], players[pairing.second_id]
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def manage_amend(
+    request: HttpRequest,
+    tournament_id: uuid.UUID,
+    division: str,
+    round_: int,
+    board: int,
+) -> HttpResponse:
+    """Amend a board's result: new scores or a forfeit, with a reason."""
+    tournament = _directed(request, tournament_id)
+    division = _division(tournament, division)
+    pairing, first, second = _board_pairing(tournament, division, round_, board)
+    initial = {
+        "a_score": pairing.first_score,
+        "b_score": pairing.second_score,
+        "a_pre": pairing.first_pre_adjustment,
+        "b_pre": pairing.second_pre_adjustment,
+        "version": tournament.version,
+    }
+    form = AmendForm(initial=initial, first=first, second=second)
+    status = 200
+    if request.method == "POST":
+        form = AmendForm(request.POST, first=first, second=second)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                services.result_amend(
+                    tournament_id=tournament_id,
+                    round_=round_,
+                    player_a=first.player_id,
+                    player_b=second.player_id,
+                    score_a=data["a_score"],
+                    score_b=data["b_score"],
+                    pre_adjustment_a=data.get("a_pre"),
+                    pre_adjustment_b=data.get("b_pre"),
+                    absentee=data["absentee"],
+                    reason=data.get("reason") or "",
+                    user=request.user,
+                    expected_version=data["version"],
+                )
+            except EventRejectedError as error:
+                apply_rejection(form, error, RESULT_RULE_FIELDS)
+            except ConcurrencyError:
+                form.add_error(None, STALE)
+            else:
+                messages.success(
+                    request,
+                    f"Round {round_} board {board} amended: every later standing "
+                    "is recomputed.",
+                )
+                return redirect("manage-results", tournament_id, division, round_)
+        status = 400
+    tied = form.is_bound and form.data.get("a_score") == form.data.get("b_score")
+    return render(
+        request,
+        "tournaments/manage/amend.html",
+        {
+            "tournament": tournament,
+            "division": division,
+            "round": round_,
+            "board": board,
+            "pairing": pairing,
+            "first": first,
+            "second": second,
+            "form": form,
+            "tied": tied,
+        },
+        status=status,
+    )
+
+
+def _game_header(first: Player, second: Player) -> str:
+    """A GCG record with the players only: a game whose racks are not known yet."""
+
+    def nick(player: Player) -> str:
+        return "_".join(player.name.split()) or f"player{player.number}"
+
+    return (
+        "#character-encoding UTF-8\n"
+        f"#player1 {nick(first)} {first.name}\n"
+        f"#player2 {nick(second)} {second.name}\n"
+    )
+
+
+def _game_rules(tournament: Tournament) -> Any:
+    from rules.ruleset import ruleset
+
+    return ruleset(
+        tournament.preset,
+        challenge=tournament.challenge_rule,
+        ties_are_draws=tournament.ties_are_draws,
+    )
+
+
+def _game_context(
+    tournament: Tournament, division: str, round_: int, board: int, ids: list[str]
+) -> dict[str, Any]:
+    return {
+        "tournament_id": str(tournament.tournament_id),
+        "division": division,
+        "round": round_,
+        "board": board,
+        "player_ids": ids,
+    }
+
+
+@login_required
+@require_POST
+def manage_board_record(
+    request: HttpRequest,
+    tournament_id: uuid.UUID,
+    division: str,
+    round_: int,
+    board: int,
+) -> HttpResponse:
+    """Start (or go back to) recording a board's game move by move."""
+    tournament = _directed(request, tournament_id)
+    division = _division(tournament, division)
+    _, first, second = _board_pairing(tournament, division, round_, board)
+    existing = _board_games(tournament, division, round_).get((round_, board))
+    if existing is not None and not existing.is_over:
+        return redirect("game-record", game_id=existing.game_id)
+    # The racks of a game recorded from score slips are unknown: starting it as a
+    # GCG record of the players only records them so (draws of unknown tiles).
+    result, _ = game_services.game_import_gcg(
+        text=_game_header(first, second),
+        user=request.user,
+        rules_name=_game_rules(tournament),
+        context=_game_context(
+            tournament, division, round_, board, [first.player_id, second.player_id]
+        ),
+    )
+    return redirect("game-record", game_id=result.stream.id)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def manage_board_gcg(
+    request: HttpRequest,
+    tournament_id: uuid.UUID,
+    division: str,
+    round_: int,
+    board: int,
+) -> HttpResponse:
+    """Upload a board's game as a GCG file."""
+    tournament = _directed(request, tournament_id)
+    division = _division(tournament, division)
+    _, first, second = _board_pairing(tournament, division, round_, board)
+    form = BoardGcgForm(first=first, second=second)
+    status = 200
+    if request.method == "POST":
+        form = BoardGcgForm(request.POST, request.FILES, first=first, second=second)
+        if form.is_valid():
+            ids = [first.player_id, second.player_id]
+            if form.cleaned_data["first_in_file"] == "second":
+                ids.reverse()
+            try:
+                result, record = game_services.game_import_gcg(
+                    text=form.cleaned_data["file"].read(),
+                    user=request.user,
+                    rules_name=_game_rules(tournament),
+                    context=_game_context(tournament, division, round_, board, ids),
+                )
+            except GcgError as error:
+                for line, _code, message in error.problems:
+                    form.add_error(
+                        "file", f"Line {line}: {message}" if line else message
+                    )
+            except (RulesError, EventRejectedError) as error:
+                form.add_error("file", error.message)
+            else:
+                messages.success(
+                    request, "Game uploaded." + flagged_note(record.discrepancies)
+                )
+                return redirect("game-detail", game_id=result.stream.id)
+        status = 400
+    return render(
+        request,
+        "tournaments/manage/board_gcg.html",
+        {
+            "tournament": tournament,
+            "division": division,
+            "round": round_,
+            "board": board,
+            "first": first,
+            "second": second,
+            "form": form,
+        },
+        status=status,
+    )
+
+
+@login_required
+@require_POST
+def manage_result_from_game(
+    request: HttpRequest, tournament_id: uuid.UUID, game_id: uuid.UUID
+) -> HttpResponse:
+    """Record a board's result from its finished, recorded game."""
+    tournament = _directed(request, tournament_id)
+    game = get_object_or_404(
+        GameProjection, pk=game_id, tournament_id=tournament.tournament_id
+    )
+    ids = [player.get("player_id") for player in game.players]
+    target = reverse(
+        "manage-results", args=[tournament_id, game.division, game.round or 1]
+    )
+    if not game.is_over or len(ids) != 2 or not all(ids) or game.round is None:
+        messages.error(request, "Only a finished game of two paired players counts.")
+        return redirect(target)
+    scores, before = game.scores, game.scores_before_adjustments or game.scores
+    try:
+        services.result_record(
+            tournament_id=tournament_id,
+            round_=game.round,
+            player_a=ids[0],
+            player_b=ids[1],
+            score_a=scores[0],
+            score_b=scores[1],
+            pre_adjustment_a=before[0],
+            pre_adjustment_b=before[1],
+            game_id=str(game.game_id),
+            user=request.user,
+        )
+    except EventRejectedError as error:
+        messages.error(request, error.message)
+    except ConcurrencyError:
+        messages.error(request, STALE)
+    else:
+        messages.success(
+            request, f"Result recorded from the game: {scores[0]}–{scores[1]}."
+        )
+    return redirect(target)
+
+
+@login_required
+@require_GET
+def manage_audit(request: HttpRequest, tournament_id: uuid.UUID) -> HttpResponse:
+    """Every event of the tournament: who did what, when, and what it replaced."""
+    tournament = _directed(request, tournament_id)
+    entries = selectors.tournament_audit(tournament)
+    players = selectors.players_by_id(tournament)
+    rows = []
+    for entry in reversed(entries):
+        replaced = ""
+        if entry.supersedes:
+            old = entry.supersedes
+            if old.get("absentee"):
+                name = players.get(old["absentee"])
+                replaced = f"{name.name if name else old['absentee']} forfeits"
+            else:
+                a, b = players.get(old["player_a"]), players.get(old["player_b"])
+                replaced = (
+                    f"{a.name if a else old['player_a']} {old['score_a']}–"
+                    f"{old['score_b']} {b.name if b else old['player_b']}"
+                )
+        rows.append(
+            {
+                "entry": entry,
+                "replaced": replaced,
+                "reason": entry.payload.get("reason", "")
+                if entry.event_type == "result_amended"
+                else "",
+            }
+        )
+    return render(
+        request,
+        "tournaments/manage/audit.html",
+        {"tournament": tournament, "rows": rows},
+    )
