@@ -49,6 +49,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Serves the pages' CSS and JS under gunicorn too (no separate web server).
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -105,7 +107,9 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "var" / "static"
+# Static files are served straight from the apps by WhiteNoise: no collectstatic
+# step to forget, and no STATIC_ROOT to keep in sync.
+WHITENOISE_USE_FINDERS = True
 
 # Word lists for adjudicating challenges, by lexicon name: NWL23=/path/nwl23.txt,…
 # (one word per line). A game whose lexicon is listed has its challenges ruled by the
