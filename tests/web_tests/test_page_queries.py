@@ -1,0 +1,98 @@
+"""Pages take a fixed number of queries, however many players, rounds or turns.
+
+Each test measures a page on a small case and a larger one: an N+1 query would make
+the larger count grow.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games import services as game_services
+from tournaments import services
+from tournaments.models import Pairing, Player
+
+
+def queries(client, url):
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(url)
+    assert response.status_code == 200, url
+    return len(captured.captured_queries)
+
+
+def play_round(tid, director, round_):
+    services.round_pair(
+        tournament_id=tid, division="A", round_=round_, method="swiss", user=director
+    )
+    for pairing in Pairing.objects.filter(tournament_id=tid, round=round_).exclude(
+        second_id=""
+    ):
+        services.result_record(
+            tournament_id=tid,
+            round_=round_,
+            player_a=pairing.first_id,
+            player_b=pairing.second_id,
+            score_a=400 + round_,
+            score_b=380,
+            user=director,
+        )
+
+
+@pytest.fixture
+def tournament(director):
+    created = services.tournament_create(
+        user=director,
+        name="Counting",
+        start_date="2026-11-21",
+        end_date="2026-11-21",
+        rounds=6,
+    )
+    tid = created.stream.id
+    services.players_register(
+        tournament_id=tid,
+        division="A",
+        entries=[(f"Player {n}", 1500 + n, "") for n in range(1, 21)],
+        user=director,
+    )
+    return tid
+
+
+@pytest.mark.django_db
+def test_the_standings_page_does_not_grow_with_players_or_rounds(
+    client, tournament, director
+):
+    play_round(tournament, director, 1)
+    url = f"/tournaments/{tournament}/divisions/A/standings/"
+    small = queries(client, url)
+    for round_ in (2, 3, 4):
+        play_round(tournament, director, round_)
+    assert queries(client, url) == small
+    assert small <= 8
+
+
+@pytest.mark.django_db
+def test_the_scorecard_page_does_not_grow_with_rounds(client, tournament, director):
+    play_round(tournament, director, 1)
+    player = Player.objects.filter(tournament_id=tournament).first()
+    url = f"/tournaments/{tournament}/players/{player.player_id}/"
+    small = queries(client, url)
+    for round_ in (2, 3, 4):
+        play_round(tournament, director, round_)
+    assert queries(client, url) == small
+    assert small <= 10
+
+
+@pytest.mark.django_db
+def test_the_game_page_does_not_grow_with_turns(client, director, shared_gcg_dir):
+    short, _ = game_services.game_import_gcg(
+        text=(shared_gcg_dir / "success_six_pass.gcg").read_bytes(), user=director
+    )
+    long, _ = game_services.game_import_gcg(
+        text=(shared_gcg_dir / "noah_vs_peter.gcg").read_bytes(), user=director
+    )
+    few = queries(client, f"/games/{short.stream.id}/")
+    many = queries(client, f"/games/{long.stream.id}/")
+    assert many == few
+    assert few <= 8
