@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import connection
 from django.utils import timezone
@@ -47,7 +47,7 @@ class GameStream(StreamType[GameAggregate]):
         self.codec = Codec()
         self.codec.register_all(ev.EVENT_TYPES)
         self._games: list[GameProjection] | None = None
-        self._turns: list[GameTurn] = []
+        self._turns: list[TurnRow] = []
 
     def begin_rebuild(self) -> None:
         self._games, self._turns = [], []
@@ -195,7 +195,7 @@ FROM unnest(%b::uuid[], %b::int[], %b::int[], %b::int[], %b::text[], %b::text[],
 """
 
 
-def _insert_turns(rows: list[GameTurn]) -> None:
+def _insert_turns(rows: list[TurnRow]) -> None:
     if not rows:
         return
     dumps = json.dumps
@@ -247,28 +247,47 @@ def state_values(game_state: rs.GameState, version: int) -> dict[str, Any]:
     }
 
 
+class TurnRow(NamedTuple):
+    """One score-sheet row as written to ``games_turn`` (cheaper than a model)."""
+
+    game_id: Any
+    index: int
+    version: int
+    player: int | None
+    kind: str
+    rack: str
+    position: str
+    word: str
+    words: list[dict[str, Any]]
+    score: int
+    cumulative: int
+    withdrawn: bool
+    notes: list[str]
+
+
 def turn_rows(
     game: GameProjection, game_state: rs.GameState, start: int = 0
-) -> list[GameTurn]:
+) -> list[TurnRow]:
     """The score sheet of a game state as rows (from line `start`, 0-based)."""
+    game_id = game.game_id
     return [
-        GameTurn(
-            game=game,
-            index=index,
-            version=turn.version,
-            player=turn.player,
-            kind=turn.kind.value,
-            rack=turn.recorded_rack or turn.rack or "",
-            position=turn.position or "",
-            word=turn.word or "",
-            words=[
+        TurnRow(
+            game_id,
+            index,
+            turn.version,
+            turn.player,
+            turn.kind.value,
+            turn.recorded_rack or turn.rack or "",
+            turn.position or "",
+            turn.word or "",
+            [
                 {"word": w.word, "score": w.score, "breakdown": w.breakdown()}
                 for w in turn.words
             ],
-            score=turn.score,
-            cumulative=turn.cumulative,
-            withdrawn=turn.withdrawn,
-            notes=list(turn.notes),
+            turn.score,
+            turn.cumulative,
+            turn.withdrawn,
+            list(turn.notes),
         )
         for index, turn in enumerate(game_state.turns[start:], start=start + 1)
     ]
