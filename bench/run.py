@@ -494,7 +494,15 @@ class Bench:
         _, _, raw_out = self._run_child([python, "-c", raw_script])
         rows, raw_inner = raw_out.split()[-2:]
         rebuild_seconds, rss_mb, rebuild_out = self._run_child(
-            [python, "manage.py", "rebuild_projections", "--verbosity", "0"]
+            [
+                python,
+                "manage.py",
+                "rebuild_projections",
+                "--jobs",
+                "2",
+                "--verbosity",
+                "0",
+            ]
         )
         inner = [
             line for line in rebuild_out.splitlines() if "events replayed in" in line

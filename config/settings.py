@@ -89,7 +89,6 @@ def _database() -> dict[str, object]:
     database = parse_database_url(url)
     database["CONN_MAX_AGE"] = env_int("CONN_MAX_AGE", default=60)
     database["CONN_HEALTH_CHECKS"] = True
-    database["OPTIONS"].setdefault("server_side_binding", True)
     return database
 
 
@@ -141,7 +140,7 @@ REST_FRAMEWORK = {
         "rest_framework.permissions.IsAuthenticatedOrReadOnly",
     ],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "config.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,
     "EXCEPTION_HANDLER": "games.api_errors.exception_handler",
 }

@@ -6,6 +6,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from config.auth import LoginView, TokenApi
 from config.health import HealthApi
 from tournaments.ratings_urls import page_urlpatterns as ratings_page_urls
 
@@ -15,6 +16,9 @@ urlpatterns = [
     path("api/", include("games.urls")),
     path("api/", include("tournaments.urls")),
     path("api/", include("tournaments.ratings_urls")),
+    # Above the pages' accounts/ URLs, so that sign-in is the rate-limited view.
+    path("accounts/login/", LoginView.as_view(), name="login"),
+    path("api/auth/token", TokenApi.as_view(), name="api-token"),
     path(
         "tournaments/<uuid:tournament_id>/ratings",
         include(ratings_page_urls),

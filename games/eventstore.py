@@ -31,10 +31,12 @@ import threading
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Generic, TypeVar
 
+import psycopg
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
@@ -465,9 +467,23 @@ def _insert_events(
     ]
     # Inside a caller's transaction a failed insert must not poison it: a savepoint
     # keeps it usable (to read the current version for the ConcurrencyError).
-    with transaction.atomic(savepoint=savepoint), connection.cursor() as cursor:
+    with transaction.atomic(savepoint=savepoint), binary_cursor() as cursor:
         cursor.execute(_INSERT_EVENTS, params)
         return dict(cursor.fetchall())
+
+
+@contextmanager
+def binary_cursor() -> Iterator[psycopg.Cursor[Any]]:
+    """A psycopg cursor with server-side binding on Django's connection (and in its
+    transaction), for the hot statements that send arrays in binary.
+
+    Only these statements use it: elsewhere Django binds on the client, which
+    refuses an integer too large for its column instead of sending it as int4.
+    """
+    connection.ensure_connection()
+    # Django's own exceptions (IntegrityError…), as from its cursors.
+    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cur:
+        yield cur
 
 
 def _append(

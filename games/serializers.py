@@ -5,13 +5,22 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from games.models import GameProjection, GameTurn
+from games.serializer_base import StrictSerializer
 from rules.events import ChallengeOutcome, EndReason
 from rules.ruleset import PRESETS
 
+# Bounds on integers a client sends: past them a value is a typing slip, and the
+# read models' integer columns are 32-bit.
+MAX_VERSION = 1_000_000
+MAX_ROUNDS = 100
+MAX_BOARD = 10_000
 
-class ExpectedVersion(serializers.Serializer):
+
+class ExpectedVersion(StrictSerializer):
     expected_version = serializers.IntegerField(
-        min_value=0, help_text="The game's version you read; a stale one answers 409."
+        min_value=0,
+        max_value=MAX_VERSION,
+        help_text="The game's version you read; a stale one answers 409.",
     )
 
 
@@ -112,13 +121,15 @@ class EventOutput(serializers.Serializer):
     )
 
 
-class GameStartInput(serializers.Serializer):
+class GameStartInput(StrictSerializer):
     players = serializers.ListField(
         child=serializers.CharField(max_length=100), min_length=2, max_length=4
     )
     ruleset = serializers.ChoiceField(list(PRESETS), default="classic")
     lexicon = serializers.CharField(max_length=64, required=False, allow_null=True)
-    seed = serializers.IntegerField(required=False, allow_null=True)
+    seed = serializers.IntegerField(
+        min_value=0, max_value=2**63 - 1, required=False, allow_null=True
+    )
     racks = serializers.ListField(
         child=serializers.RegexField(r"^[A-Za-z?]{0,7}$", allow_blank=True),
         required=False,
@@ -126,8 +137,12 @@ class GameStartInput(serializers.Serializer):
     )
     tournament_id = serializers.UUIDField(required=False, allow_null=True)
     division = serializers.CharField(max_length=64, required=False, default="")
-    round = serializers.IntegerField(min_value=1, required=False, allow_null=True)
-    board = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    round = serializers.IntegerField(
+        min_value=1, max_value=MAX_ROUNDS, required=False, allow_null=True
+    )
+    board = serializers.IntegerField(
+        min_value=1, max_value=MAX_BOARD, required=False, allow_null=True
+    )
     player_ids = serializers.ListField(
         child=serializers.CharField(max_length=64), required=False
     )
@@ -137,6 +152,17 @@ class DrawsField(serializers.DictField):
     """Tiles each player drew, read off a scoresheet: {"0": "AEIRST"}."""
 
     child = serializers.RegexField(r"^[A-Za-z?]{1,7}$")
+
+    def to_internal_value(self, data: object) -> dict[int, str]:
+        values = super().to_internal_value(data)
+        draws: dict[int, str] = {}
+        for key, tiles in values.items():
+            if not str(key).isdigit() or int(key) > 3:
+                raise serializers.ValidationError(
+                    f"{key!r} is not a player number (0 moved first)."
+                )
+            draws[int(key)] = tiles
+        return draws
 
 
 class PlaceInput(ExpectedVersion):
@@ -150,7 +176,10 @@ class PlaceInput(ExpectedVersion):
         help_text="The whole word; . for a tile on the board, lower case = blank.",
         error_messages={"invalid": "Letters only, . for tiles already on the board."},
     )
-    score = serializers.IntegerField(required=False, allow_null=True)
+    # The highest score a single play can reach is under 2,000.
+    score = serializers.IntegerField(
+        min_value=0, max_value=2000, required=False, allow_null=True
+    )
     rack = serializers.RegexField(r"^[A-Za-z?]{0,7}$", required=False, allow_null=True)
     draws = DrawsField(required=False)
 
@@ -181,45 +210,56 @@ class ChallengeInput(ExpectedVersion):
     words = serializers.ListField(
         child=serializers.RegexField(r"^[A-Za-z]{2,15}$"), required=False, default=list
     )
-    challenger = serializers.IntegerField(min_value=0, required=False, allow_null=True)
+    challenger = serializers.IntegerField(
+        min_value=0, max_value=3, required=False, allow_null=True
+    )
 
 
 class NoteInput(ExpectedVersion):
-    target_version = serializers.IntegerField(min_value=1)
+    target_version = serializers.IntegerField(min_value=1, max_value=MAX_VERSION)
     text = serializers.CharField(max_length=4000)
 
 
 class CorrectionInput(ExpectedVersion):
-    from_version = serializers.IntegerField(min_value=2)
+    from_version = serializers.IntegerField(min_value=2, max_value=MAX_VERSION)
     reason = serializers.CharField(max_length=500)
 
 
 class ScoreCorrectionInput(ExpectedVersion):
-    player = serializers.IntegerField(min_value=0)
+    player = serializers.IntegerField(min_value=0, max_value=3)
     amount = serializers.IntegerField(min_value=-1000, max_value=1000)
     reason = serializers.CharField(max_length=500)
 
 
 class TimePenaltyInput(ExpectedVersion):
-    player = serializers.IntegerField(min_value=0)
+    player = serializers.IntegerField(min_value=0, max_value=3)
     minutes = serializers.IntegerField(min_value=1, max_value=60)
 
 
 class EndInput(ExpectedVersion):
     reason = serializers.ChoiceField([r.value for r in EndReason])
-    player = serializers.IntegerField(min_value=0, required=False, allow_null=True)
+    player = serializers.IntegerField(
+        min_value=0, max_value=3, required=False, allow_null=True
+    )
     final_scores = serializers.ListField(
-        child=serializers.IntegerField(), required=False, default=list
+        child=serializers.IntegerField(min_value=-1000, max_value=2000),
+        required=False,
+        default=list,
+        max_length=4,
     )
 
 
-class GcgUploadInput(serializers.Serializer):
+class GcgUploadInput(StrictSerializer):
     file = serializers.FileField()
     rules = serializers.ChoiceField(list(PRESETS), required=False, allow_null=True)
     tournament_id = serializers.UUIDField(required=False, allow_null=True)
     division = serializers.CharField(max_length=64, required=False, default="")
-    round = serializers.IntegerField(min_value=1, required=False, allow_null=True)
-    board = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    round = serializers.IntegerField(
+        min_value=1, max_value=MAX_ROUNDS, required=False, allow_null=True
+    )
+    board = serializers.IntegerField(
+        min_value=1, max_value=MAX_BOARD, required=False, allow_null=True
+    )
 
 
 class ProblemOutput(serializers.Serializer):

@@ -14,11 +14,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from django.db import connection
 from django.utils import timezone
 
 from games.codec import Codec
-from games.eventstore import RecordedEvent, StreamKey, StreamType
+from games.eventstore import RecordedEvent, StreamKey, StreamType, binary_cursor
 from games.models import GameProjection, GameTurn
 from rules import events as ev
 from rules import state as rs
@@ -214,7 +213,7 @@ def _insert_turns(rows: list[TurnRow]) -> None:
         [row.withdrawn for row in rows],
         [dumps(row.notes, ensure_ascii=False) for row in rows],
     ]
-    with connection.cursor() as cursor:
+    with binary_cursor() as cursor:
         cursor.execute(_INSERT_TURNS, params)
 
 

@@ -295,6 +295,9 @@ def _parse(
             continue
         if lead == "#":
             close_note()
+            if not stripped[1:].strip():
+                # A bare "#" names no pragma: like an unknown pragma, ignored.
+                continue
             name, *rest = stripped[1:].split(maxsplit=1)
             name = name.lower()
             value = rest[0].strip() if rest else ""

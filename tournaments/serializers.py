@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
+from games.serializer_base import StrictSerializer
 from rules import tournament as rt
 from tournaments.models import Pairing, Player, Standing, Tournament
 
 
-class ExpectedVersionMixin(serializers.Serializer):
+class ExpectedVersionMixin(StrictSerializer):
     expected_version = serializers.IntegerField(
         min_value=0,
+        max_value=10_000_000,
         required=False,
         help_text="The stream version you read; a stale one answers 409.",
     )
@@ -41,7 +44,7 @@ class TournamentOutput(serializers.ModelSerializer):
         ]
 
 
-class TournamentCreateInput(serializers.Serializer):
+class TournamentCreateInput(StrictSerializer):
     name = serializers.CharField(max_length=200)
     start_date = serializers.DateField()
     end_date = serializers.DateField(required=False)
@@ -54,7 +57,9 @@ class TournamentCreateInput(serializers.Serializer):
     ties_are_draws = serializers.BooleanField(required=False, allow_null=True)
     bye_spread = serializers.IntegerField(min_value=0, max_value=1000, default=50)
     forfeit_spread = serializers.IntegerField(min_value=0, max_value=1000, default=50)
-    spread_cap = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    spread_cap = serializers.IntegerField(
+        min_value=1, max_value=1000, required=False, allow_null=True
+    )
     divisions = serializers.ListField(
         child=serializers.CharField(max_length=64), min_length=1, default=["A"]
     )
@@ -91,7 +96,7 @@ class PlayerOutput(serializers.ModelSerializer):
         ]
 
 
-class PlayerEntryInput(serializers.Serializer):
+class PlayerEntryInput(StrictSerializer):
     name = serializers.CharField(max_length=200)
     rating = serializers.IntegerField(min_value=0, max_value=3500, default=0)
     member_id = serializers.CharField(max_length=64, required=False, default="")
@@ -103,18 +108,18 @@ class PlayersRegisterInput(ExpectedVersionMixin):
 
 
 class WithdrawInput(ExpectedVersionMixin):
-    from_round = serializers.IntegerField(min_value=1)
+    from_round = serializers.IntegerField(min_value=1, max_value=100)
     policy = serializers.ChoiceField(
         [p.value for p in rt.WithdrawalPolicy], default="forfeit"
     )
 
 
 class ReactivateInput(ExpectedVersionMixin):
-    from_round = serializers.IntegerField(min_value=1)
+    from_round = serializers.IntegerField(min_value=1, max_value=100)
 
 
-class BoardInput(serializers.Serializer):
-    board = serializers.IntegerField(min_value=1)
+class BoardInput(StrictSerializer):
+    board = serializers.IntegerField(min_value=1, max_value=10_000)
     first = serializers.CharField(max_length=64)
     second = serializers.CharField(max_length=64)
 
@@ -128,7 +133,9 @@ class PairRoundInput(ExpectedVersionMixin):
     byes = serializers.ListField(
         child=serializers.CharField(max_length=64), required=False, default=list
     )
-    based_on_round = serializers.IntegerField(min_value=0, required=False)
+    based_on_round = serializers.IntegerField(
+        min_value=0, max_value=100, required=False
+    )
 
     def validate(self, attrs: dict) -> dict:
         manual = attrs["method"] == rt.PairingMethod.MANUAL.value
@@ -181,7 +188,7 @@ class PairingOutput(serializers.ModelSerializer):
 
 
 class ResultInput(ExpectedVersionMixin):
-    round = serializers.IntegerField(min_value=1)
+    round = serializers.IntegerField(min_value=1, max_value=100)
     player_a = serializers.CharField(max_length=64)
     player_b = serializers.CharField(max_length=64)
     score_a = serializers.IntegerField(min_value=-1000, max_value=2000)
@@ -196,7 +203,7 @@ class ResultInput(ExpectedVersionMixin):
 
 
 class AmendInput(ExpectedVersionMixin):
-    round = serializers.IntegerField(min_value=1)
+    round = serializers.IntegerField(min_value=1, max_value=100)
     player_a = serializers.CharField(max_length=64)
     player_b = serializers.CharField(max_length=64)
     score_a = serializers.IntegerField(
@@ -205,14 +212,18 @@ class AmendInput(ExpectedVersionMixin):
     score_b = serializers.IntegerField(
         min_value=-1000, max_value=2000, required=False, allow_null=True
     )
-    pre_adjustment_a = serializers.IntegerField(required=False, allow_null=True)
-    pre_adjustment_b = serializers.IntegerField(required=False, allow_null=True)
+    pre_adjustment_a = serializers.IntegerField(
+        min_value=-1000, max_value=2000, required=False, allow_null=True
+    )
+    pre_adjustment_b = serializers.IntegerField(
+        min_value=-1000, max_value=2000, required=False, allow_null=True
+    )
     absentee = serializers.CharField(max_length=64, required=False, allow_null=True)
     reason = serializers.CharField(max_length=500, required=False, default="")
 
 
 class ForfeitInput(ExpectedVersionMixin):
-    round = serializers.IntegerField(min_value=1)
+    round = serializers.IntegerField(min_value=1, max_value=100)
     absentee = serializers.CharField(max_length=64)
 
 
@@ -279,6 +290,8 @@ class AuditEntryOutput(serializers.Serializer):
     supersedes = serializers.JSONField(allow_null=True)
 
 
+# Named apart from games' CommandOutput (which has the game's state) in the schema.
+@extend_schema_serializer(component_name="TournamentCommandOutput")
 class CommandOutput(serializers.Serializer):
     version = serializers.IntegerField()
     events = serializers.ListField(child=serializers.CharField())

@@ -14,6 +14,8 @@ from typing import Any
 from django.core.management import call_command, get_commands
 from django.core.management.base import BaseCommand, CommandParser
 
+from games.repair import repair_projections
+
 
 class Command(BaseCommand):
     help = "Migrate, load demo data on an empty database, and run the web server."
@@ -26,6 +28,10 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         call_command("migrate", interactive=False, verbosity=1)
+        # A projection that disagrees with the log (detected by its version) is
+        # re-projected before anyone reads it.
+        for stale in repair_projections():
+            self.stdout.write(f"Repaired the projection of {stale}")
         if not options["no_demo"] and "demo" in get_commands():
             call_command("demo", if_empty=True)
         self.stdout.write(f"Serving on http://{options['addrport']}/ (Ctrl-C stops)")

@@ -1,0 +1,49 @@
+"""Write the event log (or one tournament with its games) as a JSON Lines backup."""
+
+from __future__ import annotations
+
+import sys
+import uuid
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from games.backup import BackupError, export_events
+
+
+class Command(BaseCommand):
+    help = (
+        "Export the event log as JSON Lines: a header, one line per event with its "
+        "chain hash, and an end line with the file's sha256 (see games/backup.py)."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--tournament",
+            type=uuid.UUID,
+            help="Export only this tournament and the games linked to it.",
+        )
+        parser.add_argument(
+            "--output", "-o", type=Path, help="File to write (default: stdout)."
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        output: Path | None = options["output"]
+        try:
+            if output is None:
+                summary = export_events(sys.stdout, tournament_id=options["tournament"])
+            else:
+                # Write beside the target and rename: a failed export never leaves a
+                # half-written backup under the real name.
+                partial = output.with_name(output.name + ".partial")
+                with partial.open("w", encoding="utf-8", newline="\n") as out:
+                    summary = export_events(out, tournament_id=options["tournament"])
+                partial.replace(output)
+        except BackupError as error:
+            raise CommandError(str(error)) from error
+        if output is not None:
+            self.stderr.write(
+                f"{summary.events} events of {summary.streams} streams written to "
+                f"{output} (sha256 {summary.sha256})"
+            )

@@ -1,0 +1,146 @@
+"""Fixtures for the reliability tests: users, a paired tournament, a game, and the
+way to reach the test database from another process."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+
+from games import eventstore
+from games import services as game_services
+from tournaments import services
+
+PROJECT_DIR = Path(__file__).resolve().parents[2]
+
+# The fuzzers draw the same inputs on every run, so that a failure in the suite is
+# reproducible; FUZZ_RANDOM=1 draws new ones (to hunt for more defects).
+DERANDOMIZE = os.environ.get("FUZZ_RANDOM") != "1"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_state_and_cache():
+    """Each test starts with an empty state cache and no sign-in failures counted."""
+    eventstore.state_cache.clear()
+    cache.clear()
+    yield
+    eventstore.state_cache.clear()
+    cache.clear()
+
+
+@pytest.fixture
+def director(django_user_model):
+    return django_user_model.objects.create_user("mara", password="pw-mara-123")
+
+
+@pytest.fixture
+def second_director(django_user_model):
+    return django_user_model.objects.create_user("dana", password="pw-dana-123")
+
+
+@pytest.fixture
+def other_user(django_user_model):
+    return django_user_model.objects.create_user("oscar", password="pw-oscar-123")
+
+
+def make_tournament(user, *, players: int = 8, name: str = "Riverside Open"):
+    """A published tournament of `players` players with round 1 paired by hand
+    (1 v 2, 3 v 4, …). Returns (tournament_id, player ids in number order)."""
+    result = services.tournament_create(
+        user=user,
+        name=name,
+        start_date="2026-11-21",
+        end_date="2026-11-22",
+        rounds=5,
+        venue="Riverside Library",
+    )
+    tournament_id = result.stream.id
+    services.players_register(
+        tournament_id=tournament_id,
+        division="A",
+        entries=[(f"Player {n}", 1500 - n, "") for n in range(1, players + 1)],
+        user=user,
+    )
+    _, state = services.tournament_state(tournament_id)
+    ids = sorted(state.rules.players, key=lambda pid: state.rules.players[pid].number)
+    services.round_pair(
+        tournament_id=tournament_id,
+        division="A",
+        round_=1,
+        method="manual",
+        games=[(n // 2 + 1, ids[n], ids[n + 1]) for n in range(0, players - 1, 2)],
+        user=user,
+    )
+    return tournament_id, ids
+
+
+@pytest.fixture
+def paired(director):
+    return make_tournament(director)
+
+
+def start_game(user, *, context=None):
+    """A game of Ann and Ben with known racks and WINDY played at 8D.
+
+    Returns (game_id, version of the WINDY turn).
+    """
+    result = game_services.game_start(
+        user=user,
+        players=["Ann", "Ben"],
+        racks=["DINNVWY", "ADEEGIL"],
+        context=context,
+        seed=7,
+    )
+    placed = game_services.game_place(
+        game_id=result.stream.id, position="8D", word="WINDY", user=user
+    )
+    return result.stream.id, placed.version
+
+
+def database_url() -> str:
+    """A DATABASE_URL for the database this test process is using (the test DB)."""
+    settings = connection.settings_dict
+    user = quote(settings["USER"] or "", safe="")
+    password = quote(settings["PASSWORD"] or "", safe="")
+    credentials = f"{user}:{password}@" if password else (f"{user}@" if user else "")
+    host = settings["HOST"] or ""
+    port = f":{settings['PORT']}" if settings["PORT"] else ""
+    if host.startswith("/"):
+        # A Unix socket directory travels as ?host= (see config.env).
+        return f"postgresql://{credentials}{port}/{settings['NAME']}?host={quote(host)}"
+    return f"postgresql://{credentials}{host}{port}/{settings['NAME']}"
+
+
+def subprocess_env(**extra: str) -> dict[str, str]:
+    """The environment of a child Django process on the test database."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        # Settings of this test process (browser tests allow async-unsafe calls),
+        # not of the child's deployment.
+        if key
+        not in {
+            "EMBEDDED_PG_TEMP",
+            "SECRET_KEY",
+            "DJANGO_SETTINGS_MODULE",
+            "DJANGO_ALLOW_ASYNC_UNSAFE",
+        }
+    }
+    env.update(
+        DATABASE_URL=database_url(),
+        DJANGO_SETTINGS_MODULE="config.settings",
+        DEBUG="1",
+        PYTHONPATH=str(PROJECT_DIR),
+        CONN_MAX_AGE="0",
+    )
+    env.update(extra)
+    return env
+
+
+def manage(*args: str) -> list[str]:
+    return [sys.executable, str(PROJECT_DIR / "manage.py"), *args]

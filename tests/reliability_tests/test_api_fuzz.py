@@ -1,0 +1,426 @@
+"""Bad input to every command: random JSON bodies, malformed JSON, wrong types,
+unknown fields and oversized uploads are answered 400 (or 403/404/409, or 201 when
+the body happens to be a valid command), never a server error."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import transaction
+from drf_spectacular.generators import SchemaGenerator
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from rest_framework.test import APIClient
+
+from games.models import GameProjection, StoredEvent
+from tests.reliability_tests.conftest import DERANDOMIZE, start_game
+
+# 415: a JSON body to the upload endpoint, which takes multipart forms only.
+ALLOWED = {201, 400, 403, 404, 409, 415}
+EXAMPLES_PER_ENDPOINT = 30
+SENT: dict[str, int] = {}
+STATUSES: dict[int, int] = {}
+MATRIX: dict[str, int] = {}
+
+
+def command_paths() -> dict[str, set[str]]:
+    """Every POST path of the games and tournaments API, with its body's fields."""
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    components = schema["components"]["schemas"]
+    paths = {}
+    for path, methods in schema["paths"].items():
+        if "post" not in methods or not path.startswith(("/api/games", "/api/tourn")):
+            continue
+        content = methods["post"]["requestBody"]["content"]
+        ref = next(iter(content.values()))["schema"]["$ref"].rsplit("/", 1)[1]
+        paths[path] = set(components[ref]["properties"])
+    return paths
+
+
+PATHS = command_paths()
+FIELDS = sorted(set().union(*PATHS.values()))
+
+
+@pytest.fixture
+def world(director, paired):
+    tournament_id, players = paired
+    game_id, turn = start_game(
+        director, context={"tournament_id": tournament_id, "player_ids": players[:2]}
+    )
+    client = APIClient()
+    client.force_authenticate(director)
+    ids = {
+        "tournament_id": str(tournament_id),
+        "game_id": str(game_id),
+        "player_id": players[0],
+        "round_": "1",
+        "turn": turn,
+    }
+    return client, ids, players
+
+
+def _big(value: object, limit: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= limit
+
+
+def url(path: str, ids: dict[str, str]) -> str:
+    return re.sub(r"\{(\w+)\}", lambda m: ids[m.group(1)], path)
+
+
+def json_values(players: list[str]):
+    scalars = (
+        st.none()
+        | st.booleans()
+        | st.integers(-(2**70), 2**70)
+        | st.integers(-3, 20)
+        | st.floats(allow_nan=False, allow_infinity=False)
+        | st.text(max_size=30)
+        | st.sampled_from(
+            [*players, "A", "8D", "H8", "WINDY", "swiss", "manual", "classic",
+             "phony", "valid", "resigned", "forfeit", "2026-11-21", "\x00", "\ud800",
+             "0" * 5000]
+        )
+    )  # fmt: skip
+    return st.recursive(
+        scalars,
+        lambda children: (
+            st.lists(children, max_size=4)
+            | st.dictionaries(st.text(max_size=10), children, max_size=4)
+        ),
+        max_leaves=12,
+    )
+
+
+VERSION = "<current version>"  # replaced by the game's version when sent
+
+
+def templates(players: list[str], turn: int) -> dict[str, dict]:
+    """A valid (or nearly valid) body per command, for the fuzzer to mutate: the
+    deeper paths (rules, services, projections) are reached only by bodies that
+    pass validation."""
+    a, b, c = players[:3]
+    return {
+        "/api/games/": {"players": ["Ann", "Ben"], "racks": ["DINNVWY", "ADEEGIL"]},
+        "/api/games/import": {"rules": "classic"},
+        "/api/games/{game_id}/place": {
+            "expected_version": VERSION, "position": "7C", "word": "GALE"},
+        "/api/games/{game_id}/exchange": {"expected_version": VERSION, "count": 2},
+        "/api/games/{game_id}/pass": {"expected_version": VERSION},
+        "/api/games/{game_id}/challenge": {
+            "expected_version": VERSION, "outcome": "valid", "words": ["GALE"]},
+        "/api/games/{game_id}/notes": {
+            "expected_version": VERSION, "target_version": turn, "text": "hm"},
+        "/api/games/{game_id}/correction": {
+            "expected_version": VERSION, "from_version": turn, "reason": "slip"},
+        "/api/games/{game_id}/score-correction": {
+            "expected_version": VERSION, "player": 0, "amount": 5, "reason": "add"},
+        "/api/games/{game_id}/time-penalty": {
+            "expected_version": VERSION, "player": 0, "minutes": 1},
+        "/api/games/{game_id}/end": {
+            "expected_version": VERSION, "reason": "resigned", "player": 1},
+        "/api/tournaments/": {
+            "name": "Fuzz Open", "start_date": "2026-11-21", "rounds": 3},
+        "/api/tournaments/{tournament_id}/forfeits": {"round": 1, "absentee": c},
+        "/api/tournaments/{tournament_id}/import/tsh": {"division": "A"},
+        "/api/tournaments/{tournament_id}/players/": {
+            "division": "A", "players": [{"name": "Zed", "rating": 1400}]},
+        "/api/tournaments/{tournament_id}/players/{player_id}/reactivate": {
+            "from_round": 2},
+        "/api/tournaments/{tournament_id}/players/{player_id}/withdraw": {
+            "from_round": 2},
+        "/api/tournaments/{tournament_id}/results": {
+            "round": 1, "player_a": a, "player_b": b, "score_a": 400, "score_b": 300},
+        "/api/tournaments/{tournament_id}/results/amend": {
+            "round": 1, "player_a": a, "player_b": b, "score_a": 300, "score_b": 400},
+        "/api/tournaments/{tournament_id}/rounds/{round_}/pair": {
+            "division": "A", "method": "swiss"},
+    }  # fmt: skip
+
+
+def typed_values(players: list[str]):
+    """Values shaped like the fields' own types (so that a body gets past type
+    checks into the rules and services), plus any JSON value."""
+    words = st.sampled_from(
+        [*players, "A", "AE", "?", "Q", "ZZZZZZZ", "8D", "H8", "7C", "GALE", "x", ""]
+    )
+    keys = st.sampled_from(["0", "1", "7", "-1", "x", "Ann", "", " 1"])
+    return (
+        json_values(players)
+        | words
+        | st.integers(-5, 30)
+        | st.lists(words | st.integers(-1, 5), max_size=3)
+        | st.dictionaries(keys, words, max_size=2)
+    )
+
+
+@st.composite
+def mutations(draw, template: dict, fields: set[str], values) -> dict:
+    """The template with a field or a few set to other values, removed or added."""
+    body = dict(template)
+    own = st.sampled_from(sorted(fields))
+    for _ in range(draw(st.sampled_from([1, 1, 1, 2, 3]))):
+        operation = draw(st.sampled_from(["set"] * 6 + ["delete", "add"]))
+        if operation == "set":
+            field = draw(own | own | own | st.sampled_from(FIELDS))
+            body[field] = draw(values)
+        elif operation == "delete" and body:
+            del body[draw(st.sampled_from(sorted(body)))]
+        else:
+            body[draw(st.text(max_size=12))] = draw(values)
+    return body
+
+
+def bodies(path: str, players: list[str], turn: int):
+    """Mostly mutations of the endpoint's template; also objects of random fields,
+    and any JSON value at all."""
+    values = typed_values(players)
+    template = templates(players, turn)[path]
+    mutated = mutations(template, PATHS[path] or {"x"}, values)
+    anywhere = st.dictionaries(st.sampled_from(FIELDS), values, max_size=6)
+    return st.one_of(mutated, mutated, mutated, mutated, anywhere, values)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", sorted(PATHS))
+def test_random_json_bodies_never_cause_a_server_error(world, path):
+    client, ids, players = world
+    target = url(path, ids)
+
+    @settings(
+        max_examples=EXAMPLES_PER_ENDPOINT,
+        deadline=None,
+        derandomize=DERANDOMIZE,
+        suppress_health_check=[
+            HealthCheck.function_scoped_fixture,
+            HealthCheck.too_slow,
+        ],
+        database=None,
+    )
+    @given(bodies(path, players, ids["turn"]))
+    def post(body):
+        if isinstance(body, dict):
+            version = GameProjection.objects.get(pk=ids["game_id"]).version
+            body = {k: version if v == VERSION else v for k, v in body.items()}
+        response = client.post(
+            target, json.dumps(body), content_type="application/json"
+        )
+        STATUSES[response.status_code] = STATUSES.get(response.status_code, 0) + 1
+        assert response.status_code in ALLOWED, (body, response.content[:500])
+        SENT[path] = SENT.get(path, 0) + 1
+
+    post()
+
+
+NASTY = [None, True, -1, 0, 2**31, -(2**31) - 1, 2**63, 1.5, "", "A" * 5000,
+         "\x00", "8D", [], ["A"], {}, {"0": "AE"}, {"x": "AE"},
+         {"0": {"a": 1}}]  # fmt: skip
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", sorted(PATHS))
+def test_every_field_with_every_nasty_value(world, path):
+    """Systematically: the endpoint's valid template with one field at a time set
+    to each of NASTY, then removed."""
+    client, ids, players = world
+    target = url(path, ids)
+    template = templates(players, ids["turn"])[path]
+    sent = 0
+    for field in sorted(PATHS[path]):
+        for value in [*NASTY, "<removed>"]:
+            body = {**template, field: value}
+            if value == "<removed>":
+                del body[field]
+            version = GameProjection.objects.get(pk=ids["game_id"]).version
+            body = {k: version if v == VERSION else v for k, v in body.items()}
+            # Each body meets the template's state: what it appends is undone.
+            with transaction.atomic():
+                response = client.post(
+                    target, json.dumps(body), content_type="application/json"
+                )
+                transaction.set_rollback(True)
+            assert response.status_code in ALLOWED, (body, response.content[:500])
+            sent += 1
+    MATRIX[path] = sent
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", sorted(PATHS))
+def test_malformed_json_and_non_objects_are_400(world, path):
+    client, ids, _ = world
+    target = url(path, ids)
+    before = StoredEvent.objects.count()
+    for raw in [
+        '{"expected_version": 1',
+        "[1, 2]",
+        '"text"',
+        "null",
+        "{'a': 1}",
+        "\xff",
+    ]:
+        response = client.post(target, raw, content_type="application/json")
+        assert response.status_code in {400, 415}, (raw, response.content[:300])
+    assert StoredEvent.objects.count() == before
+
+
+@pytest.mark.django_db
+def test_unknown_fields_are_a_400_naming_them(world):
+    client, ids, _ = world
+    response = client.post(
+        url("/api/games/{game_id}/pass", ids),
+        {"expected_version": 3, "expected_verison": 3, "colour": "red"},
+        format="json",
+    )
+    assert response.status_code == 400
+    body = response.json()
+    assert set(body) == {"expected_verison", "colour"}
+    assert body["colour"] == ["Unknown field. Known fields: expected_version."]
+    nested = client.post(
+        url("/api/tournaments/{tournament_id}/players/", ids),
+        {"division": "A", "players": [{"name": "Zed", "ratng": 1500}]},
+        format="json",
+    )
+    assert nested.status_code == 400
+    assert "ratng" in nested.json()["players"]["0"]
+
+
+@pytest.mark.django_db
+def test_wrong_types_are_a_400_naming_the_field(world):
+    client, ids, players = world
+    response = client.post(
+        url("/api/tournaments/{tournament_id}/results", ids),
+        {"round": "first", "player_a": players[0], "player_b": [players[1]],
+         "score_a": "400", "score_b": 12.5},
+        format="json",
+    )  # fmt: skip
+    assert response.status_code == 400
+    assert set(response.json()) == {"round", "player_b", "score_b"}
+
+
+@pytest.mark.django_db
+def test_an_oversized_body_is_refused(world):
+    client, ids, _ = world
+    big = {"expected_version": 3, "text": "x" * (3 * 1024 * 1024)}
+    response = client.post(
+        url("/api/games/{game_id}/notes", ids), json.dumps(big),
+        content_type="application/json",
+    )  # fmt: skip
+    assert response.status_code in {400, 413}
+
+
+@pytest.mark.django_db
+def test_a_gcg_file_over_128_kb_is_refused_with_a_clear_message(world, shared_gcg_dir):
+    client, _, _ = world
+    text = (shared_gcg_dir / "josh2.gcg").read_bytes()
+    padding = b"#note " + b"x" * 200 + b"\n"
+    big = text + padding * (128 * 1024 // len(padding) + 1)
+    assert len(big) > 128 * 1024
+    before = StoredEvent.objects.count()
+    response = client.post(
+        "/api/games/import",
+        {"file": SimpleUploadedFile("big.gcg", big, content_type="text/plain")},
+        format="multipart",
+    )
+    assert response.status_code == 400
+    assert response.json() == {"file": ["A GCG file may be at most 128 KB."]}
+    assert StoredEvent.objects.count() == before
+    small = client.post(
+        "/api/games/import",
+        {"file": SimpleUploadedFile("ok.gcg", text, content_type="text/plain")},
+        format="multipart",
+    )
+    assert small.status_code == 201
+
+
+@pytest.mark.django_db
+def test_a_t_file_over_1_mb_is_refused_with_a_clear_message(world):
+    client, ids, _ = world
+    line = b"Zed Zulu 1500 1 2; 400 350\n"
+    big = line * (1024 * 1024 // len(line) + 1)
+    assert len(big) > 1024 * 1024
+    before = StoredEvent.objects.count()
+    response = client.post(
+        url("/api/tournaments/{tournament_id}/import/tsh", ids),
+        {"division": "A", "file": SimpleUploadedFile("a.t", big)},
+        format="multipart",
+    )
+    assert response.status_code == 400
+    assert response.json() == {"file": ["A .t file may be at most 1 MB."]}
+    assert StoredEvent.objects.count() == before
+
+
+# --- defects the fuzzing found (now fixed): each stays as a regression test ----------
+
+
+@pytest.mark.django_db
+def test_draws_keyed_by_a_name_are_a_400(world):
+    client, ids, _ = world
+    response = client.post(
+        url("/api/games/{game_id}/place", ids),
+        {"expected_version": ids["turn"], "position": "7C", "word": "GALE",
+         "draws": {"Ann": "AB"}},
+        format="json",
+    )  # fmt: skip
+    assert response.status_code == 400
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("field", ["round", "board"])
+def test_a_huge_round_or_board_is_a_400(world, field):
+    client, _, _ = world
+    response = client.post(
+        "/api/games/", {"players": ["Ann", "Ben"], field: 2**31}, format="json"
+    )
+    assert response.status_code == 400
+
+
+@pytest.mark.django_db
+def test_a_huge_spread_cap_is_a_400(world):
+    client, _, _ = world
+    response = client.post(
+        "/api/tournaments/",
+        {"name": "X", "start_date": "2026-11-21", "rounds": 3, "spread_cap": 2**63},
+        format="json",
+    )
+    assert response.status_code == 400
+
+
+@pytest.mark.django_db
+def test_a_huge_recorded_score_is_a_400(world):
+    client, ids, _ = world
+    response = client.post(
+        url("/api/games/{game_id}/place", ids),
+        {
+            "expected_version": ids["turn"],
+            "position": "7C",
+            "word": "GALE",
+            "score": 2**31,
+        },
+        format="json",
+    )
+    assert response.status_code == 400
+
+
+@pytest.mark.django_db
+def test_a_spread_cap_past_32_bits_is_refused_not_wrapped(world):
+    client, _, _ = world
+    response = client.post(
+        "/api/tournaments/",
+        {"name": "X", "start_date": "2026-11-21", "rounds": 3,
+         "spread_cap": 2**31 + 10},
+        format="json",
+    )  # fmt: skip
+    assert response.status_code == 400
+    assert "spread_cap" in response.json()
+
+
+def test_figures():
+    """Report how many fuzzed requests were sent (after the tests above)."""
+    if SENT:
+        print(
+            f"\nFIGURES api-fuzz: {sum(SENT.values())} random bodies to "
+            f"{len(SENT)} endpoints, answers {dict(sorted(STATUSES.items()))}; "
+            f"{sum(MATRIX.values())} field x value bodies"
+        )

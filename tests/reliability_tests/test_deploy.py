@@ -1,0 +1,78 @@
+"""Production settings: `check --deploy` is clean, and secrets come only from the
+environment (with DEBUG off, a missing or development SECRET_KEY stops start-up)."""
+
+from __future__ import annotations
+
+import secrets
+import subprocess
+
+import pytest
+
+from tests.reliability_tests.conftest import PROJECT_DIR, manage, subprocess_env
+
+
+def production_env(**extra: str) -> dict[str, str]:
+    values = {
+        "DEBUG": "0",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ALLOWED_HOSTS": "records.example.org",
+        **extra,
+    }
+    return subprocess_env(**values)
+
+
+def run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        args, cwd=PROJECT_DIR, env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+@pytest.mark.django_db
+def test_check_deploy_is_clean_in_production_settings():
+    done = run(
+        manage("check", "--deploy", "--fail-level", "WARNING", "--database", "default"),
+        production_env(),
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "System check identified no issues" in done.stdout
+
+
+@pytest.mark.django_db
+def test_without_a_secret_key_production_settings_refuse_to_start():
+    env = production_env()
+    del env["SECRET_KEY"]
+    done = run(manage("check"), env)
+    assert done.returncode != 0
+    assert "SECRET_KEY is not set" in done.stderr
+
+
+@pytest.mark.django_db
+def test_the_development_key_is_refused_with_debug_off():
+    env = production_env(
+        SECRET_KEY="django-insecure-development-only-key-never-use-in-production"
+    )
+    done = run(manage("check"), env)
+    assert done.returncode != 0
+    assert "development key" in done.stderr
+
+
+@pytest.mark.django_db
+def test_secrets_are_read_from_the_environment():
+    key = secrets.token_urlsafe(50)
+    env = production_env(SECRET_KEY=key)
+    done = run(
+        manage(
+            "shell",
+            "-c",
+            "from django.conf import settings; import os; "
+            "print(settings.SECRET_KEY == os.environ['SECRET_KEY'], "
+            "settings.DATABASES['default']['NAME'], settings.DEBUG, "
+            "settings.SESSION_COOKIE_SECURE, settings.CSRF_COOKIE_SECURE)",
+        ),
+        env,
+    )
+    assert done.returncode == 0, done.stderr
+    last = done.stdout.strip().splitlines()[-1]
+    assert last.split()[0] == "True"
+    assert last.split()[2:] == ["False", "True", "True"]
+    assert key not in done.stdout
