@@ -93,7 +93,11 @@ class GameDetailApi(APIView):
         def build() -> Any:
             data = dict(s.GameOutput(game).data)
             data["board"] = game.board
-            data["turns"] = s.TurnOutput(game.turns.order_by("index"), many=True).data
+            # Plain values, as TurnOutput documents them (the serializer's per-field
+            # work dominated a long game's first read).
+            data["turns"] = list(
+                game.turns.order_by("index").values(*s.TurnOutput.Meta.fields)
+            )
             return data
 
         return cached_json(request, ("game", game_id), game.version, build)

@@ -17,12 +17,12 @@ from typing import Any
 from django.utils import timezone
 
 from games.codec import Codec
-from games.eventstore import RecordedEvent, StreamKey, StreamType
+from games.eventstore import RecordedEvent, StreamKey, StreamType, binary_cursor
 from games.models import StoredEvent
 from rules import tournament as rt
 from rules.errors import RulesError
 from rules.records import EntryKind
-from rules.standings import standings
+from rules.standings import StandingRow, standings
 from tournaments import events as te
 from tournaments.models import Director, Pairing, Player, Standing, Tournament
 
@@ -272,35 +272,56 @@ def _project_rounds(
         tournament=tournament, division=division, after_round__gte=from_round
     ).delete()
     pairings: list[Pairing] = []
-    rows: list[Standing] = []
+    rows: list[tuple[int, StandingRow]] = []
     for round_ in range(from_round, last + 1):
         round_state = rules.round_state(division, round_)
         if round_state is not None:
             pairings.extend(_pairing_rows(tournament, state, round_state))
         rows.extend(
-            Standing(
-                tournament=tournament,
-                division=division,
-                after_round=round_,
-                rank=row.rank,
-                player_id=row.player_id,
-                number=row.number,
-                name=row.name,
-                rating=row.rating,
-                wins=row.wins,
-                losses=row.losses,
-                draws=row.draws,
-                spread=row.spread,
-                total_score=row.total_score,
-                games=row.games,
-                byes=row.byes,
-                withdrawn=row.withdrawn,
-            )
-            for row in standings(rules, division, after_round=round_)
+            (round_, row) for row in standings(rules, division, after_round=round_)
         )
     _stamp(tournament, pairings)
     Pairing.objects.bulk_create(pairings, batch_size=1000)
-    Standing.objects.bulk_create(rows, batch_size=1000)
+    _insert_standings(tournament, division, rows)
+
+
+# Standings are rewritten after every result (a whole division's round): one
+# statement with binary arrays instead of the ORM's per-field adaptation.
+_INSERT_STANDINGS = """
+INSERT INTO tournaments_standing (tournament_id, division, after_round, rank,
+    player_id, number, name, rating, wins, losses, draws, spread, total_score,
+    games, byes, withdrawn)
+SELECT %b, %b, u.* FROM unnest(%b::int[], %b::int[], %b::text[], %b::int[],
+    %b::text[], %b::int[], %b::int[], %b::int[], %b::int[], %b::int[], %b::int[],
+    %b::int[], %b::int[], %b::bool[]) AS u
+"""
+
+
+def _insert_standings(
+    tournament: Tournament, division: str, rows: list[tuple[int, StandingRow]]
+) -> None:
+    if not rows:
+        return
+    columns = [
+        [after for after, _ in rows],
+        [row.rank for _, row in rows],
+        [row.player_id for _, row in rows],
+        [row.number for _, row in rows],
+        [row.name for _, row in rows],
+        [row.rating for _, row in rows],
+        [row.wins for _, row in rows],
+        [row.losses for _, row in rows],
+        [row.draws for _, row in rows],
+        [row.spread for _, row in rows],
+        [row.total_score for _, row in rows],
+        [row.games for _, row in rows],
+        [row.byes for _, row in rows],
+        [row.withdrawn for _, row in rows],
+    ]
+    with binary_cursor() as cursor:
+        cursor.execute(
+            _INSERT_STANDINGS, [tournament.tournament_id, division, *columns]
+        )
 
 
 def _stamp(tournament: Tournament, pairings: list[Pairing]) -> None:

@@ -77,3 +77,18 @@ def test_standings_answer_304_until_a_result_changes_them(played, director):
     changed = client.get(url, HTTP_IF_NONE_MATCH=etag)
     assert changed.status_code == 200
     assert changed["ETag"] != etag
+
+
+@pytest.mark.django_db
+def test_the_standings_rows_are_what_the_serializer_documents(played):
+    """The hand-built rows carry exactly the documented fields and values."""
+    from tournaments.models import Standing
+    from tournaments.serializers import StandingOutput
+
+    row = (
+        Standing.objects.filter(tournament_id=played, after_round=3)
+        .order_by("rank", "number")
+        .first()
+    )
+    body = APIClient().get(f"/api/tournaments/{played}/standings?division=A").json()
+    assert body["standings"][0] == dict(StandingOutput(row).data)
