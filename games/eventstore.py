@@ -607,22 +607,68 @@ def _append(
     return AppendResult(stream, new_version, state, recorded)
 
 
+_STREAM_ROWS = """
+SELECT position, stream_id, version, event_type, schema_version, payload, metadata,
+       recorded_at, recorded_by_id, correlation_id, chain_hash
+FROM event_log
+WHERE stream_type = %s {partition}
+ORDER BY stream_id, version
+"""
+
+
 def _decoded_streams(
     handler: StreamType[Any], partition: tuple[int, int] | None = None
 ) -> Iterator[list[RecordedEvent]]:
-    rows = StoredEvent.objects.filter(stream_type=handler.name)
+    """Every stream of a type, decoded, one stream at a time.
+
+    One server-side cursor yields plain rows: building a model instance per event
+    cost more than replaying it (measured on a rebuild of 400,000 events).
+    """
+    condition, params = "", [handler.name]
     if partition is not None:
-        index, count = partition
-        rows = rows.extra(
-            where=["mod(abs(hashtext(stream_id::text)), %s) = %s"],
-            params=[count, index],
+        condition = "AND mod(abs(hashtext(stream_id::text)), %s) = %s"
+        params += [partition[1], partition[0]]
+    decode = handler.codec.decode
+    # Django's connection hands jsonb over as text (Django decodes JSONField itself).
+    loads = json.loads
+    name = handler.name
+    connection.ensure_connection()
+    with (
+        connection.wrap_database_errors,
+        connection.connection.cursor(name=f"rebuild_{name}") as cursor,
+    ):
+        cursor.itersize = 5000
+        cursor.execute(_STREAM_ROWS.format(partition=condition), params)
+        decoded = (
+            RecordedEvent(
+                position=position,
+                stream=StreamKey(name, stream_id),
+                version=version,
+                type_name=event_type,
+                schema_version=schema_version,
+                event=decode(event_type, schema_version, loads(payload)),
+                metadata=loads(metadata),
+                recorded_at=recorded_at,
+                recorded_by_id=recorded_by_id,
+                correlation_id=correlation_id,
+                chain_hash=chain,
+            )
+            for (
+                position,
+                stream_id,
+                version,
+                event_type,
+                schema_version,
+                payload,
+                metadata,
+                recorded_at,
+                recorded_by_id,
+                correlation_id,
+                chain,
+            ) in cursor
         )
-    decoded = (
-        _decode(row, handler)
-        for row in rows.order_by("stream_id", "version").iterator(chunk_size=5000)
-    )
-    for _, events in itertools.groupby(decoded, key=lambda e: e.stream.id):
-        yield list(events)
+        for _, events in itertools.groupby(decoded, key=lambda e: e.stream.id):
+            yield list(events)
 
 
 def reset_projections(names: Sequence[str] | None = None) -> None:
