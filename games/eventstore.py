@@ -330,14 +330,49 @@ def current_version(stream: StreamKey) -> int:
 
 
 def read_stream(
-    stream: StreamKey, *, to_version: int | None = None
+    stream: StreamKey,
+    *,
+    to_version: int | None = None,
+    after_version: int | None = None,
 ) -> list[RecordedEvent]:
-    """The stream's events in version order (up to `to_version` when given)."""
+    """The stream's events in version order (after `after_version`, up to
+    `to_version`, when given)."""
     handler = stream_type(stream.type)
     rows = StoredEvent.objects.filter(stream_id=stream.id, stream_type=stream.type)
     if to_version is not None:
         rows = rows.filter(version__lte=to_version)
+    if after_version is not None:
+        rows = rows.filter(version__gt=after_version)
     return [_decode(row, handler) for row in rows.order_by("version")]
+
+
+def _state_at(stream: StreamKey, version: int) -> tuple[Any, str | None]:
+    """The stream's state and last chain hash at `version` (its current version).
+
+    From the cache when it holds that version; when it holds an older one (another
+    process appended since), only the newer events are read and applied: with
+    several server processes, each one's cache falls behind on every append made by
+    the others, and a full replay of a national tournament takes seconds.
+    """
+    handler = stream_type(stream.type)
+    entry = state_cache.entry(stream)
+    if entry is not None and entry[0] == version:
+        return entry[1], entry[2]
+    if entry is not None and 0 < entry[0] < version:
+        state = entry[1]
+        # Bounded: a later commit must not slip into a state cached as `version`.
+        newer = read_stream(stream, after_version=entry[0], to_version=version)
+        for recorded in newer:
+            state = handler.apply(
+                state, recorded.event, recorded.version, recorded.metadata
+            )
+        chain = newer[-1].chain_hash if newer else entry[2]
+    else:
+        events = read_stream(stream, to_version=version) if version else []
+        state = handler.replay(stream, events)
+        chain = events[-1].chain_hash if events else None
+    state_cache.put(stream, version, state, chain)
+    return state, chain
 
 
 def read_all(
@@ -363,15 +398,8 @@ def read_all(
 
 def load_state(stream: StreamKey) -> tuple[int, Any]:
     """The stream's (version, state), from the cache when it is current."""
-    handler = stream_type(stream.type)
     version = current_version(stream)
-    cached = state_cache.get(stream, version)
-    if cached is not None:
-        return version, cached
-    events = read_stream(stream)
-    state = handler.replay(stream, events)
-    version = events[-1].version if events else 0
-    state_cache.put(stream, version, state, events[-1].chain_hash if events else None)
+    state, _ = _state_at(stream, version)
     return version, state
 
 
@@ -521,10 +549,7 @@ def _append(
             current, previous_hash = last if last is not None else (0, "")
             if current != expected_version:
                 raise ConcurrencyError(stream, expected_version, current)
-            state = state_cache.get(stream, current)
-            if state is None:
-                events = read_stream(stream) if current else []
-                state = handler.replay(stream, events)
+            state, _ = _state_at(stream, current)
         state_before = state
         for index, new in enumerate(new_events):
             try:

@@ -237,3 +237,35 @@ def test_twenty_racing_writers_leave_a_gap_free_log(counter):
     assert sum(outcomes) == 80
     versions = [e.version for e in read_stream(stream)]
     assert versions == list(range(1, 81))
+
+
+@pytest.mark.django_db
+def test_a_cache_behind_the_log_catches_up_with_only_the_newer_events(counter):
+    """Another process appended: this one reads what it lacks, not the stream.
+
+    Inside the test's transaction nothing commits, so appends never refresh the
+    cache, just as appends made by another process would not.
+    """
+    stream = new_stream()
+    append(stream, [Added(1), Added(2)], expected_version=0)
+    eventstore.load_state(stream)  # this process has seen version 2
+    reads = []
+    original = eventstore.read_stream
+
+    def counting(*args, **kwargs):
+        events = original(*args, **kwargs)
+        reads.append([e.version for e in events])
+        return events
+
+    eventstore.read_stream = counting
+    try:
+        append(stream, [Added(4)], expected_version=2)  # the cache is current
+        append(stream, [Added(8)], expected_version=3)  # one event behind
+        version, state = eventstore.load_state(stream)  # one more behind
+        result = append(stream, [Added(16)], expected_version=4)
+    finally:
+        eventstore.read_stream = original
+    assert reads == [[3], [4]]
+    assert (version, state) == (4, 15)
+    assert result.state == 31
+    assert [e.version for e in read_stream(stream)] == [1, 2, 3, 4, 5]
