@@ -211,6 +211,7 @@ class Bench:
         result_seconds = 0.0
         results = 0
         self.game_ids: list[str] = []
+        self.picks: list[int] = []  # the pooled game dealt to each board, in order
         self.pending: list[dict[str, Any]] = []
         last = scale.rounds
         for round_ in range(1, last + 1):
@@ -226,7 +227,9 @@ class Bench:
                     tournament_id=tid, division=division, round=round_
                 ).exclude(second_id="")
                 for pairing in boards:
-                    events = decoded_pool[rng.randrange(len(decoded_pool))]
+                    pick = rng.randrange(len(decoded_pool))
+                    self.picks.append(pick)
+                    events = decoded_pool[pick]
                     start = events[0]
                     start = ev.GameStarted(
                         players=(pairing.first_id, pairing.second_id),

@@ -152,6 +152,10 @@ class Pairing(models.Model):
             # Serves the ratings games list, paged by cursor on the log position
             # (ORDER BY changed_position, …).
             models.Index(fields=["changed_position"], name="pairing_changed_pos"),
+            # Serve a player's scorecard (WHERE tournament_id = … AND (first_id = …
+            # OR second_id = …)): a bitmap OR of the two.
+            models.Index(fields=["tournament", "first_id"], name="pairing_first"),
+            models.Index(fields=["tournament", "second_id"], name="pairing_second"),
         ]
 
     def __str__(self) -> str:
@@ -195,6 +199,11 @@ class Standing(models.Model):
             models.Index(
                 fields=["tournament", "division", "after_round", "rank", "number"],
                 name="standing_page",
+            ),
+            # Serves a player's scorecard (WHERE tournament_id = … AND player_id = …).
+            models.Index(
+                fields=["tournament", "player_id", "after_round"],
+                name="standing_player",
             ),
         ]
 

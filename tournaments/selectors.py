@@ -99,8 +99,14 @@ def player_scorecard(tournament: Tournament, player: Player) -> list[ScorecardLi
             tournament=tournament, division=player.division, player_id=player.player_id
         )
     }
+    # Only the opponents' names: a national division has hundreds of players.
+    opponents = {p.first_id for p in mine.values()} | {
+        p.second_id for p in mine.values()
+    }
     names = dict(
-        Player.objects.filter(tournament=tournament).values_list("player_id", "name")
+        Player.objects.filter(
+            tournament=tournament, player_id__in=opponents - {""}
+        ).values_list("player_id", "name")
     )
     lines = []
     previous_spread = 0
