@@ -167,8 +167,6 @@ def _command(
             data = input_class(data=request.data)
             data.is_valid(raise_exception=True)
             values = dict(data.validated_data)
-            if "draws" in values:
-                values["draws"] = {int(k): v for k, v in values["draws"].items()}
             result = call(game_id=game_id, user=request.user, **values, **extra)
             return command_response(result)
 

@@ -30,9 +30,11 @@ from games.eventstore import AppendResult, NewEvent, StreamKey, append, load_sta
 from games.streams import GameAggregate
 from rules import events as ev
 from rules import gcg
+from rules.errors import InvalidEventError
 from rules.lexicon import Lexicon, adjudicate, load_lexicon
 from rules.ruleset import ruleset as make_ruleset
 from rules.state import GameState
+from rules.state import apply as rules_apply
 
 STREAM_TYPE = "game"
 RACK_SIZE = 7
@@ -163,13 +165,13 @@ def _turn_append(
         events.extend(_draws(aggregate, state, version, draws))
     if events:
         for event in events:
-            state = _preview(state, event)
+            state = rules_apply(state, event)
     turn = make(state)
     turn_events = turn if isinstance(turn, list) else [turn]
     events.extend(turn_events)
     if after == "refill":
         for event in turn_events:
-            state = _preview(state, event)
+            state = rules_apply(state, event)
         player = turn_events[-1].player
         events.extend(refill_events(state, _rng(aggregate, version + 1), only=player))
     return append(
@@ -193,12 +195,6 @@ def _draws(
             if tiles
         ]
     return refill_events(state, _rng(aggregate, version))
-
-
-def _preview(state: GameState, event: object) -> GameState:
-    from rules.state import apply as rules_apply
-
-    return rules_apply(state, event)  # type: ignore[arg-type]
 
 
 # --- commands --------------------------------------------------------------------
@@ -239,8 +235,6 @@ def game_start(
     rules = make_ruleset(ruleset_name, **dict(overrides or {}))
     start = ev.GameStarted(players=tuple(players), ruleset=rules, lexicon=lexicon)
     aggregate = GameAggregate(context=context)
-    from rules.state import apply as rules_apply
-
     state = rules_apply(None, start, version=1)
     if racks:
         draws: list[ev.TilesDrawn] = [
@@ -357,8 +351,6 @@ def game_challenge(
         event = adjudicate(state, lexicon, challenger, words)
     else:
         if outcome is None:
-            from rules.errors import InvalidEventError
-
             raise InvalidEventError(
                 "No word list is configured for this game: give the ruling "
                 "(phony or valid)"
