@@ -125,6 +125,10 @@ CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "scrabble-records",
+        # The read cache (games.readcache) holds rendered pages keyed by version; the
+        # default 300 entries is fewer than a national event's divisions, players
+        # and games, so pages were culled before their second read.
+        "OPTIONS": {"MAX_ENTRIES": env_int("READ_CACHE_ENTRIES", default=5000)},
     }
 }
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", default=5)

@@ -25,7 +25,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import selectors, services
+from games import reads, selectors, services
 from games import serializers as s
 from games.eventstore import AppendResult, stream_type
 from games.models import GameProjection
@@ -88,19 +88,21 @@ class GameListApi(ListAPIView):
 class GameDetailApi(APIView):
     @extend_schema(responses=s.GameDetailOutput)
     def get(self, request: Request, game_id: UUID) -> Response:
-        game = get_game(request, game_id)
+        found = reads.game_detail(game_id)
+        if found is None:
+            raise Http404
+        game, published = found
+        if (
+            game["tournament_id"] is not None
+            and not published
+            and not selectors.tournament_readable(game["tournament_id"], request.user)
+        ):
+            raise Http404
 
         def build() -> Any:
-            data = dict(s.GameOutput(game).data)
-            data["board"] = game.board
-            # Plain values, as TurnOutput documents them (the serializer's per-field
-            # work dominated a long game's first read).
-            data["turns"] = list(
-                game.turns.order_by("index").values(*s.TurnOutput.Meta.fields)
-            )
-            return data
+            return {**game, "turns": reads.game_turns(game_id)}
 
-        return cached_json(request, ("game", game_id), game.version, build)
+        return cached_json(request, ("game", game_id), game["version"], build)
 
 
 class GameEventsApi(ListAPIView):

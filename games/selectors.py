@@ -35,9 +35,12 @@ def game_list(user: Any = None) -> QuerySet[GameProjection]:
 def game_can_read(game: GameProjection, user: Any) -> bool:
     if game.tournament_id is None:
         return True
-    return (
-        _visible_tournament_ids(user).filter(tournament_id=game.tournament_id).exists()
-    )
+    return tournament_readable(game.tournament_id, user)
+
+
+def tournament_readable(tournament_id: uuid.UUID | str, user: Any) -> bool:
+    """Whether the user may read the tournament's games (published, or directs it)."""
+    return _visible_tournament_ids(user).filter(tournament_id=tournament_id).exists()
 
 
 def game_events(game_id: uuid.UUID) -> list[RecordedEvent]:

@@ -24,7 +24,7 @@ from rest_framework.views import APIView
 
 from games.eventstore import AppendResult
 from games.readcache import cached_json
-from tournaments import selectors, services
+from tournaments import reads, selectors, services
 from tournaments import serializers as s
 from tournaments.models import Player, Tournament
 
@@ -47,7 +47,9 @@ def command_response(result: AppendResult) -> Response:
     return Response(body, status=status.HTTP_201_CREATED)
 
 
-def division_param(request: Request, tournament: Tournament) -> str:
+def division_param(
+    request: Request, tournament: Tournament | reads.TournamentHeader
+) -> str:
     division = request.query_params.get("division") or (
         tournament.divisions[0] if tournament.divisions else ""
     )
@@ -240,73 +242,80 @@ class StandingsApi(APIView):
         responses=s.StandingsOutput,
     )
     def get(self, request: Request, tournament_id: UUID) -> Response:
-        tournament = get_tournament(request, tournament_id)
-        division = division_param(request, tournament)
+        header = readable_header(request, reads.tournament_header(tournament_id))
+        division = division_param(request, header)
         after_round = request.query_params.get("after_round")
         if after_round is not None:
-            if (
-                not after_round.isdigit()
-                or not 0 < int(after_round) <= tournament.rounds
-            ):
+            if not after_round.isdigit() or not 0 < int(after_round) <= header.rounds:
                 raise ValidationError(
-                    {"after_round": [f"Give a round from 1 to {tournament.rounds}."]}
+                    {"after_round": [f"Give a round from 1 to {header.rounds}."]}
                 )
             after_round = int(after_round)
 
         def build() -> Any:
-            round_, rows = selectors.standings_after(tournament, division, after_round)
-            # Plain dicts: the serializer's per-field work dominated a 125-player
-            # division, and every result makes the next request rebuild this.
-            return {
-                "division": division,
-                "after_round": round_,
-                "standings": [standing_dict(row) for row in rows],
-            }
+            round_, rows = reads.standings(tournament_id, division, after_round)
+            return {"division": division, "after_round": round_, "standings": rows}
 
         return cached_json(
             request,
             ("standings", tournament_id, division, after_round),
-            tournament.version,
+            header.division_version(division),
             build,
         )
 
 
-def standing_dict(row: Any) -> dict[str, Any]:
-    """A standings row as StandingOutput documents it."""
-    return {
-        "rank": row.rank,
-        "player": row.player_id,
-        "number": row.number,
-        "name": row.name,
-        "rating": row.rating,
-        "wins": row.wins,
-        "losses": row.losses,
-        "draws": row.draws,
-        "points": row.points,
-        "record": row.record,
-        "spread": row.spread,
-        "total_score": row.total_score,
-        "games": row.games,
-        "byes": row.byes,
-        "withdrawn": row.withdrawn,
-    }
+def readable_header(
+    request: Request, header: reads.TournamentHeader | None
+) -> reads.TournamentHeader:
+    """The header if the user may read the tournament; 404 otherwise."""
+    if header is None or not reads.can_read(header, request.user):
+        raise Http404
+    return header
 
 
 class ScorecardApi(APIView):
     @extend_schema(responses=s.ScorecardOutput)
     def get(self, request: Request, tournament_id: UUID, player_id: str) -> Response:
-        tournament = get_tournament(request, tournament_id)
+        header = readable_header(
+            request, reads.scorecard_header(tournament_id, player_id)
+        )
+        player = header.player
+        if player is None:
+            raise Http404
 
         def build() -> Any:
-            player = get_object_or_404(
-                Player, tournament=tournament, player_id=player_id
+            lines = selectors.scorecard_lines(
+                tournament_id, player_id, player["division"]
             )
-            lines = selectors.player_scorecard(tournament, player)
-            return s.ScorecardOutput({"player": player, "rounds": lines}).data
+            return {
+                "player": player,
+                "rounds": [scorecard_line_dict(line) for line in lines],
+            }
 
         return cached_json(
-            request, ("scorecard", tournament_id, player_id), tournament.version, build
+            request,
+            ("scorecard", tournament_id, player_id),
+            header.division_version(player["division"]),
+            build,
         )
+
+
+def scorecard_line_dict(line: selectors.ScorecardLine) -> dict[str, Any]:
+    """A scorecard line as ScorecardLineOutput documents it."""
+    return {
+        "round": line.round,
+        "kind": line.kind,
+        "opponent_id": line.opponent_id,
+        "opponent_name": line.opponent_name,
+        "went_first": line.went_first,
+        "own_score": line.own_score,
+        "opponent_score": line.opponent_score,
+        "result": line.result,
+        "spread": line.spread,
+        "record": line.record,
+        "running_spread": line.running_spread,
+        "game_id": None if line.game_id is None else str(line.game_id),
+    }
 
 
 class AuditApi(APIView):

@@ -28,6 +28,10 @@ class Tournament(models.Model):
     forfeit_spread = models.IntegerField()
     spread_cap = models.IntegerField(null=True, blank=True)
     divisions = models.JSONField(default=list)
+    # Per division, the stream version of the last event that rewrote its players,
+    # pairings or standings: the read cache key of its standings and scorecards, so
+    # a result in division A leaves division B's cached pages valid.
+    division_versions = models.JSONField(default=dict)
     published = models.BooleanField(default=False)
     created_at = models.DateTimeField()
     updated_at = models.DateTimeField()

@@ -10,6 +10,7 @@ from django.db.models import Q, QuerySet
 
 from games.eventstore import read_stream, stream_type
 from rules.standings import format_record
+from tournaments import reads
 from tournaments.models import Pairing, Player, Standing, Tournament
 from tournaments.services import tournament_stream
 
@@ -86,28 +87,16 @@ class ScorecardLine:
 
 def player_scorecard(tournament: Tournament, player: Player) -> list[ScorecardLine]:
     """The player's rounds with the running record, from the projections."""
-    pairings = Pairing.objects.filter(tournament=tournament, division=player.division)
-    mine = {
-        p.round: p
-        for p in pairings.filter(
-            Q(first_id=player.player_id) | Q(second_id=player.player_id)
-        )
-    }
-    standing = {
-        s.after_round: s
-        for s in Standing.objects.filter(
-            tournament=tournament, division=player.division, player_id=player.player_id
-        )
-    }
-    # Only the opponents' names: a national division has hundreds of players.
-    opponents = {p.first_id for p in mine.values()} | {
-        p.second_id for p in mine.values()
-    }
-    names = dict(
-        Player.objects.filter(
-            tournament=tournament, player_id__in=opponents - {""}
-        ).values_list("player_id", "name")
-    )
+    return scorecard_lines(tournament.pk, player.player_id, player.division)
+
+
+def scorecard_lines(
+    tournament_id: uuid.UUID, player_id: str, division: str
+) -> list[ScorecardLine]:
+    """:func:`player_scorecard` from ids (the API reads it without model rows)."""
+    pairings, standing_rows = reads.player_rounds(tournament_id, player_id, division)
+    mine = {p.round: p for p in pairings}
+    standing = {row.after_round: row for row in standing_rows}
     lines = []
     previous_spread = 0
     for round_ in sorted(set(mine) | set(standing)):
@@ -117,19 +106,17 @@ def player_scorecard(tournament: Tournament, player: Player) -> list[ScorecardLi
         delta = None if running is None else running - previous_spread
         if running is not None:
             previous_spread = running
-        lines.append(_scorecard_line(player, round_, pairing, row, names, delta))
+        lines.append(_scorecard_line(player_id, round_, pairing, row, delta))
     return lines
 
 
 def _scorecard_line(
-    player: Player,
+    me: str,
     round_: int,
-    pairing: Pairing | None,
-    row: Standing | None,
-    names: dict[str, str],
+    pairing: reads.PairingRow | None,
+    row: reads.StandingRow | None,
     delta: int | None,
 ) -> ScorecardLine:
-    me = player.player_id
     record = format_record(row.wins, row.losses, row.draws) if row else ""
     running = row.spread if row else None
     if pairing is None:
@@ -182,7 +169,7 @@ def _scorecard_line(
     if pairing.absentee_id:
         kind = "forfeit_loss" if me in pairing.absentee_id.split(",") else "forfeit_win"
     return ScorecardLine(
-        round_, kind, opponent, names.get(opponent, opponent), first, own, theirs,
+        round_, kind, opponent, pairing.opponent_name or opponent, first, own, theirs,
         result, delta if pairing.has_result else None, record, running,
         pairing.game_id,
     )  # fmt: skip

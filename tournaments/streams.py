@@ -163,14 +163,31 @@ class TournamentStream(StreamType[TournamentAggregate]):
             "published": state.published,
             "updated_at": now,
         }
-        tournament, created = Tournament.objects.update_or_create(
-            tournament_id=stream.id,
-            defaults=values,
-            create_defaults={**values, "created_at": created_at},
+        tournament = (
+            Tournament.objects.select_for_update()
+            .filter(tournament_id=stream.id)
+            .first()
         )
+        created = tournament is None
+        if tournament is None:
+            tournament = Tournament(tournament_id=stream.id, created_at=created_at)
         scope = _Scope.of(
             rules, [e.event for e in new_events], full=rebuilding or created
         )
+        # Standings and scorecards show player rows too, so a players change
+        # counts for every division.
+        changed = set(rules.divisions) if scope.players else set(scope.rounds)
+        values["division_versions"] = {
+            division: (
+                values["version"]
+                if division in changed
+                else tournament.division_versions.get(division, values["version"])
+            )
+            for division in rules.divisions
+        }
+        for name, value in values.items():
+            setattr(tournament, name, value)
+        tournament.save(force_insert=created)
         if scope.directors:
             _project_directors(tournament, state)
         if scope.players:

@@ -268,3 +268,61 @@ def test_the_openapi_schema_lists_the_tournament_endpoints(anon):
     paths = response.json()["paths"]
     assert "/api/tournaments/{tournament_id}/standings" in paths
     assert "/api/tournaments/{tournament_id}/results" in paths
+
+
+@pytest.mark.django_db
+def test_a_result_changes_only_its_own_divisions_pages(api, director):
+    club = services.tournament_create(
+        user=director,
+        name="Two Divisions Open",
+        start_date="2026-11-21",
+        end_date="2026-11-21",
+        rounds=3,
+        divisions=["A", "B"],
+    ).stream.id
+    for division, names in (("A", ["Ann", "Ben", "Cy"]), ("B", ["Lu", "Mo"])):
+        services.players_register(
+            tournament_id=club,
+            division=division,
+            entries=[(name, 1500, "") for name in names],
+            user=director,
+        )
+        services.round_pair(
+            tournament_id=club,
+            division=division,
+            round_=1,
+            method="swiss",
+            user=director,
+        )
+    pages = {
+        "A standings": url(club, "standings?division=A"),
+        "B standings": url(club, "standings?division=B"),
+    }
+    b_player = Player.objects.get(tournament_id=club, division="B", number=1)
+    pages["B scorecard"] = url(club, f"players/{b_player.player_id}/scorecard")
+    game = Pairing.objects.filter(tournament_id=club, division="A", round=1).exclude(
+        second_id=""
+    )[0]
+    pages["A scorecard"] = url(club, f"players/{game.first_id}/scorecard")
+    before = {name: api.get(page) for name, page in pages.items()}
+    response = api.post(
+        url(club, "results"),
+        {
+            "round": 1,
+            "player_a": game.first_id,
+            "player_b": game.second_id,
+            "score_a": 401,
+            "score_b": 399,
+        },
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    for name, page in pages.items():
+        assert before[name].status_code == 200, name
+        etag = before[name]["ETag"]
+        again = api.get(page, HTTP_IF_NONE_MATCH=etag)
+        # Division B's pages are still valid (a 304); division A's are not.
+        assert again.status_code == (304 if name.startswith("B") else 200), name
+    standings = api.get(pages["A standings"]).json()["standings"]
+    winner = next(row for row in standings if row["player"] == game.first_id)
+    assert (winner["wins"], winner["spread"]) == (1, 2)
