@@ -523,8 +523,22 @@ class Bench:
 
     # --- HTTP ---------------------------------------------------------------
 
+    def http_plan(self) -> dict[str, Any]:
+        """What the load generator needs: ids, a token and the results to enter."""
+        from tournaments.models import Player
+
+        players = Player.objects.filter(tournament_id=self.tid)
+        return {
+            "tournament_id": str(self.tid),
+            "divisions": sorted(set(players.values_list("division", flat=True))),
+            "players": list(players.values_list("player_id", flat=True)),
+            "games": self.game_ids,
+            "token": self.token,
+            "pending": self.pending,
+        }
+
     def bench_http(self) -> None:
-        from tournaments.models import Pairing, Player
+        from tournaments.models import Pairing
 
         port = 8765
         env = self._child_env()
@@ -558,24 +572,7 @@ class Bench:
         )
         try:
             self._wait_for(port)
-            plan = {
-                "tournament_id": str(self.tid),
-                "divisions": sorted(
-                    set(
-                        Player.objects.filter(tournament_id=self.tid).values_list(
-                            "division", flat=True
-                        )
-                    )
-                ),
-                "players": list(
-                    Player.objects.filter(tournament_id=self.tid).values_list(
-                        "player_id", flat=True
-                    )
-                ),
-                "games": self.game_ids,
-                "token": self.token,
-                "pending": self.pending,
-            }
+            plan = self.http_plan()
             with tempfile.TemporaryDirectory() as folder:
                 plan_path = Path(folder) / "plan.json"
                 plan_path.write_text(json.dumps(plan))
@@ -653,6 +650,16 @@ class Bench:
 
 
 def print_table(results: dict[str, Any]) -> None:
+    lines: list[tuple[str, str]] = []
+    if not results.get("http_only"):
+        lines += _stage_lines(results)
+    lines += _http_lines(results)
+    width = max(len(label) for label, _ in lines)
+    for label, value in lines:
+        print(f"{label:<{width}}  {value}")
+
+
+def _stage_lines(results: dict[str, Any]) -> list[tuple[str, str]]:
     append = results["append"]
     lines = [
         ("games / events appended", f"{append['games']} / {append['game_events']}"),
@@ -685,6 +692,11 @@ def print_table(results: dict[str, Any]) -> None:
         ),
         ("standings after a result: cold (ms)", f"{standings['cold_ms']:.0f}"),
     ]
+    return lines
+
+
+def _http_lines(results: dict[str, Any]) -> list[tuple[str, str]]:
+    lines: list[tuple[str, str]] = []
     for name, figure in results.get("http", {}).items():
         if isinstance(figure, dict):
             lines.append(
@@ -697,9 +709,7 @@ def print_table(results: dict[str, Any]) -> None:
             )
         else:
             lines.append((f"http {name}", str(figure)))
-    width = max(len(label) for label, _ in lines)
-    for label, value in lines:
-        print(f"{label:<{width}}  {value}")
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -709,10 +719,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--database-url", default=None)
     parser.add_argument("--skip-http", action="store_true")
     parser.add_argument("--output", default=None)
+    parser.add_argument(
+        "--save-plan",
+        default=None,
+        help="write the HTTP stage's plan here (with --database-url, the database "
+        "is kept, so the HTTP stage can be rerun alone with --http-only)",
+    )
+    parser.add_argument(
+        "--http-only",
+        default=None,
+        metavar="PLAN",
+        help="run only the HTTP stage, against --database-url, with a saved plan",
+    )
     args = parser.parse_args(argv)
+    if args.http_only and not args.database_url:
+        parser.error("--http-only needs --database-url (the database the plan is for)")
     _setup_django(args.database_url)
-    bench = Bench(args.scale, args.seed, args.skip_http)
+    bench = Bench(args.scale, args.seed, args.skip_http or bool(args.save_plan))
+    if args.http_only:
+        plan = json.loads(Path(args.http_only).read_text())
+        bench.tid = plan["tournament_id"]
+        bench.game_ids = plan["games"]
+        bench.token = plan["token"]
+        bench.pending = plan["pending"]
+        bench.bench_http()
+        print_table({**bench.results, "http_only": True})
+        return 0
     results = bench.run()
+    if args.save_plan:
+        Path(args.save_plan).write_text(json.dumps(bench.http_plan()))
     output = Path(args.output or ROOT / "bench" / f"results-{args.scale}.json")
     output.write_text(json.dumps(results, indent=2, default=str) + "\n")
     print_table(results)
