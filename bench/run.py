@@ -553,17 +553,10 @@ class Bench:
                 "-m",
                 "gunicorn",
                 "config.wsgi",
+                "--config",
+                str(ROOT / "config" / "gunicorn.conf.py"),
                 "--bind",
                 f"127.0.0.1:{port}",
-                # Threads keep connections alive (a sync worker closes each one);
-                # measured on 2 cores: 3 x 4 threads served 3.4x what 4 sync
-                # workers did on the standings endpoint.
-                "--workers",
-                "3",
-                "--threads",
-                "4",
-                "--worker-class",
-                "gthread",
                 "--log-level",
                 "warning",
             ],
@@ -572,6 +565,10 @@ class Bench:
         )
         try:
             self._wait_for(port)
+            # One worker answered; let the others finish replaying the tournament
+            # (config/gunicorn.conf.py warms each before it takes requests), so
+            # the load starts on a server in its steady state.
+            time.sleep(3)
             plan = self.http_plan()
             with tempfile.TemporaryDirectory() as folder:
                 plan_path = Path(folder) / "plan.json"
