@@ -403,6 +403,23 @@ def load_state(stream: StreamKey) -> tuple[int, Any]:
     return version, state
 
 
+def lock_stream(stream: StreamKey) -> None:
+    """Queue this transaction behind any other holding the stream's lock, until
+    commit or rollback.
+
+    For appenders that read the stream and append whatever its version then is (a
+    result typed in from a slip): without it, five directors in one tournament
+    collided on most appends and each retry replayed and validated again. Appends
+    that skip the lock are still kept safe by the unique (stream, version) key.
+    """
+    if not connection.in_atomic_block:
+        raise RuntimeError("lock_stream needs a transaction (transaction.atomic)")
+    # An advisory lock keyed by the stream id's first 64 bits (signed, as bigint).
+    key = int.from_bytes(stream.id.bytes[:8], "big", signed=True)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
+
+
 @dataclass(frozen=True, slots=True)
 class AppendResult:
     """What an append stored and the stream's state after it."""

@@ -4,6 +4,7 @@ stored and the other is told it changed (409); racing writers leave a gap-free l
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 from django.db import connections
@@ -110,16 +111,52 @@ def test_two_directors_entering_the_same_result_one_wins_one_gets_409(
 
 
 @pytest.mark.django_db(transaction=True)
+def test_without_a_version_the_second_slip_waits_and_is_refused_as_a_duplicate(
+    two_directors, director, second_director, monkeypatch
+):
+    """Two directors post the same slip without a version: the service queues them
+    on the stream's lock, so the second validates once, on the state with the first
+    result in it, and the rules refuse the duplicate (400). No append is wasted on a
+    lost race: exactly two validations of the result."""
+    tournament_id, ids = two_directors
+    handler = eventstore.stream_type("tournament")
+    original = handler.apply
+    validations = []
+
+    def slow_apply(state, event, version, metadata):
+        if isinstance(event, rt.ResultRecorded):
+            validations.append(version)
+            time.sleep(0.2)  # wide open for the other director, were it not queued
+        return original(state, event, version, metadata)
+
+    monkeypatch.setattr(handler, "apply", slow_apply)
+    version = Tournament.objects.get(pk=tournament_id).version
+    a, b = ids[0], ids[1]
+    body = {"round": 1, "player_a": a, "player_b": b, "score_a": 420, "score_b": 380}
+    answers = _race(
+        [director, second_director], f"/api/tournaments/{tournament_id}/results", body
+    )
+    assert sorted(status for status, _ in answers) == [201, 400], answers
+    loser = next(body for status, body in answers if status != 201)
+    assert loser["code"] == "duplicate_result"
+    assert sorted(validations) == [version + 1, version + 2]
+    assert len(_results_of(tournament_id, a, b)) == 1
+    assert StoredEvent.objects.filter(stream_id=tournament_id).count() == version + 1
+
+
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("sends_version", [True, False])
 def test_when_both_pass_validation_the_unique_version_decides(
     two_directors, director, second_director, monkeypatch, sends_version
 ):
     """Force the narrowest race: both appends read version n and validate the result
-    before either writes. The (stream, version) key lets one insert; the other's
-    insert fails. With the version it read, the loser gets 409 and the current
-    version; without one (the service read it), the service validates again on the
-    new state and the rules refuse the duplicate result (400). Either way exactly
-    one result is stored."""
+    before either writes (the stream lock is bypassed, as by a writer that does not
+    take it). The (stream, version) key lets one insert; the other's insert fails.
+    With the version it read, the loser gets 409 and the current version; without
+    one (the service read it), the service validates again on the new state and the
+    rules refuse the duplicate result (400). Either way exactly one result is
+    stored."""
+    monkeypatch.setattr(services, "lock_stream", lambda stream: None)
     tournament_id, ids = two_directors
     handler = eventstore.stream_type("tournament")
     original = handler.apply
