@@ -123,16 +123,19 @@ class _FieldCodecs:
 
     def _dataclass_decoder(self, cls: type) -> _Decoder:
         fields = [(name, self.decoder(hint)) for name, hint in self._fields(cls)]
+        names = frozenset(name for name, _ in fields)
+        # Only the fields that need converting are touched: a rebuild decodes every
+        # event of the log, and most fields are plain JSON values.
+        converted = [(name, dec) for name, dec in fields if dec is not _identity]
 
         def decode(payload: Mapping[str, Any]) -> Any:
-            unknown = set(payload) - {name for name, _ in fields}
-            if unknown:
-                raise CodecError(
-                    f"{cls.__name__} has no field(s) {', '.join(sorted(unknown))}"
-                )
-            kwargs = {
-                name: dec(payload[name]) for name, dec in fields if name in payload
-            }
+            if not payload.keys() <= names:
+                unknown = sorted(set(payload) - names)
+                raise CodecError(f"{cls.__name__} has no field(s) {', '.join(unknown)}")
+            kwargs = dict(payload)
+            for name, dec in converted:
+                if name in kwargs:
+                    kwargs[name] = dec(kwargs[name])
             return cls(**kwargs)
 
         return decode

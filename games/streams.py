@@ -45,7 +45,7 @@ class GameStream(StreamType[GameAggregate]):
     def __init__(self) -> None:
         self.codec = Codec()
         self.codec.register_all(ev.EVENT_TYPES)
-        self._games: list[GameProjection] | None = None
+        self._games: list[dict[str, Any]] | None = None
         self._turns: list[TurnRow] = []
 
     def begin_rebuild(self) -> None:
@@ -57,7 +57,7 @@ class GameStream(StreamType[GameAggregate]):
 
     def _flush(self) -> None:
         if self._games:
-            GameProjection.objects.bulk_create(self._games)
+            _insert_games(self._games)
             _insert_turns(self._turns)
         self._games, self._turns = [], []
 
@@ -98,9 +98,8 @@ class GameStream(StreamType[GameAggregate]):
         if rebuilding and self._games is not None and first.version == 1:
             # A rebuild after a reset: no row exists; write games in batches.
             values.update(context_values(state, first))
-            for name, value in values.items():
-                setattr(game, name, value)
-            self._games.append(game)
+            values["game_id"] = stream.id
+            self._games.append(values)
             self._turns.extend(turn_rows(game, game_state))
             if len(self._games) >= self.REBUILD_BATCH:
                 self._flush()
@@ -192,6 +191,68 @@ FROM unnest(%b::uuid[], %b::int[], %b::int[], %b::int[], %b::text[], %b::text[],
      AS u(game_id, index, version, player, kind, rack, position, word, words, score,
           cumulative, withdrawn, notes)
 """
+
+
+# A rebuild writes games in batches: binary arrays, as for the score sheet (the
+# ORM's bulk_create quoted every element of its text arrays with a regex).
+_GAME_COLUMNS = {
+    "game_id": "uuid",
+    "version": "int",
+    "tournament_id": "uuid",
+    "division": "text",
+    "round": "int",
+    "board_number": "int",
+    "title": "text",
+    "players": "jsonb",
+    "ruleset": "text",
+    "lexicon": "text",
+    "scores": "jsonb",
+    "scores_before_adjustments": "jsonb",
+    "to_move": "int",
+    "is_over": "bool",
+    "winner": "int",
+    "decided_by_tiebreak": "bool",
+    "end_reason": "text",
+    "turn_count": "int",
+    "board": "jsonb",
+    "bag_count": "int",
+    "discrepancies": "jsonb",
+    "created_by_id": "int",
+    "started_at": "timestamptz",
+    "updated_at": "timestamptz",
+}
+
+
+def _insert_games_sql() -> str:
+    columns = ", ".join(_GAME_COLUMNS)
+    # JSON goes over as text and is cast on the server.
+    selected = ", ".join(
+        f"u.{name}::jsonb" if kind == "jsonb" else f"u.{name}"
+        for name, kind in _GAME_COLUMNS.items()
+    )
+    arrays = ", ".join(
+        "%b::text[]" if kind == "jsonb" else f"%b::{kind}[]"
+        for kind in _GAME_COLUMNS.values()
+    )
+    return (
+        f"INSERT INTO games_game ({columns}) SELECT {selected} "
+        f"FROM unnest({arrays}) AS u({columns})"
+    )
+
+
+_INSERT_GAMES = _insert_games_sql()
+
+
+def _insert_games(games: list[dict[str, Any]]) -> None:
+    dumps = json.dumps
+    params = [
+        [dumps(game[name], ensure_ascii=False) for game in games]
+        if kind == "jsonb"
+        else [game[name] for game in games]
+        for name, kind in _GAME_COLUMNS.items()
+    ]
+    with binary_cursor() as cursor:
+        cursor.execute(_INSERT_GAMES, params)
 
 
 def _insert_turns(rows: list[TurnRow]) -> None:
