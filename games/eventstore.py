@@ -128,6 +128,9 @@ class StreamType(Generic[State]):
     name: str = ""
     codec: Codec
     rejection_errors: tuple[type[Exception], ...] = ()
+    # Few, long streams (a tournament has thousands of events): a parallel rebuild
+    # starts them first, in fewer shares.
+    long_streams: bool = False
 
     def initial_state(self, stream: StreamKey) -> State:
         raise NotImplementedError
@@ -668,8 +671,12 @@ def _decoded_streams(
     """
     condition, params = "", [handler.name]
     if partition is not None:
-        condition = "AND mod(abs(hashtext(stream_id::text)), %s) = %s"
-        params += [partition[1], partition[0]]
+        # A range of stream ids, read in order through the (stream_id, version)
+        # key: a share reads only its own rows, unsorted (a hash of the id made
+        # every share scan and sort the whole log).
+        low, high = _id_range(*partition)
+        condition = "AND stream_id >= %s" + (" AND stream_id < %s" if high else "")
+        params += [low, high] if high else [low]
     decode = handler.codec.decode
     # Django's connection hands jsonb over as text (Django decodes JSONField itself).
     loads = json.loads
@@ -713,6 +720,16 @@ def _decoded_streams(
             yield list(events)
 
 
+def _id_range(index: int, count: int) -> tuple[uuid.UUID, uuid.UUID | None]:
+    """Share `index` of `count` equal ranges of the id space (random ids spread
+    evenly); the last share has no upper bound."""
+    if not 0 <= index < count:
+        raise ValueError(f"no share {index} of {count}")
+    step = (1 << 128) // count
+    high = None if index == count - 1 else uuid.UUID(int=(index + 1) * step)
+    return uuid.UUID(int=index * step), high
+
+
 def reset_projections(names: Sequence[str] | None = None) -> None:
     """Empty the projections of the named stream types (all by default)."""
     with transaction.atomic():
@@ -732,9 +749,9 @@ def rebuild_projections(
 
     Streams the log with a server-side cursor, one stream at a time, so memory is
     bounded by the largest stream. `partition=(k, n)` rebuilds only the streams whose
-    id hashes to k modulo n (several processes share the work; the caller empties
-    the projections first and passes `reset=False`). Returns the number of streams
-    rebuilt per type.
+    id falls in the k-th of n equal ranges of ids (several processes share the work;
+    the caller empties the projections first and passes `reset=False`). Returns the
+    number of streams rebuilt per type.
     """
     counts: dict[str, int] = {}
     for handler in stream_types():

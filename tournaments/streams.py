@@ -100,6 +100,7 @@ class TournamentStream(StreamType[TournamentAggregate]):
 
     name = "tournament"
     rejection_errors = (RulesError,)
+    long_streams = True
 
     def __init__(self) -> None:
         self.codec = Codec()

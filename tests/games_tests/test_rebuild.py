@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
+import random
+import uuid
+
 import pytest
 from django.core.management import call_command
 
@@ -71,3 +75,22 @@ def test_a_parallel_rebuild_equals_the_incremental_projection(recorder, shared_g
     incremental = snapshot()
     call_command("rebuild_projections", "game", jobs=2, verbosity=0)
     assert snapshot() == incremental
+
+
+def test_the_shares_of_a_parallel_rebuild_cover_every_stream_id_once():
+    shares = [eventstore._id_range(index, 5) for index in range(5)]
+    assert shares[0][0] == uuid.UUID(int=0)
+    assert shares[-1][1] is None
+    for (_, high), (next_low, _) in itertools.pairwise(shares):
+        assert high == next_low
+    rng = random.Random(3)
+    for _ in range(2000):
+        stream_id = uuid.UUID(int=rng.getrandbits(128))
+        holders = [
+            (low, high)
+            for low, high in shares
+            if low <= stream_id and (high is None or stream_id < high)
+        ]
+        assert len(holders) == 1, stream_id
+    with pytest.raises(ValueError, match="no share 5 of 5"):
+        eventstore._id_range(5, 5)

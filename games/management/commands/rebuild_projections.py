@@ -2,26 +2,27 @@
 
     python manage.py rebuild_projections [game tournament] [--jobs N]
 
-With ``--jobs N`` the projections are emptied once, then N processes each rebuild
-the streams whose id hashes to their share (``--partition k/N``), in parallel.
+With ``--jobs N`` the projections are emptied once, then N worker processes share
+the streams: each stream type is cut into shares (ranges of stream ids), and a
+worker takes the next share when it finishes one. Stream types of few long streams
+(tournaments) go first, so the longest share does not start last: with one share per
+job, the job holding a national tournament finished seconds after the other.
+``--partition k/N`` rebuilds one share (without emptying) in this process.
 """
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
+import multiprocessing
 import time
-from pathlib import Path
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 from tqdm import tqdm
 
 from config.env import database_url
-from games import eventstore
+from games import eventstore, rebuild_worker
 
 
 class Command(BaseCommand):
@@ -85,36 +86,41 @@ class Command(BaseCommand):
         self, names: list[str] | None, jobs: int, verbosity: int
     ) -> dict[str, int]:
         eventstore.reset_projections(names)
-        # The workers must reach this very database (a test database, too).
-        env = {**os.environ, "DATABASE_URL": database_url(connection.settings_dict)}
-        manage = Path(settings.BASE_DIR) / "manage.py"
-        workers = [
-            subprocess.Popen(
-                [
-                    sys.executable,
-                    str(manage),
-                    "rebuild_projections",
-                    *(names or []),
-                    "--partition",
-                    f"{index}/{jobs}",
-                ],
-                stdout=subprocess.PIPE,
-                text=True,
-                env=env,
-            )
-            for index in range(jobs)
+        handlers = [
+            handler
+            for handler in eventstore.stream_types()
+            if names is None or handler.name in names
         ]
+        handlers.sort(key=lambda handler: not handler.long_streams)
+        shares = [
+            (handler.name, index, count)
+            for handler in handlers
+            for count in [
+                jobs if handler.long_streams else jobs * rebuild_worker.SHARES_PER_JOB
+            ]
+            for index in range(count)
+        ]
+        # The workers must reach this very database (a test database, too).
+        url = database_url(connection.settings_dict)
         counts: dict[str, int] = {}
-        failed = False
-        for worker in tqdm(workers, unit="job", disable=verbosity == 0):
-            out, _ = worker.communicate()
-            failed = failed or worker.returncode != 0
-            for line in out.splitlines():
-                name, _, number = line.partition(" ")
-                if number.isdigit():
-                    counts[name] = counts.get(name, 0) + int(number)
-        if failed:
-            raise CommandError(
-                "a rebuild job failed; run again (projections are empty)"
-            )
+        with ProcessPoolExecutor(
+            max_workers=jobs,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=rebuild_worker.start,
+            initargs=(url,),
+        ) as pool:
+            # Submitted in order; a free worker takes the next share.
+            futures = [
+                pool.submit(rebuild_worker.rebuild_share, *share) for share in shares
+            ]
+            try:
+                for future in tqdm(futures, unit="share", disable=verbosity == 0):
+                    name, streams = future.result()
+                    counts[name] = counts.get(name, 0) + streams
+            except Exception as error:
+                for future in futures:
+                    future.cancel()
+                raise CommandError(
+                    f"a rebuild job failed ({error}); run again (projections are empty)"
+                ) from error
         return counts
