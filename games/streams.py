@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from django.db import connection
 from django.utils import timezone
 
 from games.codec import Codec
@@ -124,7 +125,15 @@ class GameStream(StreamType[GameAggregate]):
         _project_turns(game, game_state, old_turns)
 
     def reset_projections(self) -> None:
-        GameProjection.objects.all().delete()
+        # TRUNCATE, not the ORM's delete: its cascade fetched every game's key and
+        # deleted score sheets in batches (0.7 s of a national rebuild).
+        with connection.cursor() as cursor:
+            # Checks deferred in this transaction must run first (TRUNCATE refuses
+            # a table with pending trigger events).
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+            cursor.execute(
+                f"TRUNCATE {GameTurn._meta.db_table}, {GameProjection._meta.db_table}"
+            )
 
 
 def context_values(state: GameAggregate, first: RecordedEvent) -> dict[str, Any]:
