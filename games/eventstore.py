@@ -39,6 +39,7 @@ from typing import Any, Generic, TypeVar
 import psycopg
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
+from psycopg.types.json import set_json_loads
 
 from games.codec import Codec
 from games.models import StoredEvent
@@ -661,6 +662,10 @@ ORDER BY stream_id, version
 """
 
 
+def _loads_utf8(data: bytes) -> Any:
+    return json.loads(data.decode())
+
+
 def _decoded_streams(
     handler: StreamType[Any], partition: tuple[int, int] | None = None
 ) -> Iterator[list[RecordedEvent]]:
@@ -678,15 +683,18 @@ def _decoded_streams(
         condition = "AND stream_id >= %s" + (" AND stream_id < %s" if high else "")
         params += [low, high] if high else [low]
     decode = handler.codec.decode
-    # Django's connection hands jsonb over as text (Django decodes JSONField itself).
-    loads = json.loads
     name = handler.name
     connection.ensure_connection()
     with (
         connection.wrap_database_errors,
-        connection.connection.cursor(name=f"rebuild_{name}") as cursor,
+        # Binary results: psycopg's C loaders parse the timestamps and ids (Django
+        # replaces the text-format timestamptz loader with a Python one, about a
+        # tenth of a rebuild), and jsonb arrives decoded.
+        connection.connection.cursor(name=f"rebuild_{name}", binary=True) as cursor,
     ):
         cursor.itersize = 5000
+        # jsonb arrives as UTF-8 bytes; json.loads would sniff their encoding.
+        set_json_loads(_loads_utf8, cursor)
         cursor.execute(_STREAM_ROWS.format(partition=condition), params)
         decoded = (
             RecordedEvent(
@@ -695,8 +703,8 @@ def _decoded_streams(
                 version=version,
                 type_name=event_type,
                 schema_version=schema_version,
-                event=decode(event_type, schema_version, loads(payload)),
-                metadata=loads(metadata),
+                event=decode(event_type, schema_version, payload),
+                metadata=metadata,
                 recorded_at=recorded_at,
                 recorded_by_id=recorded_by_id,
                 correlation_id=correlation_id,

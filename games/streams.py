@@ -10,7 +10,7 @@ event's metadata is the game's context.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -80,6 +80,22 @@ class GameStream(StreamType[GameAggregate]):
         else:
             new_state = rs.apply(state.state, event, version=version)
         return GameAggregate(events=events, state=new_state, context=context)
+
+    def replay(
+        self, stream: StreamKey, events: Iterable[RecordedEvent]
+    ) -> GameAggregate:
+        # The rules' own replay over the whole stream (the reference fold, which
+        # resolves corrections once) instead of an aggregate per event: a rebuild
+        # replays every game.
+        recorded = list(events)
+        if not recorded:
+            return GameAggregate()
+        game_events = tuple(item.event for item in recorded)
+        return GameAggregate(
+            events=game_events,
+            state=rs.replay(game_events),
+            context=dict(recorded[0].metadata),
+        )
 
     def project(
         self,
