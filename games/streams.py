@@ -59,7 +59,7 @@ class GameStream(StreamType[GameAggregate]):
     def _flush(self) -> None:
         if self._games:
             _insert_games(self._games)
-            _insert_turns(self._turns)
+            _copy_turns(self._turns)
         self._games, self._turns = [], []
 
     def initial_state(self, stream: StreamKey) -> GameAggregate:
@@ -278,6 +278,33 @@ def _insert_games(games: list[dict[str, Any]]) -> None:
     ]
     with binary_cursor() as cursor:
         cursor.execute(_INSERT_GAMES, params)
+
+
+_COPY_TURNS = """
+COPY games_turn (game_id, index, version, player, kind, rack, position, word, words,
+                 score, cumulative, withdrawn, notes) FROM STDIN
+"""
+
+
+def _copy_turns(rows: list[TurnRow]) -> None:
+    """A rebuild's score sheets in bulk: COPY, whose rows psycopg formats in C
+    (the arrays of an INSERT are built element by element in Python)."""
+    if not rows:
+        return
+    dumps = json.dumps
+    with binary_cursor() as cursor, cursor.copy(_COPY_TURNS) as copy:
+        write = copy.write_row
+        for row in rows:
+            write(
+                (
+                    *row[:8],
+                    dumps(row.words, ensure_ascii=False),
+                    row.score,
+                    row.cumulative,
+                    row.withdrawn,
+                    dumps(row.notes, ensure_ascii=False),
+                )
+            )
 
 
 def _insert_turns(rows: list[TurnRow]) -> None:
