@@ -77,7 +77,8 @@ class GameProjection(models.Model):
 
     game_id = models.UUIDField(primary_key=True)
     version = models.PositiveIntegerField()
-    tournament_id = models.UUIDField(null=True, blank=True, db_index=True)
+    # No index of its own: games_game_division below starts with it.
+    tournament_id = models.UUIDField(null=True, blank=True)
     division = models.CharField(max_length=64, blank=True)
     round = models.PositiveIntegerField(null=True, blank=True)
     board_number = models.PositiveIntegerField(null=True, blank=True)
