@@ -51,8 +51,10 @@ class Tournament(models.Model):
 class Director(models.Model):
     """A user who may write to a tournament."""
 
+    # No index of its own: the composite keys below start with the tournament
+    # (one index fewer to maintain on every rewrite).
     tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="directors"
+        Tournament, on_delete=models.CASCADE, related_name="directors", db_index=False
     )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
@@ -74,8 +76,10 @@ class Director(models.Model):
 class Player(models.Model):
     """A registered player of a division."""
 
+    # No index of its own: the composite keys below start with the tournament
+    # (one index fewer to maintain on every rewrite).
     tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="players"
+        Tournament, on_delete=models.CASCADE, related_name="players", db_index=False
     )
     player_id = models.CharField(max_length=64)
     division = models.CharField(max_length=64)
@@ -117,8 +121,10 @@ class Player(models.Model):
 class Pairing(models.Model):
     """One board of one round (or a bye: `second_id` empty), with its result."""
 
+    # No index of its own: the composite keys below start with the tournament
+    # (one index fewer to maintain on every rewrite).
     tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="pairings"
+        Tournament, on_delete=models.CASCADE, related_name="pairings", db_index=False
     )
     division = models.CharField(max_length=64)
     round = models.PositiveIntegerField()
@@ -169,8 +175,10 @@ class Pairing(models.Model):
 class Standing(models.Model):
     """A player's line of a division's standings after one round."""
 
+    # No index of its own: the composite keys below start with the tournament
+    # (one index fewer to maintain on every rewrite).
     tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="standings"
+        Tournament, on_delete=models.CASCADE, related_name="standings", db_index=False
     )
     division = models.CharField(max_length=64)
     after_round = models.PositiveIntegerField()
@@ -192,6 +200,9 @@ class Standing(models.Model):
         db_table = "tournaments_standing"
         ordering = ["tournament", "division", "after_round", "rank", "number"]
         constraints = [
+            # One line per player per round; also serves the rewrite of a division's
+            # rounds (DELETE WHERE tournament_id = … AND division = … AND
+            # after_round >= …).
             models.UniqueConstraint(
                 fields=["tournament", "division", "after_round", "player_id"],
                 name="standing_unique",
