@@ -7,11 +7,17 @@ from __future__ import annotations
 SHARES_PER_JOB = 8
 
 
-def rebuild_share(name: str, index: int, count: int) -> tuple[str, int]:
-    """Rebuild share `index` of `count` of one stream type; (type, streams)."""
+def rebuild_share(name: str, index: int, count: int) -> tuple[str, int, int]:
+    """Rebuild share `index` of `count` of one stream type; (type, streams,
+    events)."""
     from games import eventstore
 
+    events = [0]
+
+    def progress(replayed: int) -> None:
+        events[0] += replayed
+
     counts = eventstore.rebuild_projections(
-        [name], partition=(index, count), reset=False
+        [name], partition=(index, count), reset=False, progress=progress
     )
-    return name, counts.get(name, 0)
+    return name, counts.get(name, 0), events[0]

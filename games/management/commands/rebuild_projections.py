@@ -55,14 +55,25 @@ class Command(BaseCommand):
         if options["partition"]:
             self._partition(names, options["partition"])
             return
-        total = sum(eventstore.event_count(name) for name in (names or known))
         if options["jobs"] > 1:
-            counts = self._parallel(names, options["jobs"], options["verbosity"])
+            counts, total = self._parallel(names, options["jobs"], options["verbosity"])
         else:
-            with tqdm(
-                total=total, unit="event", disable=options["verbosity"] == 0
-            ) as bar:
-                counts = eventstore.rebuild_projections(names, progress=bar.update)
+            quiet = options["verbosity"] == 0
+            # The bar's total costs a count of the log: only when it is shown.
+            expected = (
+                None
+                if quiet
+                else sum(eventstore.event_count(name) for name in (names or known))
+            )
+            replayed = [0]
+
+            def progress(events: int) -> None:
+                replayed[0] += events
+                bar.update(events)
+
+            with tqdm(total=expected, unit="event", disable=quiet) as bar:
+                counts = eventstore.rebuild_projections(names, progress=progress)
+            total = replayed[0]
         elapsed = time.perf_counter() - started
         for name, streams in sorted(counts.items()):
             self.stdout.write(f"{name}: {streams} streams rebuilt")
@@ -83,7 +94,8 @@ class Command(BaseCommand):
 
     def _parallel(
         self, names: list[str] | None, jobs: int, verbosity: int
-    ) -> dict[str, int]:
+    ) -> tuple[dict[str, int], int]:
+        """Rebuild with `jobs` workers; (streams per type, events replayed)."""
         eventstore.reset_projections(names)
         handlers = [
             handler
@@ -100,6 +112,7 @@ class Command(BaseCommand):
             for index in range(count)
         ]
         counts: dict[str, int] = {}
+        events = 0
         # Forked workers inherit Django already set up (a spawned one took about a
         # second to start); each opens its own connection, so this process's must
         # not be inherited.
@@ -114,12 +127,13 @@ class Command(BaseCommand):
             ]
             try:
                 for future in tqdm(futures, unit="share", disable=verbosity == 0):
-                    name, streams = future.result()
+                    name, streams, share_events = future.result()
                     counts[name] = counts.get(name, 0) + streams
+                    events += share_events
             except Exception as error:
                 for future in futures:
                     future.cancel()
                 raise CommandError(
                     f"a rebuild job failed ({error}); run again (projections are empty)"
                 ) from error
-        return counts
+        return counts, events
