@@ -47,6 +47,10 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def division_version(self, division: str) -> int:
+        """The cache key of the division's standings and scorecards."""
+        return self.division_versions.get(division, self.version)
+
 
 class Director(models.Model):
     """A user who may write to a tournament."""

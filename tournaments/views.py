@@ -21,6 +21,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.functional import SimpleLazyObject
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import services as game_services
@@ -48,7 +49,7 @@ from tournaments.forms import (
     WithdrawForm,
     apply_rejection,
 )
-from tournaments.models import Pairing, Player, Tournament
+from tournaments.models import Pairing, Player, Standing, Tournament
 
 STALE = "Someone else changed this tournament since you loaded the page: reload."
 
@@ -266,6 +267,7 @@ def standings(
             "rows": rows,
             "rounds": range(1, last + 1),
             "ties_are_draws": tournament.ties_are_draws,
+            "division_version": tournament.division_version(division),
         },
     )
 
@@ -276,42 +278,78 @@ def scorecard(
 ) -> HttpResponse:
     tournament = _readable(request, tournament_id)
     player = get_object_or_404(Player, tournament=tournament, player_id=player_id)
-    lines = selectors.player_scorecard(tournament, player)
-    games = _board_games(tournament, player.division)
-    pairings = {
-        p.round: p
-        for p in Pairing.objects.filter(
-            Q(first_id=player.player_id) | Q(second_id=player.player_id),
-            tournament=tournament,
-            division=player.division,
-        )
-    }
-    rows = []
-    for line in lines:
-        pairing = pairings.get(line.round)
-        game_id = line.game_id
-        if game_id is None and pairing is not None:
-            game = games.get((line.round, pairing.board))
-            game_id = game.game_id if game else None
-        rows.append(
-            {
-                "line": line,
-                "board": pairing.board if pairing else None,
-                "game_id": game_id,
-            }
-        )
-    _, latest = selectors.standings_after(tournament, player.division)
-    standing = latest.filter(player_id=player.player_id).first()
+    division = player.division
+
+    def standing() -> Standing | None:
+        _, latest = selectors.standings_after(tournament, division)
+        return latest.filter(player_id=player.player_id).first()
+
+    # Lazy: a cached page (keyed by the division's version) needs neither.
     return render(
         request,
         "tournaments/scorecard.html",
         {
             "tournament": tournament,
             "player": player,
-            "rows": rows,
-            "standing": standing,
+            "rows": SimpleLazyObject(lambda: _scorecard_rows(tournament, player)),
+            "standing": SimpleLazyObject(standing),
+            "division_version": tournament.division_version(division),
         },
     )
+
+
+def _scorecard_rows(tournament: Tournament, player: Player) -> list[dict[str, Any]]:
+    """The scorecard's lines with their boards and games."""
+    lines = selectors.player_scorecard(tournament, player)
+    pairings = {
+        p.round: p
+        for p in Pairing.objects.filter(
+            Q(first_id=player.player_id) | Q(second_id=player.player_id),
+            tournament=tournament,
+            division=player.division,
+        ).only("round", "board")
+    }
+    # Games recorded without a result naming them: found by round and board, only
+    # for the rounds that need it (not the whole division's games).
+    unnamed = [
+        (line.round, pairings[line.round].board)
+        for line in lines
+        if line.game_id is None and line.round in pairings
+    ]
+    games = _board_game_ids(tournament, player.division, unnamed)
+    rows = []
+    for line in lines:
+        board = pairings[line.round].board if line.round in pairings else None
+        rows.append(
+            {
+                "line": line,
+                "board": board,
+                "game_id": line.game_id or games.get((line.round, board)),
+            }
+        )
+    return rows
+
+
+def _board_game_ids(
+    tournament: Tournament, division: str, boards: list[tuple[int, int | None]]
+) -> dict[tuple[int, int | None], uuid.UUID]:
+    """The latest recorded game of each (round, board), by id."""
+    if not boards:
+        return {}
+    wanted = Q()
+    for round_, board in boards:
+        wanted |= Q(round=round_, board_number=board)
+    found: dict[tuple[int, int | None], uuid.UUID] = {}
+    rows = (
+        GameProjection.objects.filter(
+            wanted, tournament_id=tournament.tournament_id, division=division
+        )
+        .order_by("started_at")
+        .values_list("round", "board_number", "game_id")
+    )
+    for round_, board, game_id in rows:
+        found[(round_, board)] = game_id
+    return found
 
 
 @require_GET

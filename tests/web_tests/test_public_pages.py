@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.web_tests.conftest import ids_by_number, pair_by_hand
@@ -157,3 +159,29 @@ def test_no_page_loads_anything_from_the_internet(client, game_id, paired):
         assert "https://" not in body
         assert "http://" not in body
         assert "/static/django_htmx/htmx-2.min.js" in body
+
+
+def test_cached_standings_and_scorecard_pages_change_with_a_result(
+    client, paired, director
+):
+    """The pages' tables are cached per division version: a result shows at once."""
+    ids = ids_by_number(paired)
+    standings = reverse("standings", args=[paired, "A"])
+    scorecard = reverse("scorecard", args=[paired, ids[1]])
+    assert "1-0" not in client.get(scorecard).content.decode()
+    with CaptureQueriesContext(connection) as first:
+        before = table_of(client.get(standings))
+    with CaptureQueriesContext(connection) as again:
+        assert table_of(client.get(standings)) == before
+    assert len(again) < len(first)  # the table came from the cache
+    record(paired, director, 1, 1, 412, 2, 388)
+    after = table_of(client.get(standings))
+    assert after != before
+    ann = next(row for row in after.split("</tr>") if "Ann Able" in row)
+    assert "1-0" in ann and "+24" in ann
+    assert "1-0" in client.get(scorecard).content.decode()
+
+
+def table_of(response) -> str:
+    body = response.content.decode()
+    return body[body.index("<tbody>") : body.index("</tbody>")]
