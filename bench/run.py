@@ -14,7 +14,9 @@ drops its own databases) and measures, in one run:
 3. rules: events per second replayed in pure Python;
 4. standings after a new result, with the whole log present (warm and cold cache);
 5. HTTP under load: gunicorn (production settings) and locust (50 readers, 5
-   directors entering results) on loopback; every result checked afterwards.
+   directors entering results) on loopback, twice: readers of the JSON API, then of
+   the HTML pages (each phase enters half the results); every result checked
+   afterwards.
 
 Prints a table and writes bench/results-<scale>.json. Games are simulated move by
 move with real words (games.simulate); at national scale a pool of distinct games is
@@ -586,6 +588,7 @@ class Bench:
             cwd=ROOT,
             env=env,
         )
+        phases: dict[str, dict[str, Any]] = {}
         try:
             self._wait_for(port)
             # One worker answered; let the others finish replaying the tournament
@@ -593,53 +596,69 @@ class Bench:
             # the load starts on a server in its steady state.
             time.sleep(3)
             plan = self.http_plan()
-            with tempfile.TemporaryDirectory() as folder:
-                plan_path = Path(folder) / "plan.json"
-                plan_path.write_text(json.dumps(plan))
-                prefix = Path(folder) / "locust"
-                subprocess.run(
-                    [
-                        sys.executable,
-                        "-m",
-                        "locust",
-                        "-f",
-                        str(ROOT / "bench" / "locustfile.py"),
-                        "--headless",
-                        "--users",
-                        "55",
-                        "--spawn-rate",
-                        "55",
-                        "--run-time",
-                        f"{self.scale.http_seconds}s",
-                        "--host",
-                        f"http://127.0.0.1:{port}",
-                        "--csv",
-                        str(prefix),
-                        "--only-summary",
-                        "--loglevel",
-                        "WARNING",
-                    ],
-                    cwd=ROOT,
-                    env={**os.environ, "BENCH_PLAN": str(plan_path)},
-                    check=False,
-                    timeout=self.scale.http_seconds + 120,
-                )
-                stats = self._read_locust(Path(f"{prefix}_stats.csv"))
+            # Two phases, each entering half the results: readers of the JSON API
+            # (an app), then of the HTML pages (a phone's browser).
+            half = len(self.pending) // 2
+            for mix, pending in (
+                ("api", self.pending[:half]),
+                ("pages", self.pending[half:]),
+            ):
+                phases[mix] = self._locust(port, {**plan, "pending": pending}, mix)
         finally:
             gunicorn.send_signal(signal.SIGTERM)
             gunicorn.wait(timeout=30)
         last_round = self.scale.rounds
-        expected = {(r["player_a"], r["player_b"]) for r in self.pending}
         recorded = {
             (p.first_id, p.second_id)
             for p in Pairing.objects.filter(
                 tournament_id=self.tid, round=last_round, has_result=True
             )
         }
-        stats["results_to_enter"] = len(expected)
-        stats["results_missing_afterwards"] = len(expected - recorded)
-        self.results["http"] = stats
+        for mix, pending in (
+            ("api", self.pending[:half]),
+            ("pages", self.pending[half:]),
+        ):
+            expected = {(r["player_a"], r["player_b"]) for r in pending}
+            phases[mix]["results_to_enter"] = len(expected)
+            phases[mix]["results_missing_afterwards"] = len(expected - recorded)
+        self.results["http"] = phases["api"]
+        self.results["http_pages"] = phases["pages"]
         print("http done", flush=True)
+
+    def _locust(self, port: int, plan: dict[str, Any], mix: str) -> dict[str, Any]:
+        """One headless locust run of the given reader mix; its stats."""
+        with tempfile.TemporaryDirectory() as folder:
+            plan_path = Path(folder) / "plan.json"
+            plan_path.write_text(json.dumps(plan))
+            prefix = Path(folder) / "locust"
+            subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "locust",
+                    "-f",
+                    str(ROOT / "bench" / "locustfile.py"),
+                    "--headless",
+                    "--users",
+                    "55",
+                    "--spawn-rate",
+                    "55",
+                    "--run-time",
+                    f"{self.scale.http_seconds}s",
+                    "--host",
+                    f"http://127.0.0.1:{port}",
+                    "--csv",
+                    str(prefix),
+                    "--only-summary",
+                    "--loglevel",
+                    "WARNING",
+                ],
+                cwd=ROOT,
+                env={**os.environ, "BENCH_PLAN": str(plan_path), "BENCH_MIX": mix},
+                check=False,
+                timeout=self.scale.http_seconds + 120,
+            )
+            return self._read_locust(Path(f"{prefix}_stats.csv"))
 
     def _wait_for(self, port: int) -> None:
         import urllib.request
@@ -717,18 +736,25 @@ def _stage_lines(results: dict[str, Any]) -> list[tuple[str, str]]:
 
 def _http_lines(results: dict[str, Any]) -> list[tuple[str, str]]:
     lines: list[tuple[str, str]] = []
-    for name, figure in results.get("http", {}).items():
+    for mix in ("http", "http_pages"):
+        lines += _locust_lines(mix, results.get(mix, {}))
+    return lines
+
+
+def _locust_lines(label: str, stats: dict[str, Any]) -> list[tuple[str, str]]:
+    lines: list[tuple[str, str]] = []
+    for name, figure in stats.items():
         if isinstance(figure, dict):
             lines.append(
                 (
-                    f"http {name}",
+                    f"{label} {name}",
                     f"{figure['requests']} req, {figure['failures']} failed, "
                     f"{figure['rps']:.0f}/s, p50/p95/p99 {figure['p50_ms']:.0f}/"
                     f"{figure['p95_ms']:.0f}/{figure['p99_ms']:.0f} ms",
                 )
             )
         else:
-            lines.append((f"http {name}", str(figure)))
+            lines.append((f"{label} {name}", str(figure)))
     return lines
 
 
