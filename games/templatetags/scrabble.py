@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django import template
+from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
@@ -131,6 +132,58 @@ def board_grid(
         f'<thead><tr><td class="corner" aria-hidden="true"></td>{head}</tr></thead>'
         f"<tbody>{''.join(body)}</tbody></table>"
     )
+
+
+@register.simple_tag
+def sheet_rows(lines: Sequence[Any], game_id: Any, index: int) -> SafeString:
+    """The score sheet's rows (the start line, then one per turn), linked to the
+    board after each turn. Built in Python for the same reason as the board."""
+    prefix = reverse("game-turn", args=[game_id, 0])[: -len("0/")]
+    current = ' aria-current="step"'
+    start = f"{prefix}0/"
+    rows = [
+        f'<tr class="{"" if index else "current"}"><td class="num">'
+        f'<a class="turn-link" href="{start}"{"" if index else current}>0</a></td>'
+        f'<td colspan="6"><a class="turn-link muted" href="{start}">Start of the game'
+        "</a></td></tr>"
+    ]
+    for line in lines:
+        url = f"{prefix}{line.index}/"
+        here = line.index == index
+        css = "current" if here else ""
+        if line.main_word and any(kind == "phony" for kind, _ in line.badges):
+            css += " is-withdrawn"
+        if line.main_word:
+            words = f'<span class="word">{escape(line.main_word)}</span>'
+        else:
+            words = f'<span class="muted">{escape(line.what)}</span>'
+        if line.other_words:
+            words += (
+                f'<span class="others">{escape(", ".join(line.other_words))}</span>'
+            )
+        words += "".join(
+            f' <span class="badge {escape(kind)}">{escape(text)}</span>'
+            for kind, text in line.badges
+        )
+        if line.notes:
+            count = len(line.notes)
+            plural = "" if count == 1 else "s"
+            words += (
+                f' <span class="badge" title="{count} note{plural}">✎ {count}</span>'
+            )
+        rows.append(
+            f'<tr id="turn-{line.index}" class="{css}">'
+            f'<td class="num"><a class="turn-link" href="{url}"'
+            f"{current if here else ''}>{line.index}</a></td>"
+            f'<td class="hide-phone">{escape(line.player_name)}</td>'
+            f'<td class="rackcell hide-phone">{escape(line.rack)}</td>'
+            f"<td>{escape(line.position)}</td>"
+            f'<td><a class="turn-link" href="{url}">{words}</a></td>'
+            f'<td class="num">{signed(line.score)}</td>'
+            f'<td class="num">{line.cumulative}</td></tr>'
+        )
+    # Every value above is escaped or the module's own text.
+    return mark_safe("".join(rows))
 
 
 @register.inclusion_tag("games/_rack.html")

@@ -86,7 +86,10 @@ def test_a_director_enters_a_round_by_keyboard_and_sees_the_standings_change(
     tie_box = page.locator(".tie-fields")
     tie_box.wait_for(state="visible")
     page.locator('.note[data-for="a_pre"]', has_text="tied at 400").wait_for()
+    # Let the form's as-you-type checks settle, or a late swap eats keystrokes.
+    page.wait_for_load_state("networkidle")
     page.focus("#id_a_pre")
+    wait_for_focus(page, "a_pre")
     type_slip(page, 390, 395)
     page.locator(".flash", has_text="Recorded: #7 ").wait_for()
     assert page.locator("#missing-heading .count").inner_text() == "0"
