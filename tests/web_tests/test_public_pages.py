@@ -178,7 +178,8 @@ def test_cached_standings_and_scorecard_pages_change_with_a_result(
     after = table_of(client.get(standings))
     assert after != before
     ann = next(row for row in after.split("</tr>") if "Ann Able" in row)
-    assert "1-0" in ann and "+24" in ann
+    assert "1-0" in ann
+    assert "+24" in ann
     assert "1-0" in client.get(scorecard).content.decode()
 
 
