@@ -18,46 +18,12 @@ from django.db import connection
 from rest_framework.fields import DateTimeField
 
 from games.models import GameProjection
+from games.serializers import GameDetailOutput, TurnOutput
 
-GAME_FIELDS = (
-    "id",
-    "version",
-    "tournament_id",
-    "division",
-    "round",
-    "board_number",
-    "title",
-    "players",
-    "ruleset",
-    "lexicon",
-    "scores",
-    "scores_before_adjustments",
-    "to_move",
-    "is_over",
-    "winner",
-    "decided_by_tiebreak",
-    "end_reason",
-    "turn_count",
-    "bag_count",
-    "discrepancies",
-    "started_at",
-    "updated_at",
-    "board",
-)
-TURN_FIELDS = (
-    "index",
-    "version",
-    "player",
-    "kind",
-    "rack",
-    "position",
-    "word",
-    "words",
-    "score",
-    "cumulative",
-    "withdrawn",
-    "notes",
-)
+# The columns, in the documented order (GameDetailOutput's "id" is game_id; its
+# turns come from their own table).
+GAME_FIELDS = tuple(name for name in GameDetailOutput.Meta.fields if name != "turns")
+TURN_FIELDS = tuple(TurnOutput.Meta.fields)
 _JSON_GAME_FIELDS = (
     "players",
     "scores",

@@ -268,7 +268,7 @@ def readable_header(
     request: Request, header: reads.TournamentHeader | None
 ) -> reads.TournamentHeader:
     """The header if the user may read the tournament; 404 otherwise."""
-    if header is None or not reads.can_read(header, request.user):
+    if header is None or not selectors.tournament_can_read(header, request.user):
         raise Http404
     return header
 

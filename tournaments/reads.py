@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 from django.db import connection
 
 from rules.standings import format_record
-from tournaments.models import Director
+from tournaments.serializers import PlayerOutput
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,28 +68,23 @@ def tournament_header(tournament_id: uuid.UUID) -> TournamentHeader | None:
     return None if row is None else _header(row)
 
 
+# The columns, in PlayerOutput's order (its "id" is the player_id column).
+PLAYER_FIELDS = tuple(PlayerOutput.Meta.fields)
+_PLAYER_COLUMNS = ", ".join(
+    f"p.{'player_id' if name == 'id' else name}" for name in PLAYER_FIELDS
+)
+
 # The player's row comes with the tournament's: a scorecard's cache key needs the
 # player's division.
-_SCORECARD_HEADER = """
+_SCORECARD_HEADER = f"""
 SELECT t.tournament_id, t.version, t.published, t.rounds, t.divisions,
-       t.division_versions, p.player_id, p.division, p.number, p.name, p.rating,
-       p.member_id, p.withdrawn, p.joined_after_round
+       t.division_versions,
+       {_PLAYER_COLUMNS}
 FROM tournaments_tournament t
 LEFT JOIN tournaments_player p
        ON p.tournament_id = t.tournament_id AND p.player_id = %s
 WHERE t.tournament_id = %s
 """
-
-PLAYER_FIELDS = (
-    "id",
-    "division",
-    "number",
-    "name",
-    "rating",
-    "member_id",
-    "withdrawn",
-    "joined_after_round",
-)
 
 
 def scorecard_header(
@@ -102,15 +97,6 @@ def scorecard_header(
         return None
     player = None if row[6] is None else dict(zip(PLAYER_FIELDS, row[6:], strict=True))
     return _header(row[:6], player)
-
-
-def can_read(header: TournamentHeader, user: Any) -> bool:
-    """Published tournaments are public; the others are their directors' only."""
-    if header.published:
-        return True
-    if user is None or not user.is_authenticated:
-        return False
-    return Director.objects.filter(tournament_id=header.pk, user=user).exists()
 
 
 # Serves the latest standings too: the subquery finds the division's last round

@@ -11,7 +11,7 @@ from django.db.models import Q, QuerySet
 from games.eventstore import read_stream, stream_type
 from rules.standings import format_record
 from tournaments import reads
-from tournaments.models import Pairing, Player, Standing, Tournament
+from tournaments.models import Director, Pairing, Player, Standing, Tournament
 from tournaments.services import tournament_stream
 
 
@@ -23,13 +23,18 @@ def tournament_list(user: Any = None) -> QuerySet[Tournament]:
     return Tournament.objects.filter(visible).distinct()
 
 
-def tournament_is_director(tournament: Tournament, user: Any) -> bool:
+def tournament_is_director(
+    tournament: Tournament | reads.TournamentHeader, user: Any
+) -> bool:
     if user is None or not user.is_authenticated:
         return False
-    return tournament.directors.filter(user=user).exists()
+    return Director.objects.filter(tournament_id=tournament.pk, user=user).exists()
 
 
-def tournament_can_read(tournament: Tournament, user: Any) -> bool:
+def tournament_can_read(
+    tournament: Tournament | reads.TournamentHeader, user: Any
+) -> bool:
+    """Published tournaments are public; the others are their directors' only."""
     return tournament.published or tournament_is_director(tournament, user)
 
 
