@@ -345,52 +345,68 @@ def read_stream(
     # Plain rows through the (stream_id, version) key: a game page reads its whole
     # stream on a cold cache, and a model instance per event cost more than the
     # replay.
-    with connection.cursor() as cursor:
+    with binary_cursor() as cursor:
+        set_json_loads(_loads_utf8, cursor)
         cursor.execute(
             _READ_STREAM,
             [stream.id, stream.type, after_version or 0, to_version, to_version],
+            binary=True,
         )
-        rows = cursor.fetchall()
-    decode = handler.codec.decode
-    loads = json.loads
-    return [
-        RecordedEvent(
-            position=position,
-            stream=stream,
-            version=version,
-            type_name=event_type,
-            schema_version=schema_version,
-            # Django's connection hands jsonb over as text (JSONField decodes it).
-            event=decode(event_type, schema_version, loads(payload)),
-            metadata=loads(metadata),
-            recorded_at=recorded_at,
-            recorded_by_id=recorded_by_id,
-            correlation_id=correlation_id,
-            chain_hash=chain,
-        )
-        for (
-            position,
-            version,
-            event_type,
-            schema_version,
-            payload,
-            metadata,
-            recorded_at,
-            recorded_by_id,
-            correlation_id,
-            chain,
-        ) in rows
-    ]
+        return list(_events_from_rows(handler, cursor))
 
 
-_READ_STREAM = """
-SELECT position, version, event_type, schema_version, payload, metadata,
-       recorded_at, recorded_by_id, correlation_id, chain_hash
+# Every column of the log, in the order _events_from_rows reads them.
+_EVENT_COLUMNS = """position, stream_id, version, event_type, schema_version, payload,
+       metadata, recorded_at, recorded_by_id, correlation_id, chain_hash"""
+
+_READ_STREAM = f"""
+SELECT {_EVENT_COLUMNS}
 FROM event_log
 WHERE stream_id = %s AND stream_type = %s AND version > %s
   AND (%s::int IS NULL OR version <= %s::int)
 ORDER BY version
 """
+
+
+def _loads_utf8(data: bytes) -> Any:
+    return json.loads(data.decode())
+
+
+def _events_from_rows(
+    handler: StreamType[Any], rows: Iterable[tuple[Any, ...]]
+) -> Iterator[RecordedEvent]:
+    """Events from rows of _EVENT_COLUMNS read in binary: psycopg's C loaders parse
+    the timestamps and ids (Django replaces the text-format timestamptz loader with
+    a Python one), and jsonb arrives decoded (through _loads_utf8: json.loads would
+    sniff the bytes' encoding)."""
+    decode = handler.codec.decode
+    name = handler.name
+    for (
+        position,
+        stream_id,
+        version,
+        event_type,
+        schema_version,
+        payload,
+        metadata,
+        recorded_at,
+        recorded_by_id,
+        correlation_id,
+        chain,
+    ) in rows:
+        yield RecordedEvent(
+            position=position,
+            stream=StreamKey(name, stream_id),
+            version=version,
+            type_name=event_type,
+            schema_version=schema_version,
+            event=decode(event_type, schema_version, payload),
+            metadata=metadata,
+            recorded_at=recorded_at,
+            recorded_by_id=recorded_by_id,
+            correlation_id=correlation_id,
+            chain_hash=chain,
+        )
 
 
 def _state_at(stream: StreamKey, version: int) -> tuple[Any, str | None]:
@@ -567,10 +583,11 @@ def _insert_events(
 @contextmanager
 def binary_cursor() -> Iterator[psycopg.Cursor[Any]]:
     """A psycopg cursor with server-side binding on Django's connection (and in its
-    transaction), for the hot statements that send arrays in binary.
+    transaction), for the hot statements that send arrays or read rows in binary.
 
-    Only these statements use it: elsewhere Django binds on the client, which
-    refuses an integer too large for its column instead of sending it as int4.
+    Only these statements use it, with values the code itself chose: elsewhere
+    Django binds on the client, which refuses an integer too large for its column
+    instead of sending it as int4.
     """
     connection.ensure_connection()
     # Django's own exceptions (IntegrityError…), as from its cursors.
@@ -696,17 +713,12 @@ def _append(
     return AppendResult(stream, new_version, state, recorded)
 
 
-_STREAM_ROWS = """
-SELECT position, stream_id, version, event_type, schema_version, payload, metadata,
-       recorded_at, recorded_by_id, correlation_id, chain_hash
+_STREAM_ROWS = f"""
+SELECT {_EVENT_COLUMNS}
 FROM event_log
-WHERE stream_type = %s {partition}
+WHERE stream_type = %s {{partition}}
 ORDER BY stream_id, version
 """
-
-
-def _loads_utf8(data: bytes) -> Any:
-    return json.loads(data.decode())
 
 
 def _decoded_streams(
@@ -725,48 +737,17 @@ def _decoded_streams(
         low, high = _id_range(*partition)
         condition = "AND stream_id >= %s" + (" AND stream_id < %s" if high else "")
         params += [low, high] if high else [low]
-    decode = handler.codec.decode
-    name = handler.name
     connection.ensure_connection()
     with (
         connection.wrap_database_errors,
-        # Binary results: psycopg's C loaders parse the timestamps and ids (Django
-        # replaces the text-format timestamptz loader with a Python one, about a
-        # tenth of a rebuild), and jsonb arrives decoded.
-        connection.connection.cursor(name=f"rebuild_{name}", binary=True) as cursor,
+        connection.connection.cursor(
+            name=f"rebuild_{handler.name}", binary=True
+        ) as cursor,
     ):
         cursor.itersize = 5000
-        # jsonb arrives as UTF-8 bytes; json.loads would sniff their encoding.
         set_json_loads(_loads_utf8, cursor)
         cursor.execute(_STREAM_ROWS.format(partition=condition), params)
-        decoded = (
-            RecordedEvent(
-                position=position,
-                stream=StreamKey(name, stream_id),
-                version=version,
-                type_name=event_type,
-                schema_version=schema_version,
-                event=decode(event_type, schema_version, payload),
-                metadata=metadata,
-                recorded_at=recorded_at,
-                recorded_by_id=recorded_by_id,
-                correlation_id=correlation_id,
-                chain_hash=chain,
-            )
-            for (
-                position,
-                stream_id,
-                version,
-                event_type,
-                schema_version,
-                payload,
-                metadata,
-                recorded_at,
-                recorded_by_id,
-                correlation_id,
-                chain,
-            ) in cursor
-        )
+        decoded = _events_from_rows(handler, cursor)
         for _, events in itertools.groupby(decoded, key=lambda e: e.stream.id):
             yield list(events)
 
