@@ -459,9 +459,11 @@ def read_all(
         yield _decode(row, stream_type(row.stream_type))
 
 
-def load_state(stream: StreamKey) -> tuple[int, Any]:
-    """The stream's (version, state), from the cache when it is current."""
-    version = current_version(stream)
+def load_state(stream: StreamKey, *, version: int | None = None) -> tuple[int, Any]:
+    """The stream's (version, state), from the cache when it is current; at
+    `version` instead of the current one when given (one query fewer)."""
+    if version is None:
+        version = current_version(stream)
     state, _ = _state_at(stream, version)
     return version, state
 

@@ -1,9 +1,13 @@
-"""Serve read endpoints from a cache keyed by the stream's version.
+"""Serve read endpoints and public pages from a cache keyed by the stream's version.
 
 A projection row carries the version of the last event it reflects, so a response
 built at version V is right for as long as the stream stays at V: the key includes
 the version and nothing ever needs invalidating. The same key is the response's ETag,
 so a client polling standings gets a 304 until a result changes them.
+
+Pages are cached whole only for signed-out readers: theirs is the same page for
+everyone (no user, no form, no message), while a signed-in page carries a name, a
+CSRF token and forms.
 """
 
 from __future__ import annotations
@@ -12,11 +16,18 @@ import hashlib
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from django.conf import settings
+from django.contrib.messages.storage.cookie import CookieStorage
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
+from django.utils.cache import patch_vary_headers
 from rest_framework.renderers import JSONRenderer
 
 TIMEOUT = 300
+
+
+def _etag(key: str) -> str:
+    return '"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"'
 
 
 def cached_json(
@@ -27,7 +38,7 @@ def cached_json(
 ) -> HttpResponse:
     """The JSON of `build()`, from the cache when this version was served before."""
     key = "read:" + ":".join(str(part) for part in parts) + f":v{version}"
-    etag = '"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"'
+    etag = _etag(key)
     if request.headers.get("If-None-Match") == etag:
         response = HttpResponse(status=304)
     else:
@@ -39,4 +50,64 @@ def cached_json(
     response["ETag"] = etag
     # Readers may keep the body but must ask again: results arrive at any time.
     response["Cache-Control"] = "no-cache"
+    return response
+
+
+def signed_out_reader(request: HttpRequest) -> bool:
+    """Whether the request gets the page every signed-out reader gets.
+
+    Without a session cookie there is no user and no message kept in a session;
+    without the messages cookie, no message kept in a cookie. A reader holding only
+    a CSRF cookie still qualifies: signed-out pages carry no token.
+    """
+    return (
+        request.method in ("GET", "HEAD")
+        and settings.SESSION_COOKIE_NAME not in request.COOKIES
+        and CookieStorage.cookie_name not in request.COOKIES
+    )
+
+
+def cached_page(
+    request: HttpRequest,
+    parts: Iterable[object],
+    version: int,
+    build: Callable[[], HttpResponse],
+) -> HttpResponse:
+    """The page `build()` renders, from the cache for a signed-out reader when this
+    path was rendered at this version before.
+
+    `version` must cover everything the page shows: the caller checks who may read
+    before asking, so a page unpublished since is never served from here.
+    """
+    if not signed_out_reader(request):
+        return build()
+    key = (
+        "page:"
+        + ":".join(str(part) for part in parts)
+        + f":v{version}:"
+        + request.get_full_path()
+    )
+    etag = _etag(key)
+    if request.headers.get("If-None-Match") == etag:
+        response = HttpResponse(status=304)
+    else:
+        body = cache.get(key)
+        if body is None:
+            response = build()
+            # Only a plain page: an error, a redirect, or a page that set a cookie,
+            # used a CSRF token or wrote the session, is not everyone's.
+            if (
+                response.status_code != 200
+                or response.cookies
+                or request.META.get("CSRF_COOKIE_NEEDS_UPDATE")
+                or getattr(getattr(request, "session", None), "modified", False)
+            ):
+                return response
+            cache.set(key, response.content, TIMEOUT)
+        else:
+            response = HttpResponse(body, content_type="text/html; charset=utf-8")
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"
+    # A shared cache must not hand this page to a signed-in reader.
+    patch_vary_headers(response, ["Cookie"])
     return response

@@ -1,4 +1,5 @@
-"""The game page's read in plain SQL: one statement for the game, one for its turns.
+"""The game reads in plain SQL: one statement for the game, one for its turns, and
+the page's header.
 
 A national event has thousands of games and players open them at random, so most
 reads of a game are first reads and must be cheap to build. Through the ORM and the
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 from django.apps import apps
@@ -86,3 +88,34 @@ def game_turns(game_id: uuid.UUID) -> list[dict[str, Any]]:
         turn["notes"] = loads(turn["notes"])
         turns.append(turn)
     return turns
+
+
+@dataclass(frozen=True, slots=True)
+class GameHeader:
+    """What the game page needs before it replays: the game's version (the replay's
+    bound) and title, and its tournament's name and published flag (who may read)."""
+
+    game_id: uuid.UUID
+    version: int
+    title: str
+    tournament_id: uuid.UUID | None
+    tournament_name: str | None
+    published: bool | None
+
+
+def _header_sql() -> str:
+    tournaments = apps.get_model("tournaments", "Tournament")._meta.db_table
+    return (
+        "SELECT g.game_id, g.version, g.title, g.tournament_id, t.name, t.published "
+        f"FROM {GameProjection._meta.db_table} g "
+        f"LEFT JOIN {tournaments} t ON t.tournament_id = g.tournament_id "
+        "WHERE g.game_id = %s"
+    )
+
+
+def game_header(game_id: uuid.UUID) -> GameHeader | None:
+    """The game's header in one statement, or None when there is no such game."""
+    with connection.cursor() as cursor:
+        cursor.execute(_header_sql(), [game_id])
+        row = cursor.fetchone()
+    return None if row is None else GameHeader(*row)

@@ -10,6 +10,7 @@ from django.db.models import Q, QuerySet
 
 from games.eventstore import RecordedEvent, read_stream
 from games.models import GameProjection
+from games.reads import GameHeader
 from games.services import game_load, game_stream
 from games.streams import GameAggregate
 from rules import state as rs
@@ -35,6 +36,16 @@ def game_list(user: Any = None) -> QuerySet[GameProjection]:
 def game_can_read(game: GameProjection, user: Any) -> bool:
     if game.tournament_id is None:
         return True
+    return tournament_readable(game.tournament_id, user)
+
+
+def game_header_can_read(game: GameHeader, user: Any) -> bool:
+    """``game_can_read`` for a header that carries its tournament's published flag:
+    a query only for a signed-in reader of an unpublished tournament's game."""
+    if game.tournament_id is None or game.published:
+        return True
+    if user is None or not user.is_authenticated:
+        return False
     return tournament_readable(game.tournament_id, user)
 
 

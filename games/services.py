@@ -52,8 +52,12 @@ def game_stream(game_id: uuid.UUID) -> StreamKey:
     return StreamKey(STREAM_TYPE, game_id)
 
 
-def game_load(game_id: uuid.UUID) -> tuple[int, GameAggregate]:
-    version, aggregate = load_state(game_stream(game_id))
+def game_load(
+    game_id: uuid.UUID, *, version: int | None = None
+) -> tuple[int, GameAggregate]:
+    """The game's (version, aggregate): at its current version, or at `version`
+    (a version the caller read, such as its projection row's)."""
+    version, aggregate = load_state(game_stream(game_id), version=version)
     if version == 0:
         raise GameNotFoundError(f"No game {game_id}.")
     return version, aggregate

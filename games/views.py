@@ -12,16 +12,15 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from django.apps import apps
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import selectors, services
+from games import reads, selectors, services
 from games.eventstore import ConcurrencyError, EventRejectedError
 from games.forms import (
     ChallengeForm,
@@ -33,11 +32,13 @@ from games.forms import (
     PlaceForm,
     UndoForm,
 )
-from games.models import GameProjection
+from games.readcache import cached_page
 from games.streams import GameAggregate
 from rules import state as rs
-from rules.board import SIZE, square_name
+from rules.board import Position as BoardPosition
+from rules.board import square_name
 from rules.errors import GcgError, RulesError
+from rules.moves import PLAYED_THROUGH
 from rules.state import TurnKind
 from rules.tiles import difference, remove_tiles
 
@@ -232,8 +233,7 @@ def position_after(aggregate: GameAggregate, index: int, names: list[str]) -> Po
         line = turns[index - 1]
         later = [turn.version for turn in turns[index:] if turn.version > line.version]
         state = selectors.state_after(aggregate, later[0] - 1 if later else None)
-        before = selectors.state_after(aggregate, line.version - 1)
-        highlight = _filled(before.board.squares, state.board.squares)
+        highlight = placed_squares(line)
         upcoming = turns[index:]
     racks = []
     next_racks: dict[int, str] = {}
@@ -271,11 +271,21 @@ def position_after(aggregate: GameAggregate, index: int, names: list[str]) -> Po
     )
 
 
-def _filled(before: str, after: str) -> frozenset[str]:
+def placed_squares(turn: rs.Turn) -> frozenset[str]:
+    """The squares a placement line filled: its word's letters, less the tiles it
+    played through (``.``); none for any other line.
+
+    Read from the line itself: replaying the game to the position before it (to
+    compare boards) cost the viewer a second replay on every page.
+    """
+    if turn.kind is not TurnKind.PLACEMENT or not turn.position or not turn.word:
+        return frozenset()
+    start = BoardPosition.from_gcg(turn.position)
+    step = start.direction.step
     return frozenset(
-        square_name(index)
-        for index in range(SIZE * SIZE)
-        if after[index] != "." and after[index] != before[index]
+        square_name(start.index + offset * step)
+        for offset, letter in enumerate(turn.word)
+        if letter != PLAYED_THROUGH
     )
 
 
@@ -323,9 +333,9 @@ def flagged_note(discrepancies: Any) -> str:
 # --- the viewer -------------------------------------------------------------------
 
 
-def _readable_game(request: HttpRequest, game_id: uuid.UUID) -> GameProjection:
-    game = get_object_or_404(GameProjection, pk=game_id)
-    if not selectors.game_can_read(game, request.user):
+def _readable_game(request: HttpRequest, game_id: uuid.UUID) -> reads.GameHeader:
+    game = reads.game_header(game_id)
+    if game is None or not selectors.game_header_can_read(game, request.user):
         raise Http404("No such game.")
     return game
 
@@ -336,16 +346,15 @@ def _turn_param(value: str | None) -> int | None:
     return int(value)
 
 
-def _tournament_info(context: dict[str, Any]) -> dict[str, Any] | None:
+def _tournament_info(
+    context: dict[str, Any], game: reads.GameHeader
+) -> dict[str, Any] | None:
     tournament_id = context.get("tournament_id")
     if not tournament_id:
         return None
-    # Looked up by name: games must not import tournaments (which builds on games).
-    tournament = apps.get_model("tournaments", "Tournament")
-    row = tournament.objects.filter(pk=tournament_id).values("name").first()
     return {
         "id": tournament_id,
-        "name": row["name"] if row else "Tournament",
+        "name": game.tournament_name or "Tournament",
         "division": context.get("division") or "",
         "round": context.get("round"),
         "board": context.get("board"),
@@ -366,9 +375,11 @@ def turn_url(game_id: uuid.UUID, index: int) -> str:
 
 
 def _viewer_context(
-    request: HttpRequest, game: GameProjection, turn: int | None
+    request: HttpRequest, game: reads.GameHeader, turn: int | None
 ) -> dict[str, Any]:
-    _, aggregate = services.game_load(game.game_id)
+    # Bounded by the header's version: the page shows one consistent version, and
+    # the stream's own version need not be asked for.
+    _, aggregate = services.game_load(game.game_id, version=game.version)
     final = aggregate.state
     assert final is not None
     names = player_names(aggregate)
@@ -401,7 +412,7 @@ def _viewer_context(
         "board_caption": board_caption(current),
         "flagged": [line for line in lines if line.discrepancy],
         "result": result_summary(final, names),
-        "tournament": _tournament_info(dict(aggregate.context)),
+        "tournament": _tournament_info(dict(aggregate.context), game),
         "can_annotate": services.can_annotate(aggregate, request.user),
         "can_record": services.can_record(aggregate, request.user),
         "ruleset": final.ruleset.name,
@@ -416,10 +427,15 @@ def game_detail(
     game = _readable_game(request, game_id)
     if turn is None:
         turn = _turn_param(request.GET.get("turn"))
-    context = _viewer_context(request, game, turn)
-    if context["can_annotate"] and context["index"]:
-        context["note_form"] = NoteForm(initial={"turn": context["index"]})
-    return render(request, "games/viewer.html", context)
+
+    def build() -> HttpResponse:
+        context = _viewer_context(request, game, turn)
+        if context["can_annotate"] and context["index"]:
+            context["note_form"] = NoteForm(initial={"turn": context["index"]})
+        return render(request, "games/viewer.html", context)
+
+    # Everything the page shows is the game's stream up to this version.
+    return cached_page(request, [game.game_id], game.version, build)
 
 
 @require_POST
@@ -584,7 +600,9 @@ def _record_command(
 def game_record(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """Record a game move by move (the game's directors; for a casual game, its
     owner), with the board as it stands."""
-    game = get_object_or_404(GameProjection, pk=game_id)
+    game = reads.game_header(game_id)
+    if game is None:
+        raise Http404("No such game.")
     version, aggregate = services.game_load(game_id)
     if not services.can_record(aggregate, request.user):
         raise PermissionDenied("Only the game's directors may record it.")
@@ -636,7 +654,7 @@ def game_record(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
         ),
         "can_challenge": state.last_play is not None,
         "result": result_summary(state, names),
-        "tournament": _tournament_info(dict(aggregate.context)),
+        "tournament": _tournament_info(dict(aggregate.context), game),
         "player_ids": list(aggregate.context.get("player_ids") or []),
     }
     return render(request, "games/record.html", context, status=status)

@@ -27,6 +27,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games import services as game_services
 from games.eventstore import ConcurrencyError, EventRejectedError
 from games.models import GameProjection
+from games.readcache import cached_page
 from games.views import flagged_note
 from rules import tournament as rt
 from rules.errors import GcgError, RulesError
@@ -253,23 +254,29 @@ def standings(
 ) -> HttpResponse:
     tournament = _readable(request, tournament_id)
     division = _division(tournament, division)
-    last = selectors.last_round_with_standings(tournament, division)
-    if after_round is not None and not 1 <= after_round <= last:
-        raise Http404(f"No standings after round {after_round}.")
-    shown, rows = selectors.standings_after(tournament, division, after_round)
-    return render(
-        request,
-        "tournaments/standings.html",
-        {
-            "tournament": tournament,
-            "division": division,
-            "after_round": shown,
-            "rows": rows,
-            "rounds": range(1, last + 1),
-            "ties_are_draws": tournament.ties_are_draws,
-            "division_version": tournament.division_version(division),
-        },
-    )
+    version = tournament.division_version(division)
+
+    def build() -> HttpResponse:
+        last = selectors.last_round_with_standings(tournament, division)
+        if after_round is not None and not 1 <= after_round <= last:
+            raise Http404(f"No standings after round {after_round}.")
+        shown, rows = selectors.standings_after(tournament, division, after_round)
+        return render(
+            request,
+            "tournaments/standings.html",
+            {
+                "tournament": tournament,
+                "division": division,
+                "after_round": shown,
+                "rows": rows,
+                "rounds": range(1, last + 1),
+                "ties_are_draws": tournament.ties_are_draws,
+                "division_version": version,
+            },
+        )
+
+    # The page shows the division and the tournament's fixed name and settings.
+    return cached_page(request, [tournament.tournament_id], version, build)
 
 
 @require_GET
@@ -284,18 +291,24 @@ def scorecard(
         _, latest = selectors.standings_after(tournament, division)
         return latest.filter(player_id=player.player_id).first()
 
-    # Lazy: a cached page (keyed by the division's version) needs neither.
-    return render(
-        request,
-        "tournaments/scorecard.html",
-        {
-            "tournament": tournament,
-            "player": player,
-            "rows": SimpleLazyObject(lambda: _scorecard_rows(tournament, player)),
-            "standing": SimpleLazyObject(standing),
-            "division_version": tournament.division_version(division),
-        },
-    )
+    version = tournament.division_version(division)
+
+    def build() -> HttpResponse:
+        # Lazy: a cached fragment (keyed by the division's version) needs neither.
+        return render(
+            request,
+            "tournaments/scorecard.html",
+            {
+                "tournament": tournament,
+                "player": player,
+                "rows": SimpleLazyObject(lambda: _scorecard_rows(tournament, player)),
+                "standing": SimpleLazyObject(standing),
+                "division_version": version,
+            },
+        )
+
+    # A players change counts for every division's version (the player's row).
+    return cached_page(request, [tournament.tournament_id], version, build)
 
 
 def _scorecard_rows(tournament: Tournament, player: Player) -> list[dict[str, Any]]:

@@ -9,6 +9,11 @@ import pytest
 from django.urls import reverse
 
 from games import services as game_services
+from games.views import placed_squares
+from rules import gcg
+from rules import state as rs
+from rules.board import square_name
+from rules.state import TurnKind
 from tests.web_tests.conftest import ids_by_number
 from tournaments import services
 
@@ -242,3 +247,26 @@ def test_a_tournament_game_without_round_or_division_still_renders(
     assert client.get(reverse("game-detail", args=[game_id])).status_code == 200
     client.force_login(director)
     assert client.get(reverse("game-record", args=[game_id])).status_code == 200
+
+
+def test_the_last_play_read_from_each_line_matches_the_boards_it_changed(
+    shared_gcg_dir,
+):
+    # The viewer reads a line's new squares from its position and word instead of
+    # replaying to the position before it: over every line of the six real games,
+    # they must be exactly the squares whose tile that line's event changed.
+    checked = 0
+    for path in sorted(shared_gcg_dir.glob("*.gcg")):
+        record = gcg.read(path.read_bytes())
+        for line in record.state.turns:
+            before = rs.replay(record.events[: line.version - 1]).board.squares
+            after = rs.replay(record.events[: line.version]).board.squares
+            changed = {
+                square_name(index)
+                for index, (old, new) in enumerate(zip(before, after, strict=True))
+                if new != "." and new != old
+            }
+            expected = changed if line.kind is TurnKind.PLACEMENT else set()
+            assert placed_squares(line) == expected, (path.name, line.version)
+            checked += bool(expected)
+    assert checked > 100

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.messages import constants
+from django.contrib.messages.storage.base import Message
+from django.contrib.messages.storage.cookie import CookieStorage
 from django.db import connection
+from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -186,3 +190,62 @@ def test_cached_standings_and_scorecard_pages_change_with_a_result(
 def table_of(response) -> str:
     body = response.content.decode()
     return body[body.index("<tbody>") : body.index("</tbody>")]
+
+
+def test_a_signed_out_reader_is_served_the_whole_page_from_the_cache(
+    client, game_id, paired
+):
+    pages = [
+        reverse("standings", args=[paired, "A"]),
+        reverse("scorecard", args=[paired, ids_by_number(paired)[1]]),
+        reverse("game-detail", args=[game_id]),
+    ]
+    for url in pages:
+        first = client.get(url)
+        with CaptureQueriesContext(connection) as again:
+            second = client.get(url)
+        assert second.content == first.content, url
+        # Only who may read, and at which version: nothing is rendered again.
+        assert len(again) <= 2, (url, [q["sql"] for q in again])
+        assert second["ETag"] == first["ETag"]
+        assert "Cookie" in second["Vary"]
+        # A signed-out page carries no CSRF token and sets no cookie.
+        assert b"X-CSRFToken" not in first.content
+        assert not first.cookies
+        # A client holding the page is told it has not changed.
+        unchanged = client.get(url, headers={"if-none-match": first["ETag"]})
+        assert unchanged.status_code == 304
+
+
+def test_a_signed_in_reader_never_gets_the_signed_out_page(client, director, paired):
+    url = reverse("standings", args=[paired, "A"])
+    signed_out = client.get(url).content.decode()
+    assert "Sign in" in signed_out
+    client.force_login(director)
+    signed_in = client.get(url)
+    body = signed_in.content.decode()
+    assert "mara" in body
+    assert "Sign out" in body
+    assert "X-CSRFToken" in body
+    assert "ETag" not in signed_in
+
+
+def test_a_reader_with_a_message_waiting_gets_it(client, paired):
+    url = reverse("standings", args=[paired, "A"])
+    client.get(url)  # cached for signed-out readers
+    storage = CookieStorage(RequestFactory().get("/"))
+    encoded = storage._encode([Message(constants.INFO, "You have signed out.")])
+    client.cookies[CookieStorage.cookie_name] = encoded
+    assert "You have signed out." in client.get(url).content.decode()
+
+
+def test_a_page_cached_before_the_tournament_was_unpublished_is_not_served(
+    client, director, paired, game_id
+):
+    standings = reverse("standings", args=[paired, "A"])
+    game = reverse("game-detail", args=[game_id])
+    assert client.get(standings).status_code == 200
+    assert client.get(game).status_code == 200
+    services.tournament_publish(tournament_id=paired, published=False, user=director)
+    assert client.get(standings).status_code == 404
+    assert client.get(game).status_code == 404
