@@ -10,18 +10,26 @@ Usage::
 
 from __future__ import annotations
 
+import html
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django import template
 from django.urls import reverse
-from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from rules.board import CENTER, COLUMNS, SIZE, STANDARD_LAYOUT
 from rules.tiles import ENGLISH, tile_values
 
 register = template.Library()
+
+
+def escape(text: object) -> str:
+    """Django's ``escape`` without its lazy-string check, which cost more than the
+    escaping itself over a page's hundreds of cells (same output: both use
+    ``html.escape``)."""
+    return html.escape(str(text))
+
 
 # RULES.md, "Equipment": T triple word, D double word, t triple letter, d double letter.
 PREMIUMS = {
@@ -33,50 +41,59 @@ PREMIUMS = {
 VALUES = tile_values(ENGLISH)
 
 
-def square_cells(
-    rows: Sequence[str], highlight: Iterable[str] = ()
-) -> list[dict[str, Any]]:
-    """The board's rows as render-ready cells (name, tile, premium, aria label)."""
-    marked = set(highlight)
-    grid = []
-    for row_index in range(SIZE):
-        row = rows[row_index] if row_index < len(rows) else "." * SIZE
-        cells = []
-        for column in range(SIZE):
-            name = f"{COLUMNS[column]}{row_index + 1}"
-            tile = row[column] if column < len(row) else "."
-            premium = PREMIUMS.get(STANDARD_LAYOUT[row_index][column])
-            css, words, short = premium if premium else ("", "", "")
-            centre = row_index * SIZE + column == CENTER
-            has_tile = tile != "."
-            blank = has_tile and tile.islower()
-            label = name + (f" {words}" if words else "")
-            if centre:
-                label += ", centre"
-            if not has_tile:
-                label += ", empty"
-            elif blank:
-                label += f", blank as {tile.upper()}"
-            else:
-                label += f", {tile}"
-            last = has_tile and name in marked
-            if last:
-                label += ", last play"
-            cells.append(
-                {
-                    "name": name,
-                    "letter": tile.upper() if has_tile else "",
-                    "blank": blank,
-                    "value": "" if not has_tile or blank else VALUES.get(tile, ""),
-                    "premium": css,
-                    "short": "★" if centre and not has_tile else short,
-                    "centre": centre,
-                    "last": last,
-                    "label": label,
-                }
-            )
-        grid.append({"number": row_index + 1, "cells": cells})
-    return grid
+def _square_parts(index: int) -> tuple[str, str, str, str]:
+    """A square's name, its CSS classes, the start of its label (name, premium,
+    centre) and what an empty one shows."""
+    row, column = divmod(index, SIZE)
+    name = f"{COLUMNS[column]}{row + 1}"
+    premium = PREMIUMS.get(STANDARD_LAYOUT[row][column])
+    css, words, short = premium if premium else ("", "", "")
+    label = name + (f" {words}" if words else "")
+    classes = "sq" + (f" {css}" if css else "")
+    if index == CENTER:
+        label += ", centre"
+        short = "★"
+    return name, classes, label, short
+
+
+# What never changes from board to board: 225 squares' names, premiums and labels,
+# and the markup of each square while it is empty.
+_SQUARES = tuple(_square_parts(index) for index in range(SIZE * SIZE))
+_EMPTY_CELLS = tuple(
+    f'<td role="gridcell" class="{classes}{" centre" if index == CENTER else ""}"'
+    f' aria-label="{escape(label)}, empty" data-square="{name}">'
+    + (f'<span class="prem" aria-hidden="true">{short}</span>' if short else "")
+    + "</td>"
+    for index, (name, classes, label, short) in enumerate(_SQUARES)
+)
+
+
+def _filled_cell(index: int, tile: str, last: bool) -> str:
+    name, classes, label, _ = _SQUARES[index]
+    blank = tile.islower()
+    letter = tile.upper()
+    label += f", blank as {letter}" if blank else f", {tile}"
+    classes += " filled"
+    if last:
+        classes += " last"
+        label += ", last play"
+    if index == CENTER:
+        classes += " centre"
+    value = "" if blank else VALUES.get(tile, "")
+    sub = f"<sub>{escape(value)}</sub>" if value != "" else ""
+    inner = (
+        f'<span class="tile{" blank" if blank else ""}" aria-hidden="true">'
+        f"{escape(letter)}{sub}</span>"
+    )
+    return (
+        f'<td role="gridcell" class="{classes}" aria-label="{escape(label)}"'
+        f' data-square="{name}">{inner}</td>'
+    )
+
+
+_HEAD = "".join(
+    f'<th scope="col" class="coord">{escape(column)}</th>' for column in COLUMNS
+)
 
 
 @register.simple_tag
@@ -87,49 +104,28 @@ def board_grid(
 
     Built in Python, not by a template: 225 squares through the template engine
     took most of a game page's time (about 8 ms), and a national event's players
-    open thousands of different games.
+    open thousands of different games. Empty squares are the same on every board,
+    so their markup is made once.
     """
-    head = "".join(
-        f'<th scope="col" class="coord">{escape(column)}</th>' for column in COLUMNS
-    )
+    marked = set(highlight)
     body = []
-    for row in square_cells(rows, highlight):
-        cells = []
-        for cell in row["cells"]:
-            css = "sq"
-            if cell["premium"]:
-                css += f" {cell['premium']}"
-            if cell["letter"]:
-                css += " filled"
-            if cell["last"]:
-                css += " last"
-            if cell["centre"]:
-                css += " centre"
-            if cell["letter"]:
-                value = cell["value"]
-                sub = f"<sub>{escape(value)}</sub>" if value != "" else ""
-                blank = " blank" if cell["blank"] else ""
-                inner = (
-                    f'<span class="tile{blank}" aria-hidden="true">'
-                    f"{escape(cell['letter'])}{sub}</span>"
-                )
-            elif cell["short"]:
-                inner = f'<span class="prem" aria-hidden="true">{cell["short"]}</span>'
+    for row_index in range(SIZE):
+        row = rows[row_index] if row_index < len(rows) else ""
+        cells = [f'<tr><th scope="row" class="coord">{row_index + 1}</th>']
+        for column in range(SIZE):
+            index = row_index * SIZE + column
+            tile = row[column] if column < len(row) else "."
+            if tile == ".":
+                cells.append(_EMPTY_CELLS[index])
             else:
-                inner = ""
-            label = escape(cell["label"])
-            cells.append(
-                f'<td role="gridcell" class="{css}" aria-label="{label}"'
-                f' data-square="{cell["name"]}">{inner}</td>'
-            )
-        body.append(
-            f'<tr><th scope="row" class="coord">{row["number"]}</th>'
-            f"{''.join(cells)}</tr>"
-        )
+                last = _SQUARES[index][0] in marked
+                cells.append(_filled_cell(index, tile, last))
+        cells.append("</tr>")
+        body.append("".join(cells))
     # Every value above is escaped or the module's own text.
     return mark_safe(
         f'<table class="board" role="grid" aria-label="{escape(caption)}">'
-        f'<thead><tr><td class="corner" aria-hidden="true"></td>{head}</tr></thead>'
+        f'<thead><tr><td class="corner" aria-hidden="true"></td>{_HEAD}</tr></thead>'
         f"<tbody>{''.join(body)}</tbody></table>"
     )
 
