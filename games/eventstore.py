@@ -28,6 +28,7 @@ import hashlib
 import itertools
 import json
 import threading
+import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -594,7 +595,30 @@ def binary_cursor() -> Iterator[psycopg.Cursor[Any]]:
     connection.ensure_connection()
     # Django's own exceptions (IntegrityError…), as from its cursors.
     with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cur:
-        yield cur
+        # Logged like Django's own when it logs (DEBUG, or a test counting queries).
+        yield _LoggedCursor(cur) if connection.queries_logged else cur  # type: ignore[misc]
+
+
+class _LoggedCursor:
+    """A psycopg cursor whose statements go to Django's query log."""
+
+    def __init__(self, cursor: psycopg.Cursor[Any]) -> None:
+        self._cursor = cursor
+
+    def execute(self, query: Any, params: Any = None, **options: Any) -> Any:
+        start = time.monotonic()
+        try:
+            return self._cursor.execute(query, params, **options)
+        finally:
+            connection.queries_log.append(
+                {"sql": str(query), "time": f"{time.monotonic() - start:.3f}"}
+            )
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._cursor)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._cursor, name)
 
 
 def _append(

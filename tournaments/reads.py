@@ -173,23 +173,26 @@ class PairingRow(NamedTuple):
     absentee_id: str
     game_id: uuid.UUID | None
     opponent_name: str | None
+    board: int | None
 
 
 class StandingRow(NamedTuple):
-    """The columns of a standings line a scorecard line reads."""
+    """The columns of a standings line a scorecard line reads (and the scorecard
+    page's heading, the latest one's rank)."""
 
     after_round: int
     wins: int
     losses: int
     draws: int
     spread: int
+    rank: int
 
 
 # Served by pairing_first / pairing_second (a bitmap OR of the two); the opponent's
 # name comes along (a national division has hundreds of players).
 _PLAYER_PAIRINGS = """
 SELECT p.round, p.first_id, p.second_id, p.first_score, p.second_score,
-       p.has_result, p.winner_id, p.absentee_id, p.game_id, o.name
+       p.has_result, p.winner_id, p.absentee_id, p.game_id, o.name, p.board
 FROM tournaments_pairing p
 LEFT JOIN tournaments_player o
        ON o.tournament_id = p.tournament_id
@@ -200,7 +203,7 @@ WHERE p.tournament_id = %s AND p.division = %s
 
 # Served by standing_player.
 _PLAYER_STANDINGS = """
-SELECT after_round, wins, losses, draws, spread FROM tournaments_standing
+SELECT after_round, wins, losses, draws, spread, rank FROM tournaments_standing
 WHERE tournament_id = %s AND player_id = %s AND division = %s
 """
 

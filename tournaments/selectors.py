@@ -88,18 +88,57 @@ class ScorecardLine:
     record: str
     running_spread: int | None
     game_id: uuid.UUID | None
+    board: int | None = None  # the pairing's board, when the round was paired
 
 
-def player_scorecard(tournament: Tournament, player: Player) -> list[ScorecardLine]:
-    """The player's rounds with the running record, from the projections."""
-    return scorecard_lines(tournament.pk, player.player_id, player.division)
+@dataclass(frozen=True, slots=True)
+class LatestStanding:
+    """Where a player stands after the division's latest round with standings."""
+
+    after_round: int
+    rank: int
+    record: str
+    spread: int
+
+
+def player_scorecard(
+    tournament: Tournament, player: Player
+) -> tuple[list[ScorecardLine], LatestStanding | None]:
+    """The player's rounds with the running record, and the latest standing, from
+    the projections (two statements)."""
+    pairings, standing_rows = reads.player_rounds(
+        tournament.pk, player.player_id, player.division
+    )
+    lines = _lines(player.player_id, pairings, standing_rows)
+    # Every player of a division has a row after every round (rules.standings), so
+    # the player's latest row is the division's latest standings.
+    last = max(standing_rows, key=lambda row: row.after_round, default=None)
+    latest = (
+        None
+        if last is None
+        else LatestStanding(
+            last.after_round,
+            last.rank,
+            format_record(last.wins, last.losses, last.draws),
+            last.spread,
+        )
+    )
+    return lines, latest
 
 
 def scorecard_lines(
     tournament_id: uuid.UUID, player_id: str, division: str
 ) -> list[ScorecardLine]:
-    """:func:`player_scorecard` from ids (the API reads it without model rows)."""
+    """The scorecard's lines from ids (the API reads it without model rows)."""
     pairings, standing_rows = reads.player_rounds(tournament_id, player_id, division)
+    return _lines(player_id, pairings, standing_rows)
+
+
+def _lines(
+    player_id: str,
+    pairings: list[reads.PairingRow],
+    standing_rows: list[reads.StandingRow],
+) -> list[ScorecardLine]:
     mine = {p.round: p for p in pairings}
     standing = {row.after_round: row for row in standing_rows}
     lines = []
@@ -176,7 +215,7 @@ def _scorecard_line(
     return ScorecardLine(
         round_, kind, opponent, pairing.opponent_name or opponent, first, own, theirs,
         result, delta if pairing.has_result else None, record, running,
-        pairing.game_id,
+        pairing.game_id, pairing.board,
     )  # fmt: skip
 
 

@@ -50,7 +50,7 @@ from tournaments.forms import (
     WithdrawForm,
     apply_rejection,
 )
-from tournaments.models import Pairing, Player, Standing, Tournament
+from tournaments.models import Pairing, Player, Tournament
 
 STALE = "Someone else changed this tournament since you loaded the page: reload."
 
@@ -285,24 +285,21 @@ def scorecard(
 ) -> HttpResponse:
     tournament = _readable(request, tournament_id)
     player = get_object_or_404(Player, tournament=tournament, player_id=player_id)
-    division = player.division
-
-    def standing() -> Standing | None:
-        _, latest = selectors.standings_after(tournament, division)
-        return latest.filter(player_id=player.player_id).first()
-
-    version = tournament.division_version(division)
+    version = tournament.division_version(player.division)
 
     def build() -> HttpResponse:
         # Lazy: a cached fragment (keyed by the division's version) needs neither.
+        card = SimpleLazyObject(lambda: selectors.player_scorecard(tournament, player))
         return render(
             request,
             "tournaments/scorecard.html",
             {
                 "tournament": tournament,
                 "player": player,
-                "rows": SimpleLazyObject(lambda: _scorecard_rows(tournament, player)),
-                "standing": SimpleLazyObject(standing),
+                "rows": SimpleLazyObject(
+                    lambda: _scorecard_rows(tournament, player, card[0])
+                ),
+                "standing": SimpleLazyObject(lambda: card[1]),
                 "division_version": version,
             },
         )
@@ -311,36 +308,26 @@ def scorecard(
     return cached_page(request, [tournament.tournament_id], version, build)
 
 
-def _scorecard_rows(tournament: Tournament, player: Player) -> list[dict[str, Any]]:
+def _scorecard_rows(
+    tournament: Tournament, player: Player, lines: list[selectors.ScorecardLine]
+) -> list[dict[str, Any]]:
     """The scorecard's lines with their boards and games."""
-    lines = selectors.player_scorecard(tournament, player)
-    pairings = {
-        p.round: p
-        for p in Pairing.objects.filter(
-            Q(first_id=player.player_id) | Q(second_id=player.player_id),
-            tournament=tournament,
-            division=player.division,
-        ).only("round", "board")
-    }
     # Games recorded without a result naming them: found by round and board, only
     # for the rounds that need it (not the whole division's games).
     unnamed = [
-        (line.round, pairings[line.round].board)
+        (line.round, line.board)
         for line in lines
-        if line.game_id is None and line.round in pairings
+        if line.game_id is None and line.board is not None
     ]
     games = _board_game_ids(tournament, player.division, unnamed)
-    rows = []
-    for line in lines:
-        board = pairings[line.round].board if line.round in pairings else None
-        rows.append(
-            {
-                "line": line,
-                "board": board,
-                "game_id": line.game_id or games.get((line.round, board)),
-            }
-        )
-    return rows
+    return [
+        {
+            "line": line,
+            "board": line.board,
+            "game_id": line.game_id or games.get((line.round, line.board)),
+        }
+        for line in lines
+    ]
 
 
 def _board_game_ids(

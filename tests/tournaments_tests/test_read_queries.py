@@ -112,7 +112,7 @@ def test_the_sql_reads_give_what_the_documented_serializers_give(played):
         documented = s.ScorecardOutput(
             {
                 "player": player,
-                "rounds": selectors.player_scorecard(tournament, player),
+                "rounds": selectors.player_scorecard(tournament, player)[0],
             }
         ).data
         url = f"/api/tournaments/{played}/players/{player.player_id}/scorecard"

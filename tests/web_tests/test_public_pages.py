@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from tests.web_tests.conftest import ids_by_number, pair_by_hand
 from tournaments import services
+from tournaments.models import Standing
 
 pytestmark = pytest.mark.django_db
 
@@ -133,6 +134,12 @@ def test_a_scorecard_shows_each_round_and_the_running_record(client, paired, dir
     assert "win" in body
     assert "+24" in body
     assert "1-0" in body
+    # The heading: where the player stands after the latest round, and on which
+    # board each round was played.
+    standing = Standing.objects.get(tournament_id=paired, player_id=ann, after_round=1)
+    assert standing.rank == 2  # behind the bye, whose spread is larger
+    assert "<strong>1-0</strong>, spread +24, rank 2 after round 1" in body
+    assert "board 1" in body
 
 
 def test_a_scorecard_of_an_unknown_player_is_a_404(client, paired):
