@@ -182,23 +182,32 @@ def sheet_rows(lines: Sequence[Any], game_id: Any, index: int) -> SafeString:
     return mark_safe("".join(rows))
 
 
-@register.inclusion_tag("games/_rack.html")
-def rack_tiles(tiles: str | None, unknown: int = 0, label: str = "") -> dict[str, Any]:
-    """Render rack tiles as small tiles (? is a blank) plus unknown ones."""
-    shown = [
-        {
-            "letter": "" if tile == "?" else tile,
-            "blank": tile == "?",
-            "value": VALUES.get(tile, ""),
-        }
-        for tile in (tiles or "")
+@register.simple_tag
+def rack_tiles(tiles: str | None, unknown: int = 0, label: str = "") -> SafeString:
+    """Render rack tiles as small tiles (? is a blank) plus unknown ones.
+
+    Built in Python like the board: three racks through a template took a tenth of
+    a game page's time."""
+    tiles = tiles or ""
+    unknown = unknown or 0
+    parts = [
+        f'<span class="rack" role="img" '
+        f'aria-label="{escape(label or _rack_label(tiles, unknown))}">'
     ]
-    return {
-        "tiles": shown,
-        "unknown": range(unknown or 0),
-        "unknown_count": unknown or 0,
-        "label": label or _rack_label(tiles or "", unknown or 0),
-    }
+    for tile in tiles:
+        if tile == "?":
+            parts.append('<span class="tile blank-tile">&nbsp;</span>')
+        else:
+            parts.append(
+                f'<span class="tile">{escape(tile)}'
+                f"<sub>{VALUES.get(tile, '')}</sub></span>"
+            )
+    parts.append('<span class="tile unknown"></span>' * unknown)
+    if not tiles and not unknown:
+        parts.append('<span class="muted">—</span>')
+    parts.append("</span>")
+    # Every value above is escaped or the module's own text.
+    return mark_safe("".join(parts))
 
 
 def _rack_label(tiles: str, unknown: int) -> str:
