@@ -1,14 +1,22 @@
 """gunicorn settings for production: ``gunicorn -c config/gunicorn.conf.py config.wsgi``
 (the project root as the working directory).
 
-Threads keep connections alive (a sync worker closes each one): measured on 2 cores,
-3 workers x 4 threads served 3.4x what 4 sync workers did on the standings endpoint.
-8 threads, not 4: directors' result entries wait on their tournament's lock in a
-thread of their own, and with 4 the readers queued behind them (national benchmark,
-reads p95 70 ms with 4 threads, 40 ms with 8). Each thread holds a database
+Threaded workers, so that a worker's other requests go on while one waits on
+PostgreSQL. 8 threads, not 4: directors' result entries wait on their tournament's
+lock in a thread of their own, and with 4 the readers queued behind them (national
+benchmark, reads p95 70 ms with 4 threads, 40 ms with 8). Each thread holds a database
 connection: 3 x 8 = 24 of PostgreSQL's default 100.
-``WEB_CONCURRENCY`` and ``WEB_THREADS`` override the counts; ``--bind`` and the
-other command-line options still apply on top of this file.
+
+No keep-alive by default: a keep-alive connection stays with the worker process
+that accepted it, and a burst of clients (55 in the national benchmark) landed
+mostly on one worker, which spent its one core's worth of GIL while the other two
+idled (CPU 80% / 18% / 17%; HTML pages p95 250 ms). Closing each connection lets
+whichever worker is free accept the next request (CPU 42/42/40%; p95 81 ms). Behind
+a reverse proxy that keeps upstream connections open, or for few long-lived
+clients, set ``WEB_KEEPALIVE`` (seconds).
+
+``WEB_CONCURRENCY``, ``WEB_THREADS`` and ``WEB_KEEPALIVE`` override these; ``--bind``
+and the other command-line options still apply on top of this file.
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ from typing import Any
 worker_class = "gthread"
 workers = int(os.environ.get("WEB_CONCURRENCY", "3"))
 threads = int(os.environ.get("WEB_THREADS", "8"))
+keepalive = int(os.environ.get("WEB_KEEPALIVE", "0"))
 
 
 def post_worker_init(worker: Any) -> None:
