@@ -31,7 +31,7 @@ from games.readcache import cached_page
 from games.views import flagged_note
 from rules import tournament as rt
 from rules.errors import GcgError, RulesError
-from tournaments import selectors, services
+from tournaments import reads, selectors, services
 from tournaments.forms import (
     RESULT_FIELDS,
     RESULT_RULE_FIELDS,
@@ -252,15 +252,23 @@ def standings(
     division: str,
     after_round: int | None = None,
 ) -> HttpResponse:
-    tournament = _readable(request, tournament_id)
-    division = _division(tournament, division)
-    version = tournament.division_version(division)
+    # The header (one statement) is all a cached page needs; the model only when
+    # the page is built.
+    header = reads.tournament_header(tournament_id)
+    if header is None or not selectors.tournament_can_read(header, request.user):
+        raise Http404("No such tournament.")
+    if division not in header.divisions:
+        raise Http404(f"No division {division!r}.")
+    version = header.division_version(division)
 
     def build() -> HttpResponse:
+        tournament = Tournament.objects.get(pk=tournament_id)
         last = selectors.last_round_with_standings(tournament, division)
         if after_round is not None and not 1 <= after_round <= last:
             raise Http404(f"No standings after round {after_round}.")
-        shown, rows = selectors.standings_after(tournament, division, after_round)
+        shown, rows = selectors.standings_after(
+            tournament, division, last if after_round is None else after_round
+        )
         return render(
             request,
             "tournaments/standings.html",
@@ -276,7 +284,7 @@ def standings(
         )
 
     # The page shows the division and the tournament's fixed name and settings.
-    return cached_page(request, [tournament.tournament_id], version, build)
+    return cached_page(request, [tournament_id], version, build)
 
 
 @require_GET

@@ -70,7 +70,7 @@ def test_the_standings_page_does_not_grow_with_players_or_rounds(
     for round_ in (2, 3, 4):
         play_round(tournament, director, round_)
     assert queries(client, url) == small
-    # The tournament, its latest round, the rows; and the session's lookup.
+    # The tournament's header, then its row, its latest round and the rows.
     assert small <= 4
 
 
