@@ -410,7 +410,9 @@ def _events_from_rows(
         )
 
 
-def _state_at(stream: StreamKey, version: int) -> tuple[Any, str | None]:
+def _state_at(
+    stream: StreamKey, version: int, *, keep: bool = True
+) -> tuple[Any, str | None]:
     """The stream's state and last chain hash at `version` (its current version).
 
     From the cache when it holds that version; when it holds an older one (another
@@ -435,7 +437,8 @@ def _state_at(stream: StreamKey, version: int) -> tuple[Any, str | None]:
         events = read_stream(stream, to_version=version) if version else []
         state = handler.replay(stream, events)
         chain = events[-1].chain_hash if events else None
-    state_cache.put(stream, version, state, chain)
+    if keep:
+        state_cache.put(stream, version, state, chain)
     return state, chain
 
 
@@ -460,12 +463,17 @@ def read_all(
         yield _decode(row, stream_type(row.stream_type))
 
 
-def load_state(stream: StreamKey, *, version: int | None = None) -> tuple[int, Any]:
+def load_state(
+    stream: StreamKey, *, version: int | None = None, keep: bool = True
+) -> tuple[int, Any]:
     """The stream's (version, state), from the cache when it is current; at
-    `version` instead of the current one when given (one query fewer)."""
+    `version` instead of the current one when given (one query fewer). With
+    `keep=False` a state replayed here is not kept in the cache: a reader opening
+    one game of thousands once would push out the states appenders need, and the
+    collector walks every kept object (thousands per game) on each full pass."""
     if version is None:
         version = current_version(stream)
-    state, _ = _state_at(stream, version)
+    state, _ = _state_at(stream, version, keep=keep)
     return version, state
 
 

@@ -53,11 +53,12 @@ def game_stream(game_id: uuid.UUID) -> StreamKey:
 
 
 def game_load(
-    game_id: uuid.UUID, *, version: int | None = None
+    game_id: uuid.UUID, *, version: int | None = None, keep: bool = True
 ) -> tuple[int, GameAggregate]:
     """The game's (version, aggregate): at its current version, or at `version`
-    (a version the caller read, such as its projection row's)."""
-    version, aggregate = load_state(game_stream(game_id), version=version)
+    (a version the caller read, such as its projection row's). `keep=False` for
+    readers: see eventstore.load_state."""
+    version, aggregate = load_state(game_stream(game_id), version=version, keep=keep)
     if version == 0:
         raise GameNotFoundError(f"No game {game_id}.")
     return version, aggregate

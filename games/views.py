@@ -378,8 +378,9 @@ def _viewer_context(
     request: HttpRequest, game: reads.GameHeader, turn: int | None
 ) -> dict[str, Any]:
     # Bounded by the header's version: the page shows one consistent version, and
-    # the stream's own version need not be asked for.
-    _, aggregate = services.game_load(game.game_id, version=game.version)
+    # the stream's own version need not be asked for. Not kept in the state cache:
+    # readers open thousands of games once each (see eventstore.load_state).
+    _, aggregate = services.game_load(game.game_id, version=game.version, keep=False)
     final = aggregate.state
     assert final is not None
     names = player_names(aggregate)
