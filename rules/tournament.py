@@ -613,6 +613,10 @@ class PlayerCard:
 
     def totals_after(self, round_: int) -> Totals:
         """Return the totals of rounds 1..``round_``."""
+        if all(entry is None for entry in self.entries[round_:]):
+            # Nothing after round_ (a result in the latest round): the running
+            # totals, kept equal to the sum of every entry.
+            return self.totals
         # Summed field by field: building a Totals per round made round-by-round
         # standings of a 500-player division 10 times slower.
         sums = [0] * 9

@@ -16,6 +16,7 @@ from rules.tournament import (
     ResultAmended,
     ResultRecorded,
     RoundPaired,
+    Totals,
     TournamentCreated,
     TournamentError,
     TournamentState,
@@ -145,3 +146,12 @@ def test_incremental_apply_equals_full_recomputation(
         assert dict(state.cards) == derive_cards(state)
     assert standings(state, "A") == standings(state, "A", ROUNDS)
     assert replay(log) == state
+    # totals_after takes the running totals when no later round has an entry: it
+    # must equal the rounds' sums, whatever the card.
+    for card in state.cards.values():
+        for round_ in range(ROUNDS + 1):
+            summed = Totals()
+            for entry in card.entries[:round_]:
+                if entry is not None:
+                    summed = summed + Totals.of(entry)
+            assert card.totals_after(round_) == summed
