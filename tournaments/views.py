@@ -266,8 +266,10 @@ def standings(
         last = selectors.last_round_with_standings(tournament, division)
         if after_round is not None and not 1 <= after_round <= last:
             raise Http404(f"No standings after round {after_round}.")
-        shown, rows = selectors.standings_after(
-            tournament, division, last if after_round is None else after_round
+        # Plain rows, as the API reads them: 125 model instances cost more than the
+        # page's whole table.
+        shown, rows = reads.standings(
+            tournament_id, division, last if after_round is None else after_round
         )
         return render(
             request,

@@ -13,7 +13,7 @@ Usage::
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django import template
@@ -95,21 +95,46 @@ def scorecard_rows(rows: Sequence[dict[str, Any]], tournament_id: Any) -> SafeSt
 
 
 @register.simple_tag
-def standings_rows(rows: Sequence[Any], tournament_id: Any) -> SafeString:
-    """The standings table's body rows (see _standings_table.html)."""
+def standings_rows(rows: Sequence[Mapping[str, Any]], tournament_id: Any) -> SafeString:
+    """The standings table's body rows (see _standings_table.html), from rows shaped
+    as ``tournaments.reads.standings`` gives them."""
     card_prefix = reverse("scorecard", args=[tournament_id, "x"])[: -len("x/")]
     out = []
     for s in rows:
-        withdrawn = " withdrawn" if s.withdrawn else ""
-        badge = ' <span class="badge withdrawn">withdrawn</span>' if s.withdrawn else ""
+        withdrawn = " withdrawn" if s["withdrawn"] else ""
+        badge = (
+            ' <span class="badge withdrawn">withdrawn</span>' if s["withdrawn"] else ""
+        )
+        spread = s["spread"]
         out.append(
-            f'<tr class="{withdrawn.strip()}"><td class="num">{s.rank}</td>'
-            f'<td><a href="{card_prefix}{escape(s.player_id)}/">{escape(s.name)}</a>'
-            f' <span class="muted">#{s.number}</span>{badge}</td>'
-            f'<td class="num">{escape(s.record)}</td>'
-            f'<td class="num {_spread_class(s.spread)}">{_signed_spread(s.spread)}</td>'
-            f'<td class="num hide-phone">{s.total_score}</td>'
-            f'<td class="num hide-phone">{s.rating}</td></tr>'
+            f'<tr class="{withdrawn.strip()}"><td class="num">{s["rank"]}</td>'
+            f'<td><a href="{card_prefix}{escape(s["player"])}/">{escape(s["name"])}</a>'
+            f' <span class="muted">#{s["number"]}</span>{badge}</td>'
+            f'<td class="num">{escape(s["record"])}</td>'
+            f'<td class="num {_spread_class(spread)}">{_signed_spread(spread)}</td>'
+            f'<td class="num hide-phone">{s["total_score"]}</td>'
+            f'<td class="num hide-phone">{s["rating"]}</td></tr>'
         )
     # Every value above is escaped or the module's own text.
     return mark_safe("".join(out))
+
+
+@register.simple_tag
+def round_pills(
+    tournament_id: Any, division: str, rounds: Iterable[int], shown: int
+) -> SafeString:
+    """The standings' "after round" links, the shown round marked (a national
+    event's 31 rounds through {% url %} cost more than the whole table)."""
+    prefix = reverse("standings-after", args=[tournament_id, division, 1])[: -len("1/")]
+    items = []
+    for number in rounds:
+        if number == shown:
+            items.append(f'<li><span aria-current="page">{number}</span></li>')
+        else:
+            items.append(
+                f'<li><a href="{prefix}{number}/" aria-label="After round {number}">'
+                f"{number}</a></li>"
+            )
+    return mark_safe(
+        f'<ul class="pills" aria-label="After round">{"".join(items)}</ul>'
+    )
