@@ -178,6 +178,9 @@
   document.addEventListener("htmx:afterSwap", function () {
     var panel = document.getElementById("results-panel");
     if (!panel) return;
+    // htmx wires the new form up only when the swap settles (20 ms later): an Enter
+    // typed before that submitted the slip as a plain form, reloading the page.
+    if (window.htmx) window.htmx.process(panel);
     focusAutofocus(panel);
     panel.querySelectorAll("form[data-slip]").forEach(function (form) {
       updateTie(form, form.hasAttribute("data-tied"));
