@@ -4,8 +4,9 @@ These are what hundreds of players reload while a round's results come in. Throu
 the ORM, compiling each query and building a model instance per row cost several
 times what PostgreSQL spent answering (profiled at national scale: a scorecard took
 13 ms, 4.5 queries of which about 2 ms each was Django's own work, plus 3.6 ms of
-serializer). Here each read is one statement returning plain tuples; the shapes are
-the documented ones (``StandingOutput``, ``ScorecardOutput``).
+serializer). Here a read is one to three statements returning plain tuples (a
+header, then the body); the shapes are the documented ones (``StandingOutput``,
+``ScorecardOutput``). The public pages read through them too.
 """
 
 from __future__ import annotations
