@@ -242,7 +242,9 @@ class StandingsApi(APIView):
         responses=s.StandingsOutput,
     )
     def get(self, request: Request, tournament_id: UUID) -> Response:
-        header = readable_header(request, reads.tournament_header(tournament_id))
+        header = selectors.readable_header(
+            reads.tournament_header(tournament_id), request.user
+        )
         division = division_param(request, header)
         after_round = request.query_params.get("after_round")
         if after_round is not None:
@@ -264,20 +266,11 @@ class StandingsApi(APIView):
         )
 
 
-def readable_header(
-    request: Request, header: reads.TournamentHeader | None
-) -> reads.TournamentHeader:
-    """The header if the user may read the tournament; 404 otherwise."""
-    if header is None or not selectors.tournament_can_read(header, request.user):
-        raise Http404
-    return header
-
-
 class ScorecardApi(APIView):
     @extend_schema(responses=s.ScorecardOutput)
     def get(self, request: Request, tournament_id: UUID, player_id: str) -> Response:
-        header = readable_header(
-            request, reads.scorecard_header(tournament_id, player_id)
+        header = selectors.readable_header(
+            reads.scorecard_header(tournament_id, player_id), request.user
         )
         player = header.player
         if player is None:

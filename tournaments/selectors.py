@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Q, QuerySet
+from django.http import Http404
 
 from games.eventstore import read_stream, stream_type
 from rules.standings import format_record
@@ -36,6 +37,16 @@ def tournament_can_read(
 ) -> bool:
     """Published tournaments are public; the others are their directors' only."""
     return tournament.published or tournament_is_director(tournament, user)
+
+
+def readable_header(
+    header: reads.TournamentHeader | None, user: Any
+) -> reads.TournamentHeader:
+    """The header if the user may read the tournament; 404 otherwise (no existence
+    leak), for the reads that start from a header instead of the model."""
+    if header is None or not tournament_can_read(header, user):
+        raise Http404  # no message: the API's 404 body stays DRF's own
+    return header
 
 
 def players_by_id(tournament: Tournament) -> dict[str, Player]:

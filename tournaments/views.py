@@ -254,9 +254,9 @@ def standings(
 ) -> HttpResponse:
     # The header (one statement) is all a cached page needs; the model only when
     # the page is built.
-    header = reads.tournament_header(tournament_id)
-    if header is None or not selectors.tournament_can_read(header, request.user):
-        raise Http404("No such tournament.")
+    header = selectors.readable_header(
+        reads.tournament_header(tournament_id), request.user
+    )
     if division not in header.divisions:
         raise Http404(f"No division {division!r}.")
     version = header.division_version(division)
