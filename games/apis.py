@@ -92,11 +92,7 @@ class GameDetailApi(APIView):
         if found is None:
             raise Http404
         game, published = found
-        if (
-            game["tournament_id"] is not None
-            and not published
-            and not selectors.tournament_readable(game["tournament_id"], request.user)
-        ):
+        if not selectors.game_readable(game["tournament_id"], published, request.user):
             raise Http404
 
         def build() -> Any:

@@ -10,7 +10,6 @@ from django.db.models import Q, QuerySet
 
 from games.eventstore import RecordedEvent, read_stream
 from games.models import GameProjection
-from games.reads import GameHeader
 from games.services import game_load, game_stream
 from games.streams import GameAggregate
 from rules import state as rs
@@ -39,14 +38,17 @@ def game_can_read(game: GameProjection, user: Any) -> bool:
     return tournament_readable(game.tournament_id, user)
 
 
-def game_header_can_read(game: GameHeader, user: Any) -> bool:
-    """``game_can_read`` for a header that carries its tournament's published flag:
-    a query only for a signed-in reader of an unpublished tournament's game."""
-    if game.tournament_id is None or game.published:
+def game_readable(
+    tournament_id: uuid.UUID | str | None, published: bool | None, user: Any
+) -> bool:
+    """``game_can_read`` from a game's tournament id and the published flag read
+    with it: a query only for a signed-in reader of an unpublished tournament's
+    game."""
+    if tournament_id is None or published:
         return True
     if user is None or not user.is_authenticated:
         return False
-    return tournament_readable(game.tournament_id, user)
+    return tournament_readable(tournament_id, user)
 
 
 def tournament_readable(tournament_id: uuid.UUID | str, user: Any) -> bool:

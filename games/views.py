@@ -335,7 +335,9 @@ def flagged_note(discrepancies: Any) -> str:
 
 def _readable_game(request: HttpRequest, game_id: uuid.UUID) -> reads.GameHeader:
     game = reads.game_header(game_id)
-    if game is None or not selectors.game_header_can_read(game, request.user):
+    if game is None or not selectors.game_readable(
+        game.tournament_id, game.published, request.user
+    ):
         raise Http404("No such game.")
     return game
 
