@@ -178,6 +178,18 @@ def test_a_private_tournaments_games_are_hidden(client, director, paired, game_i
     assert client.get(reverse("game-detail", args=[game_id])).status_code == 200
 
 
+def test_a_private_tournaments_games_are_hidden_from_the_api_too(
+    client, director, other_user, paired, game_id
+):
+    services.tournament_publish(tournament_id=paired, published=False, user=director)
+    url = f"/api/games/{game_id}/"
+    assert client.get(url).status_code == 404
+    client.force_login(other_user)  # signed in, but not a director of it
+    assert client.get(url).status_code == 404
+    client.force_login(director)
+    assert client.get(url).status_code == 200
+
+
 # --- notes ------------------------------------------------------------------------
 
 
