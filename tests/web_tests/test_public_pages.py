@@ -256,3 +256,17 @@ def test_a_page_cached_before_the_tournament_was_unpublished_is_not_served(
     services.tournament_publish(tournament_id=paired, published=False, user=director)
     assert client.get(standings).status_code == 404
     assert client.get(game).status_code == 404
+
+
+def test_the_tables_link_scorecards_rounds_and_games(client, director, paired, game_id):
+    record(paired, director, 1, 1, 412, 2, 388)
+    ids = ids_by_number(paired)
+    standings = client.get(reverse("standings", args=[paired, "A"])).content.decode()
+    for number in (1, 2, 11):
+        assert f'href="{reverse("scorecard", args=[paired, ids[number]])}"' in standings
+    assert f'href="{reverse("standings-after", args=[paired, "A", 1])}"' not in (
+        standings  # the round shown is marked, not linked
+    )
+    card = client.get(reverse("scorecard", args=[paired, ids[1]])).content.decode()
+    assert f'href="{reverse("scorecard", args=[paired, ids[2]])}"' in card
+    assert f'href="{reverse("game-detail", args=[game_id])}"' in card
