@@ -24,6 +24,17 @@ from rules.tiles import ENGLISH, tile_values
 register = template.Library()
 
 
+def url_prefix(name: str, *args: object, last: object = 0) -> str:
+    """The URL `name` with `args`, up to its last argument: the long tables link
+    every row, and reversing a URL per row cost more than the row. `last` is any
+    value the last argument accepts; the URL must end with it and a slash."""
+    url = reverse(name, args=[*args, last])
+    tail = f"{last}/"
+    if not url.endswith(tail):
+        raise ValueError(f"{name} does not end with its last argument: {url}")
+    return url[: -len(tail)]
+
+
 def escape(text: object) -> str:
     """Django's ``escape`` without its lazy-string check, which cost more than the
     escaping itself over a page's hundreds of cells (same output: both use
@@ -134,7 +145,7 @@ def board_grid(
 def sheet_rows(lines: Sequence[Any], game_id: Any, index: int) -> SafeString:
     """The score sheet's rows (the start line, then one per turn), linked to the
     board after each turn. Built in Python for the same reason as the board."""
-    prefix = reverse("game-turn", args=[game_id, 0])[: -len("0/")]
+    prefix = url_prefix("game-turn", game_id)
     current = ' aria-current="step"'
     start = f"{prefix}0/"
     rows = [

@@ -13,12 +13,14 @@ Usage::
 from __future__ import annotations
 
 import html
+import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django import template
-from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
+
+from games.templatetags.scrabble import url_prefix
 
 register = template.Library()
 
@@ -43,9 +45,8 @@ def _spread_class(value: int | None) -> str:
 @register.simple_tag
 def scorecard_rows(rows: Sequence[dict[str, Any]], tournament_id: Any) -> SafeString:
     """The scorecard table's body rows (see templates/tournaments/scorecard.html)."""
-    card_prefix = reverse("scorecard", args=[tournament_id, "x"])[: -len("x/")]
-    game_prefix = reverse("game-detail", args=["00000000-0000-0000-0000-000000000000"])
-    game_prefix = game_prefix[: -len("00000000-0000-0000-0000-000000000000/")]
+    card_prefix = url_prefix("scorecard", tournament_id, last="x")
+    game_prefix = url_prefix("game-detail", last=uuid.UUID(int=0))
     out = []
     for row in rows:
         line = row["line"]
@@ -98,7 +99,7 @@ def scorecard_rows(rows: Sequence[dict[str, Any]], tournament_id: Any) -> SafeSt
 def standings_rows(rows: Sequence[Mapping[str, Any]], tournament_id: Any) -> SafeString:
     """The standings table's body rows (see _standings_table.html), from rows shaped
     as ``tournaments.reads.standings`` gives them."""
-    card_prefix = reverse("scorecard", args=[tournament_id, "x"])[: -len("x/")]
+    card_prefix = url_prefix("scorecard", tournament_id, last="x")
     out = []
     for s in rows:
         withdrawn = " withdrawn" if s["withdrawn"] else ""
@@ -125,7 +126,7 @@ def round_pills(
 ) -> SafeString:
     """The standings' "after round" links, the shown round marked (a national
     event's 31 rounds through {% url %} cost more than the whole table)."""
-    prefix = reverse("standings-after", args=[tournament_id, division, 1])[: -len("1/")]
+    prefix = url_prefix("standings-after", tournament_id, division)
     items = []
     for number in rounds:
         if number == shown:
