@@ -369,8 +369,19 @@ ORDER BY version
 """
 
 
+_JSON_DECODER = json.JSONDecoder()
+_EMPTY_OBJECT = b"{}"
+
+
 def _loads_utf8(data: bytes) -> Any:
-    return json.loads(data.decode())
+    """A jsonb value read in binary. PostgreSQL prints jsonb as one value with no
+    surrounding whitespace, so `raw_decode` parses it without the two whitespace
+    scans of `json.loads`; metadata is almost always `{}` (a fresh dict each time:
+    callers may change it). Measured on a read of half the national log (2.9 s),
+    JSON took 1.2-1.4 s; 0.4-0.5 s less with these."""
+    if data == _EMPTY_OBJECT:
+        return {}
+    return _JSON_DECODER.raw_decode(data.decode())[0]
 
 
 def _events_from_rows(
@@ -832,9 +843,14 @@ def rebuild_projections(
                 stream = events[0].stream
                 state = handler.replay(stream, events)
                 handler.project(stream, state, events, rebuilding=True)
-                state_cache.put(
-                    stream, events[-1].version, state, events[-1].chain_hash
-                )
+                if handler.long_streams:
+                    # Only long streams are worth keeping warm (a national
+                    # tournament replays in most of a second, a game in a
+                    # millisecond): 512 kept game states made the collector's full
+                    # passes walk them, a quarter of a rebuild's time.
+                    state_cache.put(
+                        stream, events[-1].version, state, events[-1].chain_hash
+                    )
                 counts[handler.name] += 1
                 if progress is not None:
                     progress(len(events))

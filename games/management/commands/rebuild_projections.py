@@ -12,6 +12,7 @@ job, the job holding a national tournament finished seconds after the other.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -52,6 +53,25 @@ class Command(BaseCommand):
                 f"known: {', '.join(sorted(known))}"
             )
         started = time.perf_counter()
+        # Django's modules and settings live as long as the process: out of the
+        # collector's sight, its full passes walk only the rebuild's own objects
+        # (measured on the national log: 4.6 s of full passes in a 24 s one-process
+        # rebuild). Forked workers inherit the frozen heap; unfrozen at the end, for
+        # a caller that goes on (call_command).
+        gc.collect()
+        gc.freeze()
+        try:
+            self._rebuild(names, known, options, started)
+        finally:
+            gc.unfreeze()
+
+    def _rebuild(
+        self,
+        names: list[str] | None,
+        known: set[str],
+        options: dict[str, Any],
+        started: float,
+    ) -> None:
         if options["partition"]:
             self._partition(names, options["partition"])
             return
