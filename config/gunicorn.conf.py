@@ -2,10 +2,17 @@
 (the project root as the working directory).
 
 Threaded workers, so that a worker's other requests go on while one waits on
-PostgreSQL. 8 threads, not 4: directors' result entries wait on their tournament's
-lock in a thread of their own, and with 4 the readers queued behind them (national
-benchmark, reads p95 70 ms with 4 threads, 40 ms with 8). Each thread holds a database
-connection: 3 x 8 = 24 of PostgreSQL's default 100.
+PostgreSQL. One worker process per CPU (at least 2): the pages are CPU-bound Python,
+so a third process on two cores only competed for them, and each process keeps its
+own page cache, so fewer processes render fewer copies of each page after a result
+(national benchmark, HTML pages with results entered at 8 a second, three paired
+25 s runs: 2 workers used 3.7-4.4 ms of CPU a request and gave p95 96-130 ms, 3
+workers 4.2-4.8 ms and 120-150 ms).
+
+8 threads, not 4: directors' result entries wait on their tournament's lock in a
+thread of their own, and with 4 the readers queued behind them (national benchmark,
+reads p95 70 ms with 4 threads, 40 ms with 8). Each thread holds a database
+connection: 2 x 8 = 16 of PostgreSQL's default 100 on two CPUs.
 
 No keep-alive by default: a keep-alive connection stays with the worker process
 that accepted it, and a burst of clients (55 in the national benchmark) landed
@@ -25,8 +32,17 @@ import gc
 import os
 from typing import Any
 
+
+def _cpus() -> int:
+    # The CPUs this process may run on (a container's share, not the host's).
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 2
+
+
 worker_class = "gthread"
-workers = int(os.environ.get("WEB_CONCURRENCY", "3"))
+workers = int(os.environ.get("WEB_CONCURRENCY", str(max(2, _cpus()))))
 threads = int(os.environ.get("WEB_THREADS", "8"))
 keepalive = int(os.environ.get("WEB_KEEPALIVE", "0"))
 
