@@ -103,7 +103,8 @@ def parse_database_url(url: str, name: str = "DATABASE_URL") -> dict[str, object
     if "host" in options:
         host = options.pop("host")
     return {
-        "ENGINE": "django.db.backends.postgresql",
+        # Django's backend with a health check that skips the round trip when it can.
+        "ENGINE": "config.postgresql",
         "NAME": dbname,
         "USER": unquote(parts.username or ""),
         "PASSWORD": unquote(parts.password or ""),

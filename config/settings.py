@@ -88,6 +88,7 @@ def _database() -> dict[str, object]:
         url = start_embedded_postgres()
     database = parse_database_url(url)
     database["CONN_MAX_AGE"] = env_int("CONN_MAX_AGE", default=60)
+    # Checked without a round trip when the socket shows it sound (config.postgresql).
     database["CONN_HEALTH_CHECKS"] = True
     return database
 
