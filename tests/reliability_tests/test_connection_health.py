@@ -47,6 +47,7 @@ def test_a_connection_the_server_closed_is_replaced_before_the_request_uses_it()
 
 @pytest.mark.django_db(transaction=True)
 def test_a_sound_connection_is_kept_without_a_round_trip(monkeypatch):
+    assert connection.health_check_enabled
     connection.ensure_connection()
     pid = connection.connection.info.backend_pid
     round_trips = []
