@@ -293,11 +293,20 @@ def standings(
 def scorecard(
     request: HttpRequest, tournament_id: uuid.UUID, player_id: str
 ) -> HttpResponse:
-    tournament = _readable(request, tournament_id)
-    player = get_object_or_404(Player, tournament=tournament, player_id=player_id)
-    version = tournament.division_version(player.division)
+    # The tournament's and the player's rows in one statement (as the API reads
+    # them) are all a cached page needs; the tournament's model only when the page
+    # is built.
+    header = selectors.readable_header(
+        reads.scorecard_header(tournament_id, player_id), request.user
+    )
+    if header.player is None:
+        raise Http404("No such player.")
+    fields = dict(header.player)
+    player = Player(tournament_id=tournament_id, player_id=fields.pop("id"), **fields)
+    version = header.division_version(player.division)
 
     def build() -> HttpResponse:
+        tournament = Tournament.objects.get(pk=tournament_id)
         # Lazy: a cached fragment (keyed by the division's version) needs neither.
         card = SimpleLazyObject(lambda: selectors.player_scorecard(tournament, player))
         return render(
@@ -315,7 +324,7 @@ def scorecard(
         )
 
     # A players change counts for every division's version (the player's row).
-    return cached_page(request, [tournament.tournament_id], version, build)
+    return cached_page(request, [tournament_id], version, build)
 
 
 def _scorecard_rows(
