@@ -301,6 +301,8 @@ def scorecard(
     )
     if header.player is None:
         raise Http404("No such player.")
+    # An unsaved model built from the row just read, never saved: the template and
+    # the selectors read a Player's fields, and a second query would fetch the same.
     fields = dict(header.player)
     player = Player(tournament_id=tournament_id, player_id=fields.pop("id"), **fields)
     version = header.division_version(player.division)
