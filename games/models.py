@@ -72,6 +72,13 @@ class StoredEvent(models.Model):
         return f"{self.stream_type}/{self.stream_id}@{self.version} {self.event_type}"
 
 
+class GameProjectionManager(models.Manager["GameProjection"]):
+    def get_queryset(self) -> models.QuerySet[GameProjection]:
+        # The snapshot is read only by the game page (games.reads, in SQL); a list
+        # of games through the ORM would otherwise fetch kilobytes for every row.
+        return super().get_queryset().defer("snapshot")
+
+
 class GameProjection(models.Model):
     """The current state of one game stream, as of `version` (a read model)."""
 
@@ -106,6 +113,11 @@ class GameProjection(models.Model):
     )
     started_at = models.DateTimeField()
     updated_at = models.DateTimeField()
+    # The replayed state at `version`, authenticated (games.snapshots): the game page
+    # starts from it instead of reading and replaying the events.
+    snapshot = models.BinaryField(null=True, editable=False)
+
+    objects = GameProjectionManager()
 
     class Meta:
         db_table = "games_game"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.apps import apps
@@ -93,7 +93,8 @@ def game_turns(game_id: uuid.UUID) -> list[dict[str, Any]]:
 @dataclass(frozen=True, slots=True)
 class GameHeader:
     """What the game page needs before it replays: the game's version (the replay's
-    bound) and title, and its tournament's name and published flag (who may read)."""
+    bound) and title, its tournament's name and published flag (who may read), and
+    the state snapshot written with that version (games.snapshots)."""
 
     game_id: uuid.UUID
     version: int
@@ -101,12 +102,14 @@ class GameHeader:
     tournament_id: uuid.UUID | None
     tournament_name: str | None
     published: bool | None
+    snapshot: bytes | None = field(default=None, repr=False)
 
 
 def _header_sql() -> str:
     tournaments = apps.get_model("tournaments", "Tournament")._meta.db_table
     return (
-        "SELECT g.game_id, g.version, g.title, g.tournament_id, t.name, t.published "
+        "SELECT g.game_id, g.version, g.title, g.tournament_id, t.name, t.published, "
+        "g.snapshot "
         f"FROM {GameProjection._meta.db_table} g "
         f"LEFT JOIN {tournaments} t ON t.tournament_id = g.tournament_id "
         "WHERE g.game_id = %s"

@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 from django.db import connection
 from django.utils import timezone
 
+from games import snapshots
 from games.codec import Codec
 from games.eventstore import RecordedEvent, StreamKey, StreamType, binary_cursor
 from games.models import GameProjection, GameTurn
@@ -108,8 +109,12 @@ class GameStream(StreamType[GameAggregate]):
     ) -> None:
         game_state = state.state
         assert game_state is not None
-        values = state_values(game_state, new_events[-1].version)
+        version = new_events[-1].version
+        values = state_values(game_state, version)
         values["updated_at"] = timezone.now()
+        values["snapshot"] = snapshots.dump(
+            stream.id, version, game_state, state.context
+        )
         first = new_events[0]
         game = GameProjection(game_id=stream.id)
         if rebuilding and self._games is not None and first.version == 1:
@@ -245,6 +250,7 @@ _GAME_COLUMNS = {
     "created_by_id": "int",
     "started_at": "timestamptz",
     "updated_at": "timestamptz",
+    "snapshot": "bytea",
 }
 
 

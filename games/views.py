@@ -20,7 +20,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import reads, selectors, services
+from games import reads, selectors, services, snapshots
 from games.eventstore import ConcurrencyError, EventRejectedError
 from games.forms import (
     ChallengeForm,
@@ -376,13 +376,27 @@ def turn_url(game_id: uuid.UUID, index: int) -> str:
     return reverse("game-turn", args=[game_id, index])
 
 
-def _viewer_context(
-    request: HttpRequest, game: reads.GameHeader, turn: int | None
-) -> dict[str, Any]:
+def _viewer_aggregate(game: reads.GameHeader, turn: int | None) -> GameAggregate:
+    """The game at the header's version: its snapshot when the page shows the final
+    position, else the replay of its events (an earlier turn's board needs them)."""
+    snapshot = snapshots.load(game.game_id, game.version, game.snapshot)
+    if snapshot is not None:
+        state, context = snapshot
+        if turn is None or turn >= len(state.turns):
+            # No events: the final position is the snapshot's own state
+            # (selectors.state_after answers it without replaying).
+            return GameAggregate(state=state, context=context)
     # Bounded by the header's version: the page shows one consistent version, and
     # the stream's own version need not be asked for. Not kept in the state cache:
     # readers open thousands of games once each (see eventstore.load_state).
     _, aggregate = services.game_load(game.game_id, version=game.version, keep=False)
+    return aggregate
+
+
+def _viewer_context(
+    request: HttpRequest, game: reads.GameHeader, turn: int | None
+) -> dict[str, Any]:
+    aggregate = _viewer_aggregate(game, turn)
     final = aggregate.state
     assert final is not None
     names = player_names(aggregate)

@@ -1,0 +1,201 @@
+"""The game page starts from the state snapshot on the game's projection row, and
+only from one this code can vouch for (games.snapshots)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+import rules
+from games import eventstore, selectors, services, snapshots
+from games.models import GameProjection
+from rules import state as rs
+
+
+def stored_snapshot(game_id):
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT version, snapshot FROM games_game WHERE game_id = %s", [game_id]
+        )
+        return cursor.fetchone()
+
+
+def set_snapshot(game_id, blob):
+    # The projection row, not the log: projections may be rewritten.
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE games_game SET snapshot = %s WHERE game_id = %s", [blob, game_id]
+        )
+
+
+def replayed(game_id):
+    events = [recorded.event for recorded in selectors.game_events(game_id)]
+    return rs.replay(tuple(events))
+
+
+def page(client, game_id, turn=None):
+    """The page built afresh (no page cache, no kept state), and its query count."""
+    cache.clear()
+    eventstore.state_cache.clear()
+    url = f"/games/{game_id}/" if turn is None else f"/games/{game_id}/turn/{turn}/"
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(url)
+    assert response.status_code == 200, url
+    return response.content.decode(), len(captured.captured_queries)
+
+
+def import_all(user, shared_gcg_dir):
+    return [
+        services.game_import_gcg(text=path.read_bytes(), user=user)[0].stream.id
+        for path in sorted(shared_gcg_dir.glob("*.gcg"))
+    ]
+
+
+@pytest.mark.django_db
+def test_every_append_leaves_the_replayed_state_as_the_snapshot(
+    recorder, shared_gcg_dir
+):
+    game_ids = import_all(recorder, shared_gcg_dir)
+    assert len(game_ids) == 6
+    for game_id in game_ids:
+        version, blob = stored_snapshot(game_id)
+        state, context = snapshots.load(game_id, version, blob)
+        assert state == replayed(game_id)
+        assert context["owner_id"] == recorder.pk
+    # Move by move: each append rewrites it at the new version.
+    started = services.game_start(
+        user=recorder, players=["Ann", "Ben"], racks=["DINNVWY", "ADEEGIL"]
+    )
+    gid = started.stream.id
+    services.game_place(game_id=gid, position="8D", word="WINDY", user=recorder)
+    version, blob = stored_snapshot(gid)
+    state, _ = snapshots.load(gid, version, blob)
+    assert state.scores[0] > 0
+    assert state == replayed(gid)
+    services.game_challenge(game_id=gid, outcome="phony", user=recorder)
+    newer, blob = stored_snapshot(gid)
+    assert newer > version
+    state, _ = snapshots.load(gid, newer, blob)
+    assert state.scores[0] == 0  # the phony came off
+    assert state == replayed(gid)
+
+
+@pytest.mark.django_db
+def test_the_game_page_from_its_snapshot_is_the_page_replayed(
+    client, recorder, shared_gcg_dir
+):
+    for game_id in import_all(recorder, shared_gcg_dir):
+        from_snapshot, statements = page(client, game_id)
+        assert statements == 1  # the header, which carries the snapshot
+        set_snapshot(game_id, None)
+        from_events, statements = page(client, game_id)
+        assert statements == 2  # the header, then the events
+        assert from_snapshot == from_events
+
+
+@pytest.mark.django_db
+def test_an_earlier_turn_replays_and_the_last_turn_uses_the_snapshot(
+    client, recorder, shared_gcg_dir
+):
+    game_id = import_all(recorder, shared_gcg_dir)[0]
+    count = GameProjection.objects.get(game_id=game_id).turn_count
+    _, statements = page(client, game_id, turn=1)
+    assert statements == 2
+    last, statements = page(client, game_id, turn=count)
+    assert statements == 1
+    set_snapshot(game_id, None)
+    assert page(client, game_id, turn=count)[0] == last
+
+
+def tampered(blob: bytes) -> bytes:
+    # A changed score inside the pickle: the data an attacker would want shown.
+    return blob[:-40] + bytes([blob[-40] ^ 1]) + blob[-39:]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        pytest.param(lambda blob, other: tampered(blob), id="altered"),
+        pytest.param(lambda blob, other: other, id="another-game's"),
+        pytest.param(lambda blob, other: b"\x00" * 40, id="garbage"),
+    ],
+)
+def test_a_snapshot_the_code_cannot_vouch_for_is_not_used(
+    client, recorder, shared_gcg_dir, spoil
+):
+    first, second = import_all(recorder, shared_gcg_dir)[:2]
+    good, _ = page(client, first)
+    _, blob = stored_snapshot(first)
+    _, other = stored_snapshot(second)
+    set_snapshot(first, spoil(bytes(blob), bytes(other)))
+    shown, statements = page(client, first)
+    assert statements == 2  # replayed from the events instead
+    assert shown == good
+
+
+@pytest.mark.django_db
+def test_a_snapshot_of_an_earlier_version_is_not_used(recorder):
+    started = services.game_start(
+        user=recorder, players=["Ann", "Ben"], racks=["DINNVWY", "ADEEGIL"]
+    )
+    gid = started.stream.id
+    version, old = stored_snapshot(gid)
+    services.game_place(game_id=gid, position="8D", word="WINDY", user=recorder)
+    newer, _ = stored_snapshot(gid)
+    assert snapshots.load(gid, version, old) is not None
+    assert snapshots.load(gid, newer, old) is None
+
+
+@pytest.mark.django_db
+def test_other_rules_code_or_another_secret_key_invalidates_snapshots(
+    recorder, settings, monkeypatch
+):
+    started = services.game_start(
+        user=recorder, players=["Ann", "Ben"], racks=["DINNVWY", "ADEEGIL"]
+    )
+    gid = started.stream.id
+    version, blob = stored_snapshot(gid)
+    assert snapshots.load(gid, version, blob) is not None
+    monkeypatch.setattr(snapshots, "rules_fingerprint", lambda: b"other rules")
+    assert snapshots.load(gid, version, blob) is None
+    monkeypatch.undo()
+    settings.SECRET_KEY = "another-secret-key-" + "x" * 40
+    assert snapshots.load(gid, version, blob) is None
+
+
+def test_the_fingerprint_covers_the_rules_source(tmp_path):
+    rules_dir = Path(rules.__file__).parent
+    copy = tmp_path / "rules"
+    shutil.copytree(rules_dir, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    assert snapshots.source_fingerprint(copy) == snapshots.rules_fingerprint()
+    scoring = copy / "scoring.py"
+    scoring.write_text(scoring.read_text() + "\n# a change\n")
+    assert snapshots.source_fingerprint(copy) != snapshots.rules_fingerprint()
+
+
+@pytest.mark.django_db
+def test_a_rebuild_rewrites_the_snapshots(client, recorder, shared_gcg_dir):
+    game_ids = import_all(recorder, shared_gcg_dir)
+    pages = {game_id: page(client, game_id)[0] for game_id in game_ids}
+    eventstore.rebuild_projections(["game"])
+    for game_id in game_ids:
+        version, blob = stored_snapshot(game_id)
+        state, _ = snapshots.load(game_id, version, blob)
+        assert state == replayed(game_id)
+        shown, statements = page(client, game_id)
+        assert statements == 1
+        assert shown == pages[game_id]
+
+
+@pytest.mark.django_db
+def test_lists_of_games_do_not_fetch_the_snapshots(recorder, shared_gcg_dir):
+    import_all(recorder, shared_gcg_dir)
+    with CaptureQueriesContext(connection) as captured:
+        list(GameProjection.objects.all())
+    assert "snapshot" not in captured.captured_queries[0]["sql"]
