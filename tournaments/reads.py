@@ -32,6 +32,7 @@ class TournamentHeader:
     rounds: int
     divisions: list[str]
     division_versions: dict[str, int]
+    name: str = ""
     # Set by scorecard_header: the player's row, when the player exists.
     player: dict[str, Any] | None = None
 
@@ -41,7 +42,7 @@ class TournamentHeader:
 
 
 _HEADER = """
-SELECT tournament_id, version, published, rounds, divisions, division_versions
+SELECT tournament_id, version, published, rounds, divisions, division_versions, name
 FROM tournaments_tournament WHERE tournament_id = %s
 """
 
@@ -50,7 +51,7 @@ def _header(
     row: tuple[Any, ...], player: dict[str, Any] | None = None
 ) -> TournamentHeader:
     # Django's connection hands jsonb over as text (JSONField parses it itself).
-    pk, version, published, rounds, divisions, division_versions = row
+    pk, version, published, rounds, divisions, division_versions, name = row
     return TournamentHeader(
         pk,
         version,
@@ -58,6 +59,7 @@ def _header(
         rounds,
         json.loads(divisions),
         json.loads(division_versions),
+        name,
         player,
     )
 
@@ -79,7 +81,7 @@ _PLAYER_COLUMNS = ", ".join(
 # player's division.
 _SCORECARD_HEADER = f"""
 SELECT t.tournament_id, t.version, t.published, t.rounds, t.divisions,
-       t.division_versions,
+       t.division_versions, t.name,
        {_PLAYER_COLUMNS}
 FROM tournaments_tournament t
 LEFT JOIN tournaments_player p
@@ -96,8 +98,8 @@ def scorecard_header(
         row = cursor.fetchone()
     if row is None:
         return None
-    player = None if row[6] is None else dict(zip(PLAYER_FIELDS, row[6:], strict=True))
-    return _header(row[:6], player)
+    player = None if row[7] is None else dict(zip(PLAYER_FIELDS, row[7:], strict=True))
+    return _header(row[:7], player)
 
 
 # Serves the latest standings too: the subquery finds the division's last round
@@ -222,3 +224,40 @@ def player_rounds(
         cursor.execute(_PLAYER_STANDINGS, [tournament_id, player_id, division])
         lines = [StandingRow(*row) for row in cursor.fetchall()]
     return pairings, lines
+
+
+# Served by games_game_division (tournament, division, round, board); the exact
+# (round, board) pairs are picked from the rounds' and boards' cross product here.
+_BOARD_GAMES = """
+SELECT round, board_number, game_id FROM games_game
+WHERE tournament_id = %s AND division = %s
+  AND round = ANY(%s) AND board_number = ANY(%s)
+ORDER BY started_at
+"""
+
+
+def board_game_ids(
+    tournament_id: uuid.UUID, division: str, boards: list[tuple[int, int | None]]
+) -> dict[tuple[int, int | None], uuid.UUID]:
+    """The latest recorded game of each (round, board), by id: the games a
+    scorecard links when no result names them."""
+    wanted = {(round_, board) for round_, board in boards if board is not None}
+    if not wanted:
+        return {}
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _BOARD_GAMES,
+            [
+                tournament_id,
+                division,
+                sorted({round_ for round_, _ in wanted}),
+                sorted({board for _, board in wanted}),
+            ],
+        )
+        rows = cursor.fetchall()
+    # Ordered by start: a later game of the same board replaces an earlier one.
+    return {
+        (round_, board): game_id
+        for round_, board, game_id in rows
+        if (round_, board) in wanted
+    }

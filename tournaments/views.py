@@ -16,7 +16,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Max, Q
+from django.db.models import Max
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -308,7 +308,8 @@ def scorecard(
     version = header.division_version(player.division)
 
     def build() -> HttpResponse:
-        tournament = Tournament.objects.get(pk=tournament_id)
+        # Unsaved, like the player: the page shows only the tournament's name.
+        tournament = Tournament(tournament_id=tournament_id, name=header.name)
         # Lazy: a cached fragment (keyed by the division's version) needs neither.
         card = SimpleLazyObject(lambda: selectors.player_scorecard(tournament, player))
         return render(
@@ -340,7 +341,7 @@ def _scorecard_rows(
         for line in lines
         if line.game_id is None and line.board is not None
     ]
-    games = _board_game_ids(tournament, player.division, unnamed)
+    games = reads.board_game_ids(tournament.tournament_id, player.division, unnamed)
     return [
         {
             "line": line,
@@ -349,28 +350,6 @@ def _scorecard_rows(
         }
         for line in lines
     ]
-
-
-def _board_game_ids(
-    tournament: Tournament, division: str, boards: list[tuple[int, int | None]]
-) -> dict[tuple[int, int | None], uuid.UUID]:
-    """The latest recorded game of each (round, board), by id."""
-    if not boards:
-        return {}
-    wanted = Q()
-    for round_, board in boards:
-        wanted |= Q(round=round_, board_number=board)
-    found: dict[tuple[int, int | None], uuid.UUID] = {}
-    rows = (
-        GameProjection.objects.filter(
-            wanted, tournament_id=tournament.tournament_id, division=division
-        )
-        .order_by("started_at")
-        .values_list("round", "board_number", "game_id")
-    )
-    for round_, board, game_id in rows:
-        found[(round_, board)] = game_id
-    return found
 
 
 @require_GET

@@ -11,8 +11,9 @@ from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from games import services as game_services
 from tests.web_tests.conftest import ids_by_number, pair_by_hand
-from tournaments import services
+from tournaments import reads, services
 from tournaments.models import Standing
 
 pytestmark = pytest.mark.django_db
@@ -270,3 +271,33 @@ def test_the_tables_link_scorecards_rounds_and_games(client, director, paired, g
     card = client.get(reverse("scorecard", args=[paired, ids[1]])).content.decode()
     assert f'href="{reverse("scorecard", args=[paired, ids[2]])}"' in card
     assert f'href="{reverse("game-detail", args=[game_id])}"' in card
+
+
+def test_a_scorecard_links_the_latest_game_of_exactly_its_boards(
+    director, paired, shared_gcg_dir
+):
+    ids = ids_by_number(paired)
+
+    def imported(name, round_, board):
+        result, _ = game_services.game_import_gcg(
+            text=(shared_gcg_dir / name).read_bytes(),
+            user=director,
+            context={
+                "tournament_id": paired,
+                "division": "A",
+                "round": round_,
+                "board": board,
+                "player_ids": [ids[1], ids[2]],
+            },
+        )
+        return result.stream.id
+
+    imported("doug_v_emely.gcg", 1, 1)
+    replayed = imported("noah_vs_peter.gcg", 1, 1)  # the same board, recorded again
+    other = imported("success_six_pass.gcg", 2, 3)
+    imported("doug_v_emely.gcg", 1, 3)  # in the rounds and boards asked, not a pair
+    imported("doug_v_emely.gcg", 2, 1)
+    found = reads.board_game_ids(paired, "A", [(1, 1), (2, 3), (3, None)])
+    assert found == {(1, 1): replayed, (2, 3): other}
+    assert reads.board_game_ids(paired, "B", [(1, 1)]) == {}
+    assert reads.board_game_ids(paired, "A", []) == {}
