@@ -11,13 +11,51 @@ import json
 import os
 import random
 
-from locust import FastHttpUser, between, task
+from locust import FastHttpUser, between, events, task
 
 with open(os.environ["BENCH_PLAN"], encoding="utf-8") as plan_file:
     PLAN = json.load(plan_file)
 PENDING = list(PLAN["pending"])  # shared by the writers (one process, gevent)
 MIX = os.environ.get("BENCH_MIX", "api")  # which readers: "api" or "pages"
 TID = PLAN["tournament_id"]
+
+# Every read's response time, for the reads' own percentiles: locust's "Aggregated"
+# row counts the directors' result entries too, and the target is for reads. Kept
+# whole (tens of thousands of floats) so the percentiles are exact.
+READ_TIMES: list[float] = []
+READ_FAILURES = [0]
+
+
+@events.request.add_listener
+def _note_read(request_type: str, response_time: float, exception, **_) -> None:
+    if request_type == "GET":
+        READ_TIMES.append(response_time)
+        if exception is not None:
+            READ_FAILURES[0] += 1
+
+
+@events.quitting.add_listener
+def _write_reads(**_) -> None:
+    path = os.environ.get("BENCH_READS_OUT")
+    if not path:
+        return
+    times = sorted(READ_TIMES)
+
+    def percentile(fraction: float) -> float:
+        # As bench/run.py's percentile() (this file is loaded by locust alone).
+        return times[min(len(times) - 1, max(0, round(fraction * (len(times) - 1))))]
+
+    with open(path, "w", encoding="utf-8") as out:
+        json.dump(
+            {
+                "requests": len(times),
+                "failures": READ_FAILURES[0],
+                "p50_ms": percentile(0.50) if times else None,
+                "p95_ms": percentile(0.95) if times else None,
+                "p99_ms": percentile(0.99) if times else None,
+            },
+            out,
+        )
 
 
 class ApiReader(FastHttpUser):

@@ -631,6 +631,7 @@ class Bench:
             plan_path = Path(folder) / "plan.json"
             plan_path.write_text(json.dumps(plan))
             prefix = Path(folder) / "locust"
+            reads_path = Path(folder) / "reads.json"
             subprocess.run(
                 [
                     sys.executable,
@@ -654,11 +655,21 @@ class Bench:
                     "WARNING",
                 ],
                 cwd=ROOT,
-                env={**os.environ, "BENCH_PLAN": str(plan_path), "BENCH_MIX": mix},
+                env={
+                    **os.environ,
+                    "BENCH_PLAN": str(plan_path),
+                    "BENCH_MIX": mix,
+                    "BENCH_READS_OUT": str(reads_path),
+                },
                 check=False,
                 timeout=self.scale.http_seconds + 120,
             )
-            return self._read_locust(Path(f"{prefix}_stats.csv"))
+            stats = self._read_locust(Path(f"{prefix}_stats.csv"))
+            # Every read, without the result entries (the target is for reads).
+            reads = json.loads(reads_path.read_text())
+            reads["rps"] = reads["requests"] / self.scale.http_seconds
+            stats["reads"] = reads
+            return stats
 
     def _wait_for(self, port: int) -> None:
         import urllib.request
