@@ -67,7 +67,10 @@ def _setup_django(database_url: str | None) -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     # Production-like settings: DEBUG on would keep every query in memory.
     os.environ["DEBUG"] = "0"
-    os.environ.setdefault("SECRET_KEY", "bench-" + uuid.uuid4().hex * 2)
+    # Fixed, not random: the game pages' snapshots are authenticated with it
+    # (games.snapshots), and an --http-only rerun against a kept database must use
+    # the key that wrote them, or every game page replays its events instead.
+    os.environ.setdefault("SECRET_KEY", "bench-not-a-production-key-" + "0" * 32)
     os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
     if database_url:
         os.environ["DATABASE_URL"] = database_url
