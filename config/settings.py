@@ -105,7 +105,8 @@ LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 # English only: without the translation machinery, every rendered value skips the
 # active-language lookups (Django's advice for a site that is not translated; a
-# game page rendered about 5% faster in paired runs). Dates and numbers keep LANGUAGE_CODE's formats.
+# game page rendered about 5% faster in paired runs). Dates and numbers keep
+# LANGUAGE_CODE's formats.
 USE_I18N = False
 USE_TZ = True
 
