@@ -3,6 +3,8 @@ only from one this code can vouch for (games.snapshots)."""
 
 from __future__ import annotations
 
+import dataclasses
+import pickle
 import shutil
 from pathlib import Path
 
@@ -112,30 +114,47 @@ def test_an_earlier_turn_replays_and_the_last_turn_uses_the_snapshot(
     assert page(client, game_id, turn=count)[0] == last
 
 
-def tampered(blob: bytes) -> bytes:
-    # A changed score inside the pickle: the data an attacker would want shown.
-    return blob[:-40] + bytes([blob[-40] ^ 1]) + blob[-39:]
+def forged(blob: bytes, game_id, version) -> bytes:
+    """The snapshot with other scores pickled in and the MAC kept: what someone who
+    can write the table but does not hold SECRET_KEY could make."""
+    state, context = snapshots.load(game_id, version, blob)
+    fake = dataclasses.replace(state, scores=(999, 998))
+    return blob[:32] + pickle.dumps((fake, context))
 
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     "spoil",
     [
-        pytest.param(lambda blob, other: tampered(blob), id="altered"),
-        pytest.param(lambda blob, other: other, id="another-game's"),
-        pytest.param(lambda blob, other: b"\x00" * 40, id="garbage"),
+        pytest.param(forged, id="forged"),
+        pytest.param(
+            lambda blob, game_id, version: blob[:-1] + bytes([blob[-1] ^ 1]),
+            id="one-byte-changed",
+        ),
+        pytest.param(lambda blob, game_id, version: b"\x00" * 40, id="garbage"),
     ],
 )
 def test_a_snapshot_the_code_cannot_vouch_for_is_not_used(
     client, recorder, shared_gcg_dir, spoil
 ):
+    game_id = import_all(recorder, shared_gcg_dir)[0]
+    good, _ = page(client, game_id)
+    version, blob = stored_snapshot(game_id)
+    set_snapshot(game_id, spoil(bytes(blob), game_id, version))
+    shown, statements = page(client, game_id)
+    assert statements == 2  # replayed from the events instead
+    assert shown == good
+    assert ' has 999"' not in shown  # the forged score on the scoreboard
+
+
+@pytest.mark.django_db
+def test_another_games_snapshot_is_not_used(client, recorder, shared_gcg_dir):
     first, second = import_all(recorder, shared_gcg_dir)[:2]
     good, _ = page(client, first)
-    _, blob = stored_snapshot(first)
     _, other = stored_snapshot(second)
-    set_snapshot(first, spoil(bytes(blob), bytes(other)))
+    set_snapshot(first, bytes(other))
     shown, statements = page(client, first)
-    assert statements == 2  # replayed from the events instead
+    assert statements == 2
     assert shown == good
 
 
