@@ -115,6 +115,21 @@ ORDER BY rank, number
 """
 
 
+# Served by standing_page (tournament, division, after_round, …).
+_LAST_ROUND = """
+SELECT max(after_round) FROM tournaments_standing
+WHERE tournament_id = %s AND division = %s
+"""
+
+
+def last_round_with_standings(tournament_id: uuid.UUID, division: str) -> int:
+    """The division's latest round with standings (0 before any)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_LAST_ROUND, [tournament_id, division])
+        (last,) = cursor.fetchone()
+    return last or 0
+
+
 def standings(
     tournament_id: uuid.UUID, division: str, after_round: int | None
 ) -> tuple[int, list[dict[str, Any]]]:

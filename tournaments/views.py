@@ -262,15 +262,18 @@ def standings(
     version = header.division_version(division)
 
     def build() -> HttpResponse:
-        tournament = Tournament.objects.get(pk=tournament_id)
-        last = selectors.last_round_with_standings(tournament, division)
-        if after_round is not None and not 1 <= after_round <= last:
-            raise Http404(f"No standings after round {after_round}.")
+        # Unsaved, built from the header: the page shows only the tournament's name.
+        tournament = Tournament(tournament_id=tournament_id, name=header.name)
+        if after_round is not None:
+            last = reads.last_round_with_standings(tournament_id, division)
+            if not 1 <= after_round <= last:
+                raise Http404(f"No standings after round {after_round}.")
         # Plain rows, as the API reads them: 125 model instances cost more than the
-        # page's whole table.
-        shown, rows = reads.standings(
-            tournament_id, division, last if after_round is None else after_round
-        )
+        # page's whole table. Without a round, the latest one's (its number comes
+        # with the rows).
+        shown, rows = reads.standings(tournament_id, division, after_round)
+        if after_round is None:
+            last = shown
         return render(
             request,
             "tournaments/standings.html",
@@ -280,7 +283,6 @@ def standings(
                 "after_round": shown,
                 "rows": rows,
                 "rounds": range(1, last + 1),
-                "ties_are_draws": tournament.ties_are_draws,
                 "division_version": version,
             },
         )

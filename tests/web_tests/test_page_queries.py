@@ -70,8 +70,11 @@ def test_the_standings_page_does_not_grow_with_players_or_rounds(
     for round_ in (2, 3, 4):
         play_round(tournament, director, round_)
     assert queries(client, url) == small
-    # The tournament's header, then its row, its latest round and the rows.
-    assert small <= 4
+    # The tournament's header, then the latest round's rows.
+    assert small == 2
+    # After a given round: its header, the latest round (to bound the one asked for,
+    # and for the links to the others), then the rows.
+    assert queries(client, f"{url}after/2/") == 3
 
 
 @pytest.mark.django_db
