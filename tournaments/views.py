@@ -264,16 +264,17 @@ def standings(
     def build() -> HttpResponse:
         # Unsaved, built from the header: the page shows only the tournament's name.
         tournament = Tournament(tournament_id=tournament_id, name=header.name)
-        if after_round is not None:
+        # Plain rows, as the API reads them: 125 model instances cost more than the
+        # page's whole table.
+        if after_round is None:
+            # The latest round's rows, which come with its number.
+            last, rows = reads.standings(tournament_id, division, None)
+            shown = last
+        else:
             last = reads.last_round_with_standings(tournament_id, division)
             if not 1 <= after_round <= last:
                 raise Http404(f"No standings after round {after_round}.")
-        # Plain rows, as the API reads them: 125 model instances cost more than the
-        # page's whole table. Without a round, the latest one's (its number comes
-        # with the rows).
-        shown, rows = reads.standings(tournament_id, division, after_round)
-        if after_round is None:
-            last = shown
+            shown, rows = reads.standings(tournament_id, division, after_round)
         return render(
             request,
             "tournaments/standings.html",
