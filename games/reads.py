@@ -102,6 +102,7 @@ class GameHeader:
     tournament_id: uuid.UUID | None
     tournament_name: str | None
     published: bool | None
+    turn_count: int = 0
     snapshot: bytes | None = field(default=None, repr=False)
 
 
@@ -109,7 +110,7 @@ def _header_sql() -> str:
     tournaments = apps.get_model("tournaments", "Tournament")._meta.db_table
     return (
         "SELECT g.game_id, g.version, g.title, g.tournament_id, t.name, t.published, "
-        "g.snapshot "
+        "g.turn_count, g.snapshot "
         f"FROM {GameProjection._meta.db_table} g "
         f"LEFT JOIN {tournaments} t ON t.tournament_id = g.tournament_id "
         "WHERE g.game_id = %s"

@@ -379,10 +379,12 @@ def turn_url(game_id: uuid.UUID, index: int) -> str:
 def _viewer_aggregate(game: reads.GameHeader, turn: int | None) -> GameAggregate:
     """The game at the header's version: its snapshot when the page shows the final
     position, else the replay of its events (an earlier turn's board needs them)."""
-    snapshot = snapshots.load(game.game_id, game.version, game.snapshot)
-    if snapshot is not None:
-        state, context = snapshot
-        if turn is None or turn >= len(state.turns):
+    # The row's turn count is the score sheet's length at this version: an earlier
+    # turn is known without unpickling the snapshot.
+    if turn is None or turn >= game.turn_count:
+        snapshot = snapshots.load(game.game_id, game.version, game.snapshot)
+        if snapshot is not None:
+            state, context = snapshot
             # No events: the final position is the snapshot's own state
             # (selectors.state_after answers it without replaying).
             return GameAggregate(state=state, context=context)
