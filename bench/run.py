@@ -175,8 +175,7 @@ class Bench:
         from games.codec import Codec
         from games.eventstore import NewEvent, StreamKey, append
         from rules import events as ev
-        from tournaments import services
-        from tournaments.models import Pairing
+        from tournaments import selectors, services
 
         user = get_user_model().objects.create_user("bench-director")
         self.user = user
@@ -228,16 +227,20 @@ class Bench:
                     method="swiss",
                     user=user,
                 )
-                boards = Pairing.objects.filter(
-                    tournament_id=tid, division=division, round=round_
-                ).exclude(second_id="")
+                boards = [
+                    board
+                    for board in selectors.round_boards(tid, division, round_)
+                    if board.second is not None
+                ]
                 for pairing in boards:
+                    first_id = pairing.first.player_id
+                    second_id = pairing.second.player_id
                     pick = rng.randrange(len(decoded_pool))
                     self.picks.append(pick)
                     events = decoded_pool[pick]
                     start = events[0]
                     start = ev.GameStarted(
-                        players=(pairing.first_id, pairing.second_id),
+                        players=(first_id, second_id),
                         ruleset=start.ruleset,
                         tile_set=start.tile_set,
                         lexicon=start.lexicon,
@@ -247,7 +250,7 @@ class Bench:
                         "division": division,
                         "round": round_,
                         "board": pairing.board,
-                        "player_ids": [pairing.first_id, pairing.second_id],
+                        "player_ids": [first_id, second_id],
                         "owner_id": user.pk,
                     }
                     game_id = uuid.uuid4()
@@ -265,8 +268,8 @@ class Bench:
                     before = state.scores_before_adjustments or state.scores
                     result = {
                         "round": round_,
-                        "player_a": pairing.first_id,
-                        "player_b": pairing.second_id,
+                        "player_a": first_id,
+                        "player_b": second_id,
                         "score_a": state.scores[0],
                         "score_b": state.scores[1],
                         "pre_adjustment_a": before[0],
@@ -404,7 +407,7 @@ class Bench:
     def bench_standings_after_result(self) -> None:
         from games import eventstore
         from tournaments import services
-        from tournaments.models import Standing
+        from tournaments.models import PlayerRound
 
         sample = self.pending[: min(40, len(self.pending) // 2)]
         del self.pending[: len(sample)]
@@ -425,8 +428,8 @@ class Bench:
                 user=self.user,
             )
             # The standings a reader sees next are the projection's rows.
-            Standing.objects.filter(
-                tournament_id=self.tid, after_round=result["round"]
+            PlayerRound.objects.filter(
+                tournament_id=self.tid, round=result["round"]
             ).count()
             return 1000 * (time.perf_counter() - t0)
 
@@ -566,7 +569,7 @@ class Bench:
         }
 
     def bench_http(self) -> None:
-        from tournaments.models import Pairing
+        from tournaments.models import PlayerRound
 
         port = 8765
         env = self._child_env()
@@ -611,12 +614,15 @@ class Bench:
             gunicorn.send_signal(signal.SIGTERM)
             gunicorn.wait(timeout=30)
         last_round = self.scale.rounds
-        recorded = {
-            (p.first_id, p.second_id)
-            for p in Pairing.objects.filter(
-                tournament_id=self.tid, round=last_round, has_result=True
-            )
-        }
+        recorded = set(
+            PlayerRound.objects.filter(
+                tournament_id=self.tid,
+                round=last_round,
+                kind="game",
+                first=True,
+                has_result=True,
+            ).values_list("player_id", "opponent_id")
+        )
         for mix, pending in (
             ("api", self.pending[:half]),
             ("pages", self.pending[half:]),

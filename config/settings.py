@@ -162,7 +162,14 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     # One schema name for the ruleset presets (GameStartInput.ruleset and
     # GcgUploadInput.rules offer the same choices).
-    "ENUM_NAME_OVERRIDES": {"RulesetEnum": "rules.ruleset.PRESETS"},
+    "ENUM_NAME_OVERRIDES": {
+        "RulesetEnum": "rules.ruleset.PRESETS",
+        # What a round was for a player, and its outcome: one name each wherever
+        # results are read (scorecards, pairings, the ratings lists).
+        "EntryKindEnum": "tournaments.serializers.KINDS",
+        "GameKindEnum": "tournaments.ratings_serializers.GAME_KINDS",
+        "OutcomeEnum": "tournaments.serializers.OUTCOMES",
+    },
 }
 
 LOGGING = {

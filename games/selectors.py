@@ -14,6 +14,7 @@ from games.services import game_load, game_stream
 from games.streams import GameAggregate
 from rules import state as rs
 from rules.tiles import sort_tiles
+from rules.tournament import RecordedGame
 
 
 def _visible_tournament_ids(user: Any) -> QuerySet:
@@ -109,3 +110,43 @@ def game_state_at(game_id: uuid.UUID, version: int | None) -> dict[str, Any]:
     state = state_after(aggregate, version)
     shown = current if version is None else min(version, current)
     return state_payload(state, version=shown)
+
+
+# A game that ended by one of these was lost by its loser whatever the scores.
+_DECIDED_BY_A_LOSS = {"resigned", "forfeit", "timed_out"}
+
+
+def recorded_game(game_id: uuid.UUID) -> RecordedGame | None:
+    """What a recorded game says of its result (from its projection), or None."""
+    game = (
+        GameProjection.objects.filter(pk=game_id)
+        .values(
+            "tournament_id",
+            "round",
+            "players",
+            "scores",
+            "scores_before_adjustments",
+            "is_over",
+            "end_reason",
+            "winner",
+        )
+        .first()
+    )
+    if game is None:
+        return None
+    loser = None
+    if game["end_reason"] in _DECIDED_BY_A_LOSS and game["winner"] is not None:
+        loser = 1 - game["winner"]
+    scores = tuple(game["scores"])
+    return RecordedGame(
+        game_id=str(game_id),
+        tournament_id=None
+        if game["tournament_id"] is None
+        else str(game["tournament_id"]),
+        round=game["round"],
+        player_ids=tuple(player.get("player_id") or "" for player in game["players"]),
+        final_scores=scores,
+        pre_adjustment_scores=tuple(game["scores_before_adjustments"] or scores),
+        is_over=game["is_over"],
+        loser=loser,
+    )

@@ -22,11 +22,17 @@ from enum import StrEnum
 class EntryKind(StrEnum):
     """What one round was for one player."""
 
-    GAME = "game"  # a played game: opponent, both scores
+    GAME = "game"  # a paired game: opponent, both scores once it has a result
     BYE = "bye"  # a bye: no opponent; own_score is the bye spread credited
-    FORFEIT_WIN = "forfeit_win"  # the opponent forfeited
-    FORFEIT_LOSS = "forfeit_loss"  # this player forfeited (or withdrew: policy)
-    ABSENT = "absent"  # nothing recorded for the round (not yet paired / withdrawn)
+    FORFEIT_WIN = "forfeit_win"  # the opponent forfeited (or withdrew)
+    FORFEIT_LOSS = "forfeit_loss"  # the director recorded this player's forfeit
+    # A withdrawn player's round: their paired game, or (policy "forfeit") a round
+    # paired without them; a loss with the forfeit spread.
+    WITHDRAWAL_FORFEIT = "withdrawal_forfeit"
+    # A round the player was not paired in, credited by the director (a late entry's
+    # missed round): tsh's opponent 0 with a score; > 0 a win, < 0 a loss, 0 neither.
+    CREDIT = "credit"
+    UNPLAYED = "unplayed"  # nothing for the round (not paired, or not yet entered)
 
 
 @dataclass(frozen=True, slots=True)

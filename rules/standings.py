@@ -11,16 +11,15 @@ Usage::
     for row in standings(state, "A"):
         print(row.rank, row.name, row.record, row.spread)
     rows = standings(state, "A", after_round=3)  # as they stood after round 3
-    card = scorecard(state, "p1")
+    rows[0].entry  # what round 3 was for the leader: the rules' result
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.records import EntryKind
 from rules.tournament import (
-    Outcome,
+    Entry,
     Player,
     Totals,
     TournamentError,
@@ -28,11 +27,9 @@ from rules.tournament import (
 )
 
 __all__ = [
-    "ScorecardRow",
     "StandingRow",
     "format_record",
     "ranked_player_ids",
-    "scorecard",
     "standing_key",
     "standings",
 ]
@@ -64,36 +61,14 @@ class StandingRow:
     games: int  # rounds with a result (byes and forfeits included)
     byes: int
     withdrawn: bool
+    # Standings after a given round: what that round was for the player (round 0,
+    # the pre-event order, is unplayed). None for the running totals.
+    entry: Entry | None = None
 
     @property
     def points(self) -> float:
         """Wins with a draw as half a win."""
         return self.wins + self.draws / 2
-
-    @property
-    def record(self) -> str:
-        return format_record(self.wins, self.losses, self.draws)
-
-
-@dataclass(frozen=True, slots=True)
-class ScorecardRow:
-    """One round of a player's scorecard, with the running record after it."""
-
-    round: int
-    kind: EntryKind
-    opponent_id: str | None
-    opponent_name: str | None
-    first: bool | None  # None: not a played game
-    own_score: int | None
-    opponent_score: int | None
-    own_pre_adjustment: int | None
-    opponent_pre_adjustment: int | None
-    outcome: Outcome | None  # None: absent, or the game has no result yet
-    spread: int  # this round's counted spread (after the cap)
-    wins: int
-    losses: int
-    draws: int
-    running_spread: int
 
     @property
     def record(self) -> str:
@@ -145,12 +120,12 @@ def standings(
         player = state.players[player_id]
         card = state.cards[player_id]
         totals = card.totals if after_round is None else card.totals_after(after_round)
-        keyed.append((standing_key(totals, player), player, totals))
+        keyed.append((standing_key(totals, player), player, totals, card))
     keyed.sort(key=lambda item: item[0])
     rows = []
     rank = 0
     previous: tuple[int, ...] | None = None
-    for position, (key, player, totals) in enumerate(keyed, start=1):
+    for position, (key, player, totals, card) in enumerate(keyed, start=1):
         # Shared rank: equal on every performance criterion (rating and number only
         # order the page).
         if key[:4] != previous:
@@ -171,9 +146,17 @@ def standings(
                 games=totals.games,
                 byes=totals.byes,
                 withdrawn=player.withdrawn,
+                entry=_entry_of(card.entries, after_round),
             )
         )
     return tuple(rows)
+
+
+def _entry_of(entries: tuple[Entry | None, ...], round_: int | None) -> Entry | None:
+    if round_ is None:
+        return None
+    entry = entries[round_ - 1] if round_ > 0 else None
+    return Entry.unplayed(round_) if entry is None else entry
 
 
 def ranked_player_ids(
@@ -181,63 +164,3 @@ def ranked_player_ids(
 ) -> tuple[str, ...]:
     """Return the division's player ids in standings order."""
     return tuple(row.player_id for row in standings(state, division, after_round))
-
-
-def scorecard(state: TournamentState, player_id: str) -> tuple[ScorecardRow, ...]:
-    """Return the player's rounds up to the division's last paired round.
-
-    Raises TournamentError (``unknown_player``).
-    """
-    player = state.player(player_id)
-    card = state.cards[player_id]
-    rows = []
-    wins = losses = draws = running = 0
-    for round_ in range(1, state.paired_rounds(player.division) + 1):
-        entry = card.entries[round_ - 1]
-        if entry is None:
-            rows.append(
-                ScorecardRow(
-                    round=round_,
-                    kind=EntryKind.ABSENT,
-                    opponent_id=None,
-                    opponent_name=None,
-                    first=None,
-                    own_score=None,
-                    opponent_score=None,
-                    own_pre_adjustment=None,
-                    opponent_pre_adjustment=None,
-                    outcome=None,
-                    spread=0,
-                    wins=wins,
-                    losses=losses,
-                    draws=draws,
-                    running_spread=running,
-                )
-            )
-            continue
-        totals = Totals.of(entry)
-        wins += totals.wins
-        losses += totals.losses
-        draws += totals.draws
-        running += totals.spread
-        opponent = None if entry.opponent is None else state.players[entry.opponent]
-        rows.append(
-            ScorecardRow(
-                round=round_,
-                kind=entry.kind,
-                opponent_id=entry.opponent,
-                opponent_name=None if opponent is None else opponent.name,
-                first=entry.first if entry.kind is EntryKind.GAME else None,
-                own_score=entry.own_score,
-                opponent_score=entry.opponent_score,
-                own_pre_adjustment=entry.own_pre,
-                opponent_pre_adjustment=entry.opponent_pre,
-                outcome=entry.outcome,
-                spread=totals.spread,
-                wins=wins,
-                losses=losses,
-                draws=draws,
-                running_spread=running,
-            )
-        )
-    return tuple(rows)

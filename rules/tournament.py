@@ -50,7 +50,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from enum import StrEnum
 from functools import singledispatch
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from rules.errors import RulesError
 from rules.outcome import decide
@@ -70,6 +70,7 @@ __all__ = [
     "MIN_SCORE",
     "Board",
     "ChallengeRule",
+    "Credit",
     "DivisionAdded",
     "Entry",
     "Event",
@@ -83,6 +84,7 @@ __all__ = [
     "PlayerRegistered",
     "PlayerWithdrawn",
     "Preset",
+    "RecordedGame",
     "ResultAmended",
     "ResultRecorded",
     "RoundPaired",
@@ -99,6 +101,8 @@ __all__ = [
     "apply",
     "derive_cards",
     "replay",
+    "result_from_game",
+    "round_entry",
     "tournament_to_records",
 ]
 
@@ -331,8 +335,9 @@ class ResultAmended:
 class UnpairedRoundRecorded:
     """Credit a player who is not paired in a paired round (e.g. a late entry).
 
-    A positive ``spread`` counts as a bye (a win), a negative one as a forfeit loss;
-    tsh records both as a pairing against opponent 0 with that score.
+    A positive ``spread`` counts as a win, a negative one as a loss and 0 as
+    neither (how tsh stores a late entry's missed round); tsh records each as a
+    pairing against opponent 0 with that score.
     """
 
     type_name: ClassVar[str] = "unpaired_round_recorded"
@@ -416,6 +421,9 @@ class Player:
     # than 0 makes this a late entry.
     joined_after_round: int
     withdrawals: tuple[Withdrawal, ...] = ()
+    # (first round affected, state version) of every withdrawal and re-activation:
+    # the entries from that round on were last changed by that event.
+    status_changes: tuple[tuple[int, int], ...] = ()
 
     def withdrawn_in(self, round_: int) -> WithdrawalPolicy | None:
         """Return the withdrawal policy in force in ``round_``, or None."""
@@ -428,6 +436,13 @@ class Player:
     def withdrawn(self) -> bool:
         """True while a withdrawal has no re-activation."""
         return bool(self.withdrawals) and self.withdrawals[-1].until_round is None
+
+    def status_version(self, round_: int) -> int:
+        """Return the version of the last status change that reaches ``round_``."""
+        return max(
+            (version for first, version in self.status_changes if first <= round_),
+            default=0,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -461,6 +476,9 @@ class GameResult:
     version: int
     reason: str = ""
     previous: GameResult | None = None
+    # The final scores tied and the scores before the end-of-game adjustments
+    # decided the winner (RULES.md, "Winner").
+    tie_break: bool = False
 
     def scores_for(self, player_id: str) -> tuple[int | None, int | None]:
         """Return (own, opponent) final scores from ``player_id``'s side."""
@@ -469,12 +487,10 @@ class GameResult:
         return self.score_b, self.score_a
 
     def pre_adjustment_for(self, player_id: str) -> tuple[int | None, int | None]:
-        """Return (own, opponent) pre-adjustment scores, defaulting to the finals."""
-        pre_a = self.score_a if self.pre_adjustment_a is None else self.pre_adjustment_a
-        pre_b = self.score_b if self.pre_adjustment_b is None else self.pre_adjustment_b
+        """Return (own, opponent) pre-adjustment scores; None when not recorded."""
         if player_id == self.player_a:
-            return pre_a, pre_b
-        return pre_b, pre_a
+            return self.pre_adjustment_a, self.pre_adjustment_b
+        return self.pre_adjustment_b, self.pre_adjustment_a
 
     @property
     def history(self) -> tuple[GameResult, ...]:
@@ -485,6 +501,14 @@ class GameResult:
             chain.append(current)
             current = current.previous
         return tuple(chain)
+
+
+@dataclass(frozen=True, slots=True)
+class Credit:
+    """A director's credit for a round a player was not paired in."""
+
+    spread: int
+    version: int  # the state version of the UnpairedRoundRecorded
 
 
 @dataclass(frozen=True, slots=True)
@@ -499,8 +523,9 @@ class RoundState:
     pairing: RoundPaired
     seats: Mapping[str, Seat]
     results: Mapping[frozenset[str], GameResult]
-    unpaired: Mapping[str, int]  # player id -> spread (UnpairedRoundRecorded)
+    unpaired: Mapping[str, Credit]  # player id -> UnpairedRoundRecorded's credit
     superseded_pairings: tuple[RoundPaired, ...] = ()
+    version: int = 0  # the state version of the pairing in force
 
     @property
     def has_results(self) -> bool:
@@ -512,26 +537,60 @@ class RoundState:
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """What one round was for one player, as the standings count it.
+    """What one round was for one player: the result every reader shows.
 
-    ``outcome`` is None for a paired game without a result yet. ``spread`` is the
-    raw spread (own minus opponent, or the awarded bye/forfeit spread);
-    ``counted_spread`` is it after the per-game spread cap. ``own_pre`` and
-    ``opponent_pre`` are the scores before end-of-game adjustments (the finals when
-    not given).
+    This is the one place a round's result is decided; the read models store it
+    field for field and no reader works it out again.
+
+    ``outcome`` is None for a paired game without a result yet, for an unplayed
+    round and for a credit of 0 (tsh's "neither"). ``spread`` is the raw spread (own
+    minus opponent, or the awarded bye/forfeit/credit spread); ``counted_spread``
+    is it after the spread cap. ``own_pre`` and ``opponent_pre`` are the scores
+    before the end-of-game adjustments, None when not recorded (a slip's non-tied
+    result). ``tie_break`` says the final scores tied and those scores decided the
+    winner. ``version`` is the state version of the last event that changed the
+    entry (a sync stamp).
     """
 
     round: int
     kind: EntryKind
     opponent: str | None = None
     first: bool | None = None
+    board: int | None = None
     own_score: int | None = None
     opponent_score: int | None = None
     own_pre: int | None = None
     opponent_pre: int | None = None
     outcome: Outcome | None = None
+    tie_break: bool = False
     spread: int = 0
     counted_spread: int = 0
+    game_id: str | None = None
+    amended: bool = False
+    version: int = 0
+
+    @classmethod
+    def unplayed(cls, round_: int) -> Entry:
+        """Return the entry of a round with nothing for the player."""
+        return cls(round=round_, kind=EntryKind.UNPLAYED)
+
+    @property
+    def has_result(self) -> bool:
+        """True once the round counts: a decided game, bye, forfeit or credit."""
+        return self.outcome is not None or self.kind is EntryKind.CREDIT
+
+    @property
+    def rated(self) -> bool:
+        """True for a played game with a result (byes and forfeits are not rated)."""
+        return self.kind is EntryKind.GAME and self.outcome is not None
+
+    @property
+    def total_score(self) -> int:
+        """Points scored before the end-of-game adjustments (0 unless played)."""
+        if not self.rated:
+            return 0
+        own = self.own_score if self.own_pre is None else self.own_pre
+        return own or 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -593,7 +652,7 @@ def _contribution(entry: Entry) -> tuple[int, int, int, int, int, int, int, int,
         int(outcome is Outcome.LOSS),
         int(outcome is Outcome.DRAW),
         entry.counted_spread,
-        (entry.own_pre or 0) if played else 0,
+        entry.total_score,
         1,
         int(entry.kind is EntryKind.BYE),
         first,
@@ -730,16 +789,32 @@ def _cap(spread: int, cap: int | None) -> int:
     return max(-cap, min(cap, spread))
 
 
-def _awarded(round_: int, kind: EntryKind, spread: int, opponent: str | None) -> Entry:
-    # A bye or a forfeit win is a win even when its spread setting is 0.
-    outcome = Outcome.LOSS if kind is EntryKind.FORFEIT_LOSS else Outcome.WIN
+def _awarded(
+    round_: int,
+    kind: EntryKind,
+    spread: int,
+    version: int,
+    seat: Seat | None = None,
+) -> Entry:
+    """Return a bye, forfeit or credit entry: its outcome follows from its kind
+    (a bye or a forfeit win is a win even when its spread setting is 0) or, for a
+    credit, from the sign of its spread (0: neither, as tsh counts it)."""
+    if kind is EntryKind.CREDIT:
+        outcome = None if spread == 0 else Outcome.WIN if spread > 0 else Outcome.LOSS
+    elif kind in (EntryKind.FORFEIT_LOSS, EntryKind.WITHDRAWAL_FORFEIT):
+        outcome = Outcome.LOSS
+    else:
+        outcome = Outcome.WIN
     return Entry(
         round=round_,
         kind=kind,
-        opponent=opponent,
+        opponent=None if seat is None else seat.opponent,
+        first=None if seat is None else seat.first,
+        board=None if seat is None else seat.board,
         outcome=outcome,
         spread=spread,
         counted_spread=spread,
+        version=version,
     )
 
 
@@ -753,66 +828,108 @@ def _derive_entry(
     if round_state is None:
         return None
     round_ = round_state.round
-    pid = player.player_id
-    awarded = round_state.unpaired.get(pid)
-    if awarded is not None:
-        kind = EntryKind.BYE if awarded > 0 else EntryKind.FORFEIT_LOSS
-        return _awarded(round_, kind, awarded, None)
-    policy = player.withdrawn_in(round_)
-    seat = round_state.seats.get(pid)
-    forfeit_loss = -settings.forfeit_spread
+    credit = round_state.unpaired.get(player.player_id)
+    if credit is not None:
+        return _awarded(round_, EntryKind.CREDIT, credit.spread, credit.version)
+    seat = round_state.seats.get(player.player_id)
     if seat is None or seat.opponent is None:
-        if policy is WithdrawalPolicy.FORFEIT:
-            # tsh practice for an inactive player with a negative bye score: a
-            # forfeit loss in every round paired without them.
-            return _awarded(round_, EntryKind.FORFEIT_LOSS, forfeit_loss, None)
-        if seat is None or policy is not None:
-            return None
-        return _awarded(round_, EntryKind.BYE, settings.bye_spread, None)
-    opponent = seat.opponent
-    result = round_state.result_of(pid, opponent)
-    if result is None:
-        opponent_policy = players[opponent].withdrawn_in(round_)
-        # A withdrawn player's paired game is a forfeit, whatever the policy: they
-        # were paired and did not play.
-        if policy is not None:
-            return _awarded(round_, EntryKind.FORFEIT_LOSS, forfeit_loss, opponent)
-        if opponent_policy is not None:
-            return _awarded(
-                round_, EntryKind.FORFEIT_WIN, settings.forfeit_spread, opponent
-            )
-        return Entry(
-            round=round_, kind=EntryKind.GAME, opponent=opponent, first=seat.first
-        )
-    if result.absentee is not None:
-        if result.absentee == pid:
-            return _awarded(round_, EntryKind.FORFEIT_LOSS, forfeit_loss, opponent)
+        return _unopposed_entry(player, round_state, seat, settings)
+    opponent = players[seat.opponent]
+    result = round_state.result_of(player.player_id, opponent.player_id)
+    if result is not None:
+        return _result_entry(player.player_id, seat, result, settings)
+    version = max(
+        round_state.version,
+        player.status_version(round_),
+        opponent.status_version(round_),
+    )
+    # A withdrawn player's paired game is a forfeit, whatever the policy: they
+    # were paired and did not play.
+    if player.withdrawn_in(round_) is not None:
         return _awarded(
-            round_, EntryKind.FORFEIT_WIN, settings.forfeit_spread, opponent
+            round_,
+            EntryKind.WITHDRAWAL_FORFEIT,
+            -settings.forfeit_spread,
+            version,
+            seat,
         )
-    own, other = result.scores_for(pid)
-    own_pre, other_pre = result.pre_adjustment_for(pid)
+    if opponent.withdrawn_in(round_) is not None:
+        return _awarded(
+            round_, EntryKind.FORFEIT_WIN, settings.forfeit_spread, version, seat
+        )
+    return Entry(
+        round=round_,
+        kind=EntryKind.GAME,
+        opponent=seat.opponent,
+        first=seat.first,
+        board=seat.board,
+        version=version,
+    )
+
+
+def _unopposed_entry(
+    player: Player, round_state: RoundState, seat: Seat | None, settings: Settings
+) -> Entry | None:
+    """Return the entry of a round with a bye or without a seat."""
+    round_ = round_state.round
+    policy = player.withdrawn_in(round_)
+    version = max(round_state.version, player.status_version(round_))
+    if policy is WithdrawalPolicy.FORFEIT:
+        # tsh practice for an inactive player with a negative bye score: a
+        # forfeit loss in every round paired without them.
+        return _awarded(
+            round_, EntryKind.WITHDRAWAL_FORFEIT, -settings.forfeit_spread, version
+        )
+    if seat is None or policy is not None:
+        return None
+    return _awarded(round_, EntryKind.BYE, settings.bye_spread, version)
+
+
+def _result_entry(
+    player_id: str, seat: Seat, result: GameResult, settings: Settings
+) -> Entry:
+    """Return the entry of a paired game with a recorded result."""
+    amended = result.previous is not None
+    if result.absentee is not None:
+        absent = result.absentee == player_id
+        return replace(
+            _awarded(
+                result.round,
+                EntryKind.FORFEIT_LOSS if absent else EntryKind.FORFEIT_WIN,
+                -settings.forfeit_spread if absent else settings.forfeit_spread,
+                result.version,
+                seat,
+            ),
+            amended=amended,
+        )
+    own, other = result.scores_for(player_id)
+    own_pre, other_pre = result.pre_adjustment_for(player_id)
     assert own is not None
     assert other is not None
     if result.winner is None:
         outcome = Outcome.DRAW
-    elif result.winner == pid:
+    elif result.winner == player_id:
         outcome = Outcome.WIN
     else:
         outcome = Outcome.LOSS
     spread = own - other
     return Entry(
-        round=round_,
+        round=result.round,
         kind=EntryKind.GAME,
-        opponent=opponent,
+        opponent=seat.opponent,
         first=seat.first,
+        board=seat.board,
         own_score=own,
         opponent_score=other,
         own_pre=own_pre,
         opponent_pre=other_pre,
         outcome=outcome,
+        tie_break=result.tie_break,
         spread=spread,
         counted_spread=_cap(spread, settings.spread_cap),
+        game_id=result.game_id,
+        amended=amended,
+        version=result.version,
     )
 
 
@@ -1118,7 +1235,9 @@ def _player_withdrawn(
             "from_round",
         )
     new_player = replace(
-        player, withdrawals=(*player.withdrawals, Withdrawal(from_round, policy))
+        player,
+        withdrawals=(*player.withdrawals, Withdrawal(from_round, policy)),
+        status_changes=(*player.status_changes, (from_round, state.version + 1)),
     )
     players = {**state.players, player.player_id: new_player}
     cards = _refresh(
@@ -1153,7 +1272,14 @@ def _player_reactivated(
             *player.withdrawals[:-1],
             replace(current, until_round=from_round),
         )
-    new_player = replace(player, withdrawals=withdrawals)
+    new_player = replace(
+        player,
+        withdrawals=withdrawals,
+        status_changes=(
+            *player.status_changes,
+            (current.from_round, state.version + 1),
+        ),
+    )
     players = {**state.players, player.player_id: new_player}
     cards = _refresh(
         state, players, state.rounds, _status_cells(state, player, current.from_round)
@@ -1253,6 +1379,7 @@ def _round_paired(event: RoundPaired, state: TournamentState) -> TournamentState
         superseded_pairings=()
         if previous is None
         else (*previous.superseded_pairings, previous.pairing),
+        version=state.version + 1,
     )
     rounds = {**state.rounds, (division, round_): round_state}
     # Every player of the division: byes, games, and withdrawn players' automatic
@@ -1299,78 +1426,120 @@ def _game_result(
     b: Player,
     previous: GameResult | None,
 ) -> GameResult:
-    """Validate the scores of ``event`` and decide the winner by the tie rule."""
+    """Validate the scores of ``event`` and decide the winner by the tie rule.
+
+    An amendment replaces the whole result: what it does not give (pre-adjustment
+    scores, the game link) is not carried over from the result it supersedes.
+    """
+    reason = event.reason if isinstance(event, ResultAmended) else ""
     if isinstance(event, ResultAmended) and event.absentee is not None:
-        if event.absentee not in (a.player_id, b.player_id):
-            raise TournamentError(
-                "game_not_paired",
-                f"The absentee must be {a.name} or {b.name}.",
-                "absentee",
-            )
-        if event.score_a is not None or event.score_b is not None:
-            raise TournamentError(
-                "invalid_score", "A forfeit has no scores.", "score_a"
-            )
-        return GameResult(
-            round=event.round,
-            player_a=a.player_id,
-            player_b=b.player_id,
-            score_a=None,
-            score_b=None,
-            pre_adjustment_a=None,
-            pre_adjustment_b=None,
-            game_id=None,
-            absentee=event.absentee,
-            winner=b.player_id if event.absentee == a.player_id else a.player_id,
-            version=state.version + 1,
-            reason=event.reason,
-            previous=previous,
-        )
+        return _forfeit_result(state, event, a, b, previous)
     score_a = _check_score(event.score_a, "score_a")
     score_b = _check_score(event.score_b, "score_b")
-    pre_a = event.pre_adjustment_a
-    pre_b = event.pre_adjustment_b
-    if (pre_a is None) != (pre_b is None):
-        raise TournamentError(
-            "pre_adjustment_scores_required",
-            "Give both scores before the end-of-game adjustments, or neither.",
-            "pre_adjustment_a" if pre_a is None else "pre_adjustment_b",
-        )
-    if pre_a is not None:
-        pre_a = _check_score(pre_a, "pre_adjustment_a")
-        pre_b = _check_score(pre_b, "pre_adjustment_b")
     if event.game_id is not None and (
         not isinstance(event.game_id, str) or not event.game_id
     ):
         raise TournamentError(
             "invalid_game_id", "game_id must be a non-empty text.", "game_id"
         )
+    pre = _pre_adjustment_scores(state, event, score_a, score_b)
     ties_are_draws = state.settings.ties_are_draws
-    if score_a == score_b and not ties_are_draws and (pre_a is None or pre_b is None):
-        # RULES.md, "Winner": a tie goes to the higher score before the end-of-game
-        # rack adjustments, so those scores are needed to decide it.
-        raise TournamentError(
-            "pre_adjustment_scores_required",
-            f"The final scores are tied at {score_a}: enter both scores before"
-            " the end-of-game adjustments to decide the winner.",
-            "pre_adjustment_a",
-        )
-    before = (score_a, score_b) if pre_a is None or pre_b is None else (pre_a, pre_b)
-    decided = decide((score_a, score_b), before, ties_are_draws=ties_are_draws)
-    winner = None if decided.winner is None else (a, b)[decided.winner].player_id
+    decided = decide(
+        (score_a, score_b),
+        (score_a, score_b) if pre is None else pre,
+        ties_are_draws=ties_are_draws,
+    )
     return GameResult(
         round=event.round,
         player_a=a.player_id,
         player_b=b.player_id,
         score_a=score_a,
         score_b=score_b,
-        pre_adjustment_a=pre_a,
-        pre_adjustment_b=pre_b,
+        pre_adjustment_a=None if pre is None else pre[0],
+        pre_adjustment_b=None if pre is None else pre[1],
         game_id=event.game_id,
         absentee=None,
-        winner=winner,
+        winner=None if decided.winner is None else (a, b)[decided.winner].player_id,
         version=state.version + 1,
-        reason=event.reason if isinstance(event, ResultAmended) else "",
+        reason=reason,
+        previous=previous,
+        tie_break=decided.decided_by_tiebreak,
+    )
+
+
+def _pre_adjustment_scores(
+    state: TournamentState,
+    event: ResultRecorded | ResultAmended,
+    score_a: int,
+    score_b: int,
+) -> tuple[int, int] | None:
+    """Return the checked scores before the end-of-game adjustments, or None.
+
+    They are asked for only when the final scores tie and the tie rule needs them
+    (RULES.md, "Winner"); a result read from a recorded game (``game_id``) carries
+    them whatever the scores. Anywhere else they would be a second, unchecked
+    account of the game, so they are refused.
+    """
+    pre_a, pre_b = event.pre_adjustment_a, event.pre_adjustment_b
+    if (pre_a is None) != (pre_b is None):
+        raise TournamentError(
+            "pre_adjustment_scores_required",
+            "Give both scores before the end-of-game adjustments, or neither.",
+            "pre_adjustment_a" if pre_a is None else "pre_adjustment_b",
+        )
+    tied = score_a == score_b
+    if pre_a is None or pre_b is None:
+        if tied and not state.settings.ties_are_draws:
+            raise TournamentError(
+                "pre_adjustment_scores_required",
+                f"The final scores are tied at {score_a}: enter both scores before"
+                " the end-of-game adjustments to decide the winner.",
+                "pre_adjustment_a",
+            )
+        return None
+    if not tied and event.game_id is None:
+        raise TournamentError(
+            "pre_adjustment_not_needed",
+            f"The final scores {score_a}–{score_b} are not tied: the scores before"
+            " the end-of-game adjustments are only entered for a tie.",
+            "pre_adjustment_a",
+        )
+    return (
+        _check_score(pre_a, "pre_adjustment_a"),
+        _check_score(pre_b, "pre_adjustment_b"),
+    )
+
+
+def _forfeit_result(
+    state: TournamentState,
+    event: ResultAmended,
+    a: Player,
+    b: Player,
+    previous: GameResult | None,
+) -> GameResult:
+    """Return an amendment to a forfeit by ``event.absentee``."""
+    if event.absentee not in (a.player_id, b.player_id):
+        raise TournamentError(
+            "game_not_paired",
+            f"The absentee must be {a.name} or {b.name}.",
+            "absentee",
+        )
+    for field in ("score_a", "score_b", "pre_adjustment_a", "pre_adjustment_b"):
+        if getattr(event, field) is not None:
+            raise TournamentError("invalid_score", "A forfeit has no scores.", field)
+    return GameResult(
+        round=event.round,
+        player_a=a.player_id,
+        player_b=b.player_id,
+        score_a=None,
+        score_b=None,
+        pre_adjustment_a=None,
+        pre_adjustment_b=None,
+        game_id=None,
+        absentee=event.absentee,
+        winner=b.player_id if event.absentee == a.player_id else a.player_id,
+        version=state.version + 1,
+        reason=event.reason,
         previous=previous,
     )
 
@@ -1465,11 +1634,11 @@ def _unpaired_round_recorded(
     round_number = _check_round(state, event.round)
     player = state.player(event.player_id)
     spread = _require_int(event.spread, "spread", "invalid_spread")
-    if spread == 0 or abs(spread) > MAX_AWARDED_SPREAD:
+    if abs(spread) > MAX_AWARDED_SPREAD:
         raise TournamentError(
             "invalid_spread",
-            f"spread must be positive (a bye) or negative (a forfeit loss), at most"
-            f" {MAX_AWARDED_SPREAD} either way.",
+            f"spread must be positive (a win), negative (a loss) or 0 (neither), at"
+            f" most {MAX_AWARDED_SPREAD} either way.",
             "spread",
         )
     round_state = state.round_state(player.division, round_number)
@@ -1492,12 +1661,97 @@ def _unpaired_round_recorded(
             f"{player.name} already has an entry for round {round_number}.",
             "round",
         )
+    credit = Credit(spread, state.version + 1)
     new_round = replace(
-        round_state, unpaired={**round_state.unpaired, player.player_id: spread}
+        round_state, unpaired={**round_state.unpaired, player.player_id: credit}
     )
     rounds = {**state.rounds, (player.division, round_number): new_round}
     cards = _refresh(state, state.players, rounds, [(player.player_id, round_number)])
     return replace(state, rounds=rounds, cards=cards)
+
+
+# --- Results read from recorded games -------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedGame:
+    """What a game recorded move by move says of its result, from its replay.
+
+    ``player_ids`` are the tournament's player ids in move order; the scores are in
+    the same order. ``loser`` is a player who lost whatever the scores (resigned,
+    forfeited, ran out of time), or None.
+    """
+
+    game_id: str
+    tournament_id: str | None
+    round: int | None
+    player_ids: tuple[str, ...]
+    final_scores: tuple[int, ...]
+    pre_adjustment_scores: tuple[int, ...]
+    is_over: bool
+    loser: int | None = None
+
+
+ResultEvent = TypeVar("ResultEvent", ResultRecorded, ResultAmended)
+
+
+def result_from_game(
+    event: ResultEvent, game: RecordedGame | None, tournament_id: str
+) -> ResultEvent:
+    """Return ``event`` with its scores read from the game it links.
+
+    A game's result is derived from its replay, never typed twice: the scores and
+    the scores before the end-of-game adjustments come from ``game``, and a score
+    the event gives as well must agree. Raises TournamentError (field named) when
+    the game is not this pairing's finished game or the event contradicts it.
+    """
+    if game is None or game.tournament_id != tournament_id:
+        raise TournamentError(
+            "unknown_game",
+            "game_id names no game recorded for this tournament.",
+            "game_id",
+        )
+    players = (event.player_a, event.player_b)
+    if game.round != event.round or sorted(game.player_ids) != sorted(players):
+        raise TournamentError(
+            "game_not_of_pairing",
+            f"The game {game.game_id} is not the round {event.round} game of these"
+            " players.",
+            "game_id",
+        )
+    if not game.is_over:
+        raise TournamentError(
+            "game_not_over", "The recorded game has not ended yet.", "game_id"
+        )
+    a, b = (game.player_ids.index(player) for player in players)
+    read = {
+        "score_a": game.final_scores[a],
+        "score_b": game.final_scores[b],
+        "pre_adjustment_a": game.pre_adjustment_scores[a],
+        "pre_adjustment_b": game.pre_adjustment_scores[b],
+    }
+    if game.loser is not None and _ahead(game, game.loser):
+        raise TournamentError(
+            "game_lost_by_decision",
+            "The recorded game was lost by a player who was not behind (resigned or"
+            " out of time): record its result as a forfeit instead.",
+            "game_id",
+        )
+    for field, value in read.items():
+        given = getattr(event, field)
+        if given is not None and given != value:
+            raise TournamentError(
+                "result_contradicts_game",
+                f"{field} is {given}, but the recorded game says {value}.",
+                field,
+            )
+    return replace(event, **read)
+
+
+def _ahead(game: RecordedGame, player: int) -> bool:
+    """True when ``player`` scored at least as much as every other player."""
+    own = game.final_scores[player]
+    return all(own >= score for score in game.final_scores)
 
 
 # --- Records for file writers ---------------------------------------------------------
@@ -1546,23 +1800,35 @@ def _round_entry(
     state: TournamentState, round_: int, entry: Entry | None
 ) -> RoundEntry:
     if entry is None:
-        return RoundEntry(round=round_, kind=EntryKind.ABSENT)
+        entry = Entry.unplayed(round_)
     opponent = None if entry.opponent is None else state.players[entry.opponent].number
+    return round_entry(entry, opponent)
+
+
+def round_entry(entry: Entry, opponent_number: int | None) -> RoundEntry:
+    """Return ``entry`` as the writers' neutral record.
+
+    For a played game both scores; for a bye, forfeit or credit ``own_score`` is
+    the signed spread credited and ``opponent_score`` is None; a forfeit keeps the
+    opponent's number. ``result`` is None until the round counts.
+    """
     result = None if entry.outcome is None else _RESULT_VALUE[entry.outcome]
     if entry.kind is EntryKind.GAME:
         return RoundEntry(
-            round=round_,
+            round=entry.round,
             kind=EntryKind.GAME,
-            opponent=opponent,
+            opponent=opponent_number,
             own_score=entry.own_score,
             opponent_score=entry.opponent_score,
             went_first=entry.first,
             result=result,
         )
+    if entry.kind is EntryKind.UNPLAYED:
+        return RoundEntry(round=entry.round, kind=EntryKind.UNPLAYED)
     return RoundEntry(
-        round=round_,
+        round=entry.round,
         kind=entry.kind,
-        opponent=opponent,
+        opponent=opponent_number,
         own_score=entry.spread,
         result=result,
     )

@@ -349,17 +349,17 @@ def _player_line(player: PlayerRecord, firsts: bool) -> str:
             continue
         opponents.append(0)
         p12.append(0)
-        if entry.kind is EntryKind.ABSENT:
+        if entry.kind is EntryKind.UNPLAYED:
             scores.append(0)
         else:
-            # BYE / FORFEIT_WIN / FORFEIT_LOSS: own_score is the signed spread.
+            # A bye, forfeit or credit: own_score is the signed spread credited.
             scores.append(entry.own_score)
     if None in scores:
         cut = scores.index(None)
         later = [
             entry
             for entry, score in zip(player.rounds[cut:], scores[cut:], strict=True)
-            if score is not None and entry.kind is not EntryKind.ABSENT
+            if score is not None and entry.kind is not EntryKind.UNPLAYED
         ]
         if later:
             raise TshError(

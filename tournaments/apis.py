@@ -24,7 +24,7 @@ from rest_framework.views import APIView
 
 from games.eventstore import AppendResult
 from games.readcache import cached_json
-from tournaments import reads, selectors, services
+from tournaments import selectors, services
 from tournaments import serializers as s
 from tournaments.models import Player, Tournament
 
@@ -48,7 +48,7 @@ def command_response(result: AppendResult) -> Response:
 
 
 def division_param(
-    request: Request, tournament: Tournament | reads.TournamentHeader
+    request: Request, tournament: Tournament | selectors.TournamentHeader
 ) -> str:
     division = request.query_params.get("division") or (
         tournament.divisions[0] if tournament.divisions else ""
@@ -153,11 +153,8 @@ class PairingsApi(APIView):
     def get(self, request: Request, tournament_id: UUID, round_: int) -> Response:
         tournament = get_tournament(request, tournament_id)
         division = division_param(request, tournament)
-        rows = selectors.round_pairings(tournament, division, round_)
-        names = {
-            p.player_id: p.name for p in selectors.players_by_id(tournament).values()
-        }
-        return Response(s.PairingOutput(rows, many=True, context={"names": names}).data)
+        boards = selectors.round_boards(tournament.tournament_id, division, round_)
+        return Response(s.PairingOutput(boards, many=True).data)
 
 
 class PairRoundApi(APIView):
@@ -212,8 +209,13 @@ class AmendResultApi(APIView):
         data = s.AmendInput(data=request.data)
         data.is_valid(raise_exception=True)
         v = dict(data.validated_data)
+        game_id = v.pop("game_id", None)
         result = services.result_amend(
-            tournament_id=tournament_id, round_=v.pop("round"), user=request.user, **v
+            tournament_id=tournament_id,
+            round_=v.pop("round"),
+            game_id=str(game_id) if game_id else None,
+            user=request.user,
+            **v,
         )
         return command_response(result)
 
@@ -237,25 +239,33 @@ class StandingsApi(APIView):
     @extend_schema(
         parameters=[
             DIVISION,
-            OpenApiParameter("after_round", int, description="Default: the latest."),
+            OpenApiParameter(
+                "after_round",
+                int,
+                description="Default: the latest round; 0: the pre-event order.",
+            ),
         ],
         responses=s.StandingsOutput,
     )
     def get(self, request: Request, tournament_id: UUID) -> Response:
         header = selectors.readable_header(
-            reads.tournament_header(tournament_id), request.user
+            selectors.tournament_header(tournament_id), request.user
         )
         division = division_param(request, header)
         after_round = request.query_params.get("after_round")
         if after_round is not None:
-            if not after_round.isdigit() or not 0 < int(after_round) <= header.rounds:
+            if not after_round.isdigit() or not 0 <= int(after_round) <= header.rounds:
                 raise ValidationError(
-                    {"after_round": [f"Give a round from 1 to {header.rounds}."]}
+                    {
+                        "after_round": [
+                            f"Give a round from 0 (before round 1) to {header.rounds}."
+                        ]
+                    }
                 )
             after_round = int(after_round)
 
         def build() -> Any:
-            round_, rows = reads.standings(tournament_id, division, after_round)
+            round_, rows = selectors.standings(tournament_id, division, after_round)
             return {"division": division, "after_round": round_, "standings": rows}
 
         return cached_json(
@@ -270,7 +280,7 @@ class ScorecardApi(APIView):
     @extend_schema(responses=s.ScorecardOutput)
     def get(self, request: Request, tournament_id: UUID, player_id: str) -> Response:
         header = selectors.readable_header(
-            reads.scorecard_header(tournament_id, player_id), request.user
+            selectors.scorecard_header(tournament_id, player_id), request.user
         )
         player = header.player
         if player is None:
@@ -293,22 +303,17 @@ class ScorecardApi(APIView):
         )
 
 
+# Every ScorecardLineOutput field is a ScorecardLine attribute of the same name.
+_LINE_FIELDS = tuple(s.ScorecardLineOutput().fields)
+
+
 def scorecard_line_dict(line: selectors.ScorecardLine) -> dict[str, Any]:
-    """A scorecard line as ScorecardLineOutput documents it."""
-    return {
-        "round": line.round,
-        "kind": line.kind,
-        "opponent_id": line.opponent_id,
-        "opponent_name": line.opponent_name,
-        "went_first": line.went_first,
-        "own_score": line.own_score,
-        "opponent_score": line.opponent_score,
-        "result": line.result,
-        "spread": line.spread,
-        "record": line.record,
-        "running_spread": line.running_spread,
-        "game_id": None if line.game_id is None else str(line.game_id),
-    }
+    """A scorecard line as ScorecardLineOutput documents it (a national scorecard
+    has 31 lines: through the serializer they cost more than the whole read)."""
+    body = {name: getattr(line, name) for name in _LINE_FIELDS}
+    if line.game_id is not None:
+        body["game_id"] = str(line.game_id)
+    return body
 
 
 class AuditApi(APIView):

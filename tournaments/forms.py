@@ -527,6 +527,10 @@ class ResultEntryForm(forms.Form):
                     f"{score} is an unusual final score: check the slip.",
                 )
         self.tied = score_a is not None and score_a == score_b
+        if not self.tied:
+            # Boxes left over from a slip first typed as a tie: the scores before
+            # the adjustments are asked for a tie only.
+            data["a_pre"] = data["b_pre"] = None
         complete = None not in (a, b, score_a, score_b)
         if complete and not self._has_error_notes():
             self._ask_the_rules(a, b, data)
@@ -620,15 +624,23 @@ class AmendForm(forms.Form):
         ]
 
     def clean(self) -> dict[str, Any]:
+        """Keep only what the director confirms: an amendment replaces the whole
+        result, and the scores before the end-of-game adjustments belong to a tie
+        (boxes left over from an earlier tie are not sent)."""
         data = super().clean()
         absentee = data.get("absentee") or None
         data["absentee"] = absentee
         if absentee:
-            data["a_score"] = data["b_score"] = data["a_pre"] = data["b_pre"] = None
+            data["a_score"] = data["b_score"] = None
         else:
             for field in ("a_score", "b_score"):
                 if data.get(field) is None:
                     self.add_error(field, "Type the score (or choose a forfeit).")
+        tied = data.get("a_score") is not None and data.get("a_score") == data.get(
+            "b_score"
+        )
+        if not tied:
+            data["a_pre"] = data["b_pre"] = None
         return data
 
 

@@ -9,6 +9,12 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
+
+# The rows the ratings games list shows: a round with a result, once per game (the
+# row of the player who went first) and once per bye, forfeit or credit without
+# an opponent.
+LISTED = Q(has_result=True) & (Q(first=True) | Q(opponent_id=""))
 
 
 class Tournament(models.Model):
@@ -122,75 +128,32 @@ class Player(models.Model):
         return self.name
 
 
-class Pairing(models.Model):
-    """One board of one round (or a bye: `second_id` empty), with its result."""
+class PlayerRound(models.Model):
+    """One player's round: the result the rules decided, and the standing after it.
+
+    The one read model of results. Each row is ``rules.tournament.Entry`` (what
+    round ``round`` was for the player) stored field for field, with the player's
+    rank and running totals after that round (``rules.standings``). Standings,
+    scorecards, pairings, the ratings lists and every submission file read these
+    rows; none of them decides a result again. Round 0 holds the pre-event order
+    (no entry: ``kind`` "unplayed"). Every player of a division has a row for
+    every round from 0 to the division's last paired round.
+    """
 
     # No index of its own: the composite keys below start with the tournament
     # (one index fewer to maintain on every rewrite).
     tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="pairings", db_index=False
+        Tournament, on_delete=models.CASCADE, related_name="+", db_index=False
     )
     division = models.CharField(max_length=64)
     round = models.PositiveIntegerField()
-    board = models.PositiveIntegerField(null=True, blank=True)
-    first_id = models.CharField(max_length=64)
-    second_id = models.CharField(max_length=64, blank=True)  # "" for a bye
-    method = models.CharField(max_length=32)
-    first_score = models.IntegerField(null=True, blank=True)
-    second_score = models.IntegerField(null=True, blank=True)
-    first_pre_adjustment = models.IntegerField(null=True, blank=True)
-    second_pre_adjustment = models.IntegerField(null=True, blank=True)
-    winner_id = models.CharField(max_length=64, blank=True)  # "" draw or no result
-    absentee_id = models.CharField(max_length=64, blank=True)
-    has_result = models.BooleanField(default=False)
-    game_id = models.UUIDField(null=True, blank=True)
-    amended = models.BooleanField(default=False)
-    # The event that last changed this row (its pairing or its result): its stream
-    # version, global log position and time. Ratings bodies sync on these.
-    changed_version = models.PositiveIntegerField()
-    changed_position = models.BigIntegerField()
-    changed_at = models.DateTimeField()
-
-    class Meta:
-        db_table = "tournaments_pairing"
-        ordering = ["tournament", "division", "round", "board"]
-        indexes = [
-            # Serves a round's pairings (WHERE tournament_id = … AND division = … AND
-            # round = … ORDER BY board).
-            models.Index(
-                fields=["tournament", "division", "round", "board"],
-                name="pairing_round",
-            ),
-            # Serves incremental sync (WHERE changed_at >= … ORDER BY changed_at).
-            models.Index(fields=["changed_at"], name="pairing_changed_at"),
-            # Serves the ratings games list, paged by cursor on the log position
-            # (ORDER BY changed_position, …).
-            models.Index(fields=["changed_position"], name="pairing_changed_pos"),
-            # Serve a player's scorecard (WHERE tournament_id = … AND (first_id = …
-            # OR second_id = …)): a bitmap OR of the two.
-            models.Index(fields=["tournament", "first_id"], name="pairing_first"),
-            models.Index(fields=["tournament", "second_id"], name="pairing_second"),
-        ]
-
-    def __str__(self) -> str:
-        return f"R{self.round} board {self.board}: {self.first_id} v {self.second_id}"
-
-
-class Standing(models.Model):
-    """A player's line of a division's standings after one round."""
-
-    # No index of its own: the composite keys below start with the tournament
-    # (one index fewer to maintain on every rewrite).
-    tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="standings", db_index=False
-    )
-    division = models.CharField(max_length=64)
-    after_round = models.PositiveIntegerField()
-    rank = models.PositiveIntegerField()
     player_id = models.CharField(max_length=64)
     number = models.PositiveIntegerField()
     name = models.CharField(max_length=200)
     rating = models.IntegerField()
+    withdrawn = models.BooleanField(default=False)
+    # The standing after the round (rules.standings.StandingRow).
+    rank = models.PositiveIntegerField()
     wins = models.PositiveIntegerField()
     losses = models.PositiveIntegerField()
     draws = models.PositiveIntegerField()
@@ -198,36 +161,71 @@ class Standing(models.Model):
     total_score = models.IntegerField()
     games = models.PositiveIntegerField()
     byes = models.PositiveIntegerField()
-    withdrawn = models.BooleanField(default=False)
+    # The round itself (rules.tournament.Entry).
+    kind = models.CharField(max_length=24)
+    method = models.CharField(max_length=32, blank=True)  # how the round was paired
+    opponent_id = models.CharField(max_length=64, blank=True)
+    first = models.BooleanField(null=True)
+    board = models.PositiveIntegerField(null=True)
+    own_score = models.IntegerField(null=True)
+    opponent_score = models.IntegerField(null=True)
+    own_pre = models.IntegerField(null=True)
+    opponent_pre = models.IntegerField(null=True)
+    outcome = models.CharField(max_length=8, blank=True)  # win, draw, loss, ""
+    tie_break = models.BooleanField(default=False)
+    round_spread = models.IntegerField(default=0)
+    counted_spread = models.IntegerField(default=0)
+    has_result = models.BooleanField(default=False)
+    rated = models.BooleanField(default=False)
+    game_id = models.UUIDField(null=True)
+    amended = models.BooleanField(default=False)
+    # The event that last changed the round's entry: its stream version, global log
+    # position and time. Ratings bodies sync on these.
+    changed_version = models.PositiveIntegerField()
+    changed_position = models.BigIntegerField()
+    changed_at = models.DateTimeField()
 
     class Meta:
-        db_table = "tournaments_standing"
-        ordering = ["tournament", "division", "after_round", "rank", "number"]
+        db_table = "tournaments_player_round"
+        ordering = ["tournament", "division", "round", "rank", "number"]
         constraints = [
-            # One line per player per round; also serves the rewrite of a division's
-            # rounds (DELETE WHERE tournament_id = … AND division = … AND
-            # after_round >= …).
+            # One row per player per round; also serves the rewrite of a division's
+            # rounds (DELETE WHERE tournament_id = … AND division = … AND round >= …)
+            # and an opponent's row (… AND round = … AND player_id = …).
             models.UniqueConstraint(
-                fields=["tournament", "division", "after_round", "player_id"],
-                name="standing_unique",
+                fields=["tournament", "division", "round", "player_id"],
+                name="player_round_unique",
             ),
         ]
         indexes = [
-            # Serves a standings page (WHERE tournament_id = … AND division = … AND
-            # after_round = … ORDER BY rank, number).
+            # Serves a standings page and a round's pairings (WHERE tournament_id =
+            # … AND division = … AND round = … ORDER BY rank, number).
             models.Index(
-                fields=["tournament", "division", "after_round", "rank", "number"],
-                name="standing_page",
+                fields=["tournament", "division", "round", "rank", "number"],
+                name="player_round_standings",
             ),
             # Serves a player's scorecard (WHERE tournament_id = … AND player_id = …).
             models.Index(
-                fields=["tournament", "player_id", "after_round"],
-                name="standing_player",
+                fields=["tournament", "player_id", "round"],
+                name="player_round_player",
+            ),
+            # Serve the ratings games list, one row per game (the first player's)
+            # or per bye, forfeit or credit: paged by the log position of the
+            # last change, or filtered by its time.
+            models.Index(
+                fields=["changed_position"],
+                condition=LISTED,
+                name="player_round_listed_pos",
+            ),
+            models.Index(
+                fields=["changed_at"],
+                condition=LISTED,
+                name="player_round_listed_at",
             ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.rank}. {self.name} after round {self.after_round}"
+        return f"{self.name}, round {self.round}: {self.kind}"
 
     @property
     def points(self) -> float:

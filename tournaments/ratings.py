@@ -1,9 +1,9 @@
 """Ratings exports: what ratings bodies read, all derived from the event log.
 
-Nothing here is typed twice. The rated-games list reads the ``Pairing`` projection
-(one row per board or bye with a result, stamped with the event that last changed
-it); rating estimates and submission files are built from the replayed tournament
-(``rules.tournament.tournament_to_records``) by the writers and formulas of
+Nothing here is typed twice or decided again. The rated-games list reads the
+results model (``PlayerRound``: one listed row per game, bye, forfeit or credit,
+stamped with the event that last changed it); rating estimates and submission files
+are built from the same rows (``tournament_record``) by the writers and formulas of
 ``rules.tsh``, ``rules.submissions`` and ``rules.ratings``; the change feed reads the
 log itself (``games.eventstore.read_all``).
 
@@ -40,12 +40,13 @@ from rules.ratings import (
     rate_division,
     rated_entries,
 )
-from rules.records import DivisionRecord, EntryKind, TournamentRecord
+from rules.records import DivisionRecord, EntryKind, PlayerRecord, TournamentRecord
 from rules.submissions import format_absp_csv, format_tou
-from rules.tournament import tournament_to_records
+from rules.tournament import round_entry
 from rules.tsh import write_t
-from tournaments.models import Pairing, Player, Tournament
-from tournaments.services import STREAM_TYPE, tournament_state
+from tournaments.models import LISTED, Player, PlayerRound, Tournament
+from tournaments.services import STREAM_TYPE
+from tournaments.streams import entry_of
 
 # Every event that can change a result: recording, amending and forfeiting one,
 # crediting an unpaired round, and withdrawing or re-activating a player (which turn
@@ -69,57 +70,69 @@ class GameKind(StrEnum):
 
     GAME = "game"
     BYE = "bye"
-    FORFEIT = "forfeit"
+    FORFEIT = "forfeit"  # a director's forfeit or a withdrawn player's
+    CREDIT = "credit"  # a round credited to a player who was not paired in it
+
+
+# The rules' entry kinds of the listed row (player 1's), by row kind.
+_ENTRY_KINDS = {
+    GameKind.GAME: [EntryKind.GAME],
+    GameKind.BYE: [EntryKind.BYE],
+    GameKind.FORFEIT: [
+        EntryKind.FORFEIT_WIN,
+        EntryKind.FORFEIT_LOSS,
+        EntryKind.WITHDRAWAL_FORFEIT,
+    ],
+    GameKind.CREDIT: [EntryKind.CREDIT],
+}
+_ROW_KIND = {entry: row for row, entries in _ENTRY_KINDS.items() for entry in entries}
 
 
 # --- Rated games ------------------------------------------------------------------
 
 
-def rated_game_list() -> QuerySet[Pairing]:
-    """Every pairing row with a result (games, byes, forfeits) of published tournaments.
+def rated_game_list() -> QuerySet[PlayerRound]:
+    """Every result (games, byes, forfeits, credits) of published tournaments, one
+    row each: the results model's row of the player who moved first, or of the
+    player alone.
 
     Ordered for incremental sync: by the log position of the event that last changed
-    the row, then by board, so an amended result moves to the end.
+    the result, then by board, so an amended result moves to the end.
     """
     return (
-        Pairing.objects.filter(tournament__published=True, has_result=True)
+        PlayerRound.objects.filter(LISTED, tournament__published=True)
         .select_related("tournament")
-        .order_by("changed_position", "division", "round", "board", "first_id")
+        .order_by("changed_position", "division", "round", "board", "player_id")
     )
 
 
-def pairings_of_kind(pairings: QuerySet[Pairing], kind: str) -> QuerySet[Pairing]:
+def pairings_of_kind(rows: QuerySet[PlayerRound], kind: str) -> QuerySet[PlayerRound]:
     """Keep the rows of one ``GameKind``."""
-    if kind == GameKind.BYE:
-        return pairings.filter(second_id="")
-    if kind == GameKind.FORFEIT:
-        return pairings.exclude(second_id="").exclude(absentee_id="")
-    return pairings.exclude(second_id="").filter(absentee_id="")
+    return rows.filter(kind__in=_ENTRY_KINDS[GameKind(kind)])
 
 
-def pairings_rated(pairings: QuerySet[Pairing], rated: bool) -> QuerySet[Pairing]:
-    """Keep the played games (``rated``) or the byes and forfeits (not ``rated``)."""
-    unrated = Q(second_id="") | ~Q(absentee_id="")
-    return pairings.exclude(unrated) if rated else pairings.filter(unrated)
+def pairings_rated(rows: QuerySet[PlayerRound], rated: bool) -> QuerySet[PlayerRound]:
+    """Keep the played games (``rated``) or the byes, forfeits and credits."""
+    return rows.filter(rated=rated)
 
 
 def pairings_of_player(
-    pairings: QuerySet[Pairing], player_id: str
-) -> QuerySet[Pairing]:
+    rows: QuerySet[PlayerRound], player_id: str
+) -> QuerySet[PlayerRound]:
     """Keep the rows in which the player (internal id) sits on either side."""
-    return pairings.filter(Q(first_id=player_id) | Q(second_id=player_id))
+    return rows.filter(Q(player_id=player_id) | Q(opponent_id=player_id))
 
 
 def pairings_of_member(
-    pairings: QuerySet[Pairing], member_id: str
-) -> QuerySet[Pairing]:
+    rows: QuerySet[PlayerRound], member_id: str
+) -> QuerySet[PlayerRound]:
     """Keep the rows of players registered with this membership id."""
     members = Player.objects.filter(
         tournament_id=OuterRef("tournament_id"), member_id=member_id
     )
-    return pairings.filter(
-        Exists(members.filter(player_id=OuterRef("first_id")))
-        | Exists(members.filter(player_id=OuterRef("second_id")))
+    return rows.filter(
+        Exists(members.filter(player_id=OuterRef("player_id")))
+        | Exists(members.filter(player_id=OuterRef("opponent_id")))
     )
 
 
@@ -134,23 +147,23 @@ def _published_since(**lookup: Any) -> Exists:
 
 
 def pairings_changed_since(
-    pairings: QuerySet[Pairing], since: datetime.datetime
-) -> QuerySet[Pairing]:
+    rows: QuerySet[PlayerRound], since: datetime.datetime
+) -> QuerySet[PlayerRound]:
     """Keep the rows changed at or after ``since``, or of a tournament published since.
 
     A tournament published late shows all its rows at once, however old their
     changes: a follower that synced before must still be given them.
     """
-    return pairings.filter(
+    return rows.filter(
         Q(changed_at__gte=since) | _published_since(recorded_at__gte=since)
     )
 
 
 def pairings_changed_after(
-    pairings: QuerySet[Pairing], position: int
-) -> QuerySet[Pairing]:
+    rows: QuerySet[PlayerRound], position: int
+) -> QuerySet[PlayerRound]:
     """Keep the rows changed by an event after log ``position`` (or published since)."""
-    return pairings.filter(
+    return rows.filter(
         Q(changed_position__gt=position) | _published_since(position__gt=position)
     )
 
@@ -160,9 +173,10 @@ class GameRow:
     """One row of the rated-games list, flat so that JSON and CSV share the columns.
 
     ``player1`` sits first on the board (for a game: moved first); ``player2`` fields
-    are None for a bye. Scores are None for byes and forfeits, whose spread is the
-    awarded one. ``tie_break`` says when tied final scores were decided by the scores
-    before the end-of-game adjustments.
+    are None for a player alone (a bye, a credit, an unpaired forfeit). Every value
+    is the rules' answer as the results model stores it: scores are None for byes
+    and forfeits, whose spread is the awarded one; ``tie_break`` says when tied
+    final scores were decided by the scores before the end-of-game adjustments.
     """
 
     tournament: uuid.UUID
@@ -177,6 +191,7 @@ class GameRow:
     player1_name: str
     player1_member_id: str
     player1_rating: int | None
+    player1_kind: str
     player1_score: int | None
     player1_pre_adjustment: int | None
     player1_result: str
@@ -185,6 +200,7 @@ class GameRow:
     player2_name: str | None
     player2_member_id: str | None
     player2_rating: int | None
+    player2_kind: str | None
     player2_score: int | None
     player2_pre_adjustment: int | None
     player2_result: str | None
@@ -199,104 +215,114 @@ class GameRow:
     changed_version: int
 
 
-def game_rows(pairings: Iterable[Pairing]) -> list[GameRow]:
-    """Turn pairing rows (with their tournament) into rated-games rows."""
-    pairings = list(pairings)
-    players = _players_of(pairings)
-    return [_game_row(pairing, players) for pairing in pairings]
+def game_rows(rows: Iterable[PlayerRound]) -> list[GameRow]:
+    """Turn listed results rows (with their tournament) into rated-games rows."""
+    rows = list(rows)
+    players = _players_of(rows)
+    opponents = _opponents_of(rows)
+    return [_game_row(row, players, opponents) for row in rows]
 
 
-def iter_game_rows(pairings: QuerySet[Pairing], chunk: int = 1000) -> Iterator[GameRow]:
+def iter_game_rows(rows: QuerySet[PlayerRound], chunk: int = 1000) -> Iterator[GameRow]:
     """Stream a whole queryset as rows, reading players one chunk at a time."""
-    rows = pairings.iterator(chunk_size=chunk)
-    while batch := list(islice(rows, chunk)):
+    found = rows.iterator(chunk_size=chunk)
+    while batch := list(islice(found, chunk)):
         yield from game_rows(batch)
 
 
-def _players_of(pairings: Sequence[Pairing]) -> dict[tuple[Any, str], Player]:
-    tournaments = {p.tournament_id for p in pairings}
-    ids = {p.first_id for p in pairings} | {
-        p.second_id for p in pairings if p.second_id
+def _players_of(rows: Sequence[PlayerRound]) -> dict[tuple[Any, str], Player]:
+    tournaments = {row.tournament_id for row in rows}
+    ids = {row.player_id for row in rows} | {
+        row.opponent_id for row in rows if row.opponent_id
     }
     found = Player.objects.filter(tournament_id__in=tournaments, player_id__in=ids)
     return {(p.tournament_id, p.player_id): p for p in found}
 
 
-def _game_row(pairing: Pairing, players: dict[tuple[Any, str], Player]) -> GameRow:
-    tournament = pairing.tournament
+_Key = tuple[Any, str, int, str]
 
-    def player(player_id: str) -> Player | None:
-        return players.get((pairing.tournament_id, player_id))
 
-    first = player(pairing.first_id)
-    second = player(pairing.second_id) if pairing.second_id else None
-    absentees = pairing.absentee_id.split(",") if pairing.absentee_id else []
-    if not pairing.second_id:
-        kind = GameKind.BYE
-    elif absentees:
-        kind = GameKind.FORFEIT
-    else:
-        kind = GameKind.GAME
+def _opponents_of(rows: Sequence[PlayerRound]) -> dict[_Key, PlayerRound]:
+    """The second player's row of each game row (their side of the result)."""
+    wanted = {
+        (row.tournament_id, row.division, row.round, row.opponent_id)
+        for row in rows
+        if row.opponent_id
+    }
+    if not wanted:
+        return {}
+    found = PlayerRound.objects.filter(
+        tournament_id__in={key[0] for key in wanted},
+        round__in={key[2] for key in wanted},
+        player_id__in={key[3] for key in wanted},
+    )
+    return {
+        key: row
+        for row in found
+        if (key := (row.tournament_id, row.division, row.round, row.player_id))
+        in wanted
+    }
 
-    def result(player_id: str) -> str:
-        if pairing.winner_id == player_id:
-            return "win"
-        if pairing.winner_id or player_id in absentees:
-            return "loss"
-        return "draw"
 
-    def spread(player_id: str) -> int:
-        if kind is GameKind.BYE:
-            return tournament.bye_spread
-        if kind is GameKind.FORFEIT:
-            forfeit = tournament.forfeit_spread
-            return -forfeit if player_id in absentees else forfeit
-        assert pairing.first_score is not None
-        assert pairing.second_score is not None
-        difference = pairing.first_score - pairing.second_score
-        return difference if player_id == pairing.first_id else -difference
+def _winner(first: PlayerRound, second: PlayerRound | None) -> str | None:
+    for side in (first, second):
+        if side is not None and side.outcome == "win":
+            return side.player_id
+    return None
 
-    tie_break = None
-    if (
-        kind is GameKind.GAME
-        and pairing.winner_id
-        and pairing.first_score == pairing.second_score
-    ):
-        tie_break = TIE_BREAK_PRE_ADJUSTMENT
-    has_second = kind is not GameKind.BYE
+
+def _game_row(
+    row: PlayerRound,
+    players: dict[tuple[Any, str], Player],
+    opponents: dict[_Key, PlayerRound],
+) -> GameRow:
+    tournament = row.tournament
+    first = players.get((row.tournament_id, row.player_id))
+    second = (
+        opponents.get((row.tournament_id, row.division, row.round, row.opponent_id))
+        if row.opponent_id
+        else None
+    )
+    second_player = (
+        players.get((row.tournament_id, row.opponent_id)) if row.opponent_id else None
+    )
     return GameRow(
-        tournament=pairing.tournament_id,
+        tournament=row.tournament_id,
         tournament_name=tournament.name,
-        division=pairing.division,
-        round=pairing.round,
-        board=pairing.board,
+        division=row.division,
+        round=row.round,
+        board=row.board,
         date=tournament.start_date,
-        kind=kind.value,
-        rated=kind is GameKind.GAME,
-        player1_id=pairing.first_id,
-        player1_name=first.name if first else "",
+        kind=_ROW_KIND[EntryKind(row.kind)].value,
+        rated=row.rated,
+        player1_id=row.player_id,
+        player1_name=row.name,
         player1_member_id=first.member_id if first else "",
-        player1_rating=first.rating if first else None,
-        player1_score=pairing.first_score,
-        player1_pre_adjustment=pairing.first_pre_adjustment,
-        player1_result=result(pairing.first_id),
-        player1_spread=spread(pairing.first_id),
-        player2_id=pairing.second_id or None,
-        player2_name=(second.name if second else "") if has_second else None,
-        player2_member_id=(second.member_id if second else "") if has_second else None,
+        player1_rating=row.rating,
+        player1_kind=row.kind,
+        player1_score=row.own_score,
+        player1_pre_adjustment=row.own_pre,
+        player1_result=row.outcome,
+        player1_spread=row.round_spread,
+        player2_id=row.opponent_id or None,
+        player2_name=second.name if second else None,
+        player2_member_id=(
+            (second_player.member_id if second_player else "") if second else None
+        ),
         player2_rating=second.rating if second else None,
-        player2_score=pairing.second_score,
-        player2_pre_adjustment=pairing.second_pre_adjustment,
-        player2_result=result(pairing.second_id) if has_second else None,
-        player2_spread=spread(pairing.second_id) if has_second else None,
-        went_first=pairing.first_id if kind is GameKind.GAME else None,
-        winner=pairing.winner_id or None,
-        tie_break=tie_break,
-        amended=pairing.amended,
-        game_id=pairing.game_id,
-        changed_at=pairing.changed_at,
-        changed_position=pairing.changed_position,
-        changed_version=pairing.changed_version,
+        player2_kind=second.kind if second else None,
+        player2_score=row.opponent_score,
+        player2_pre_adjustment=row.opponent_pre,
+        player2_result=second.outcome if second else None,
+        player2_spread=second.round_spread if second else None,
+        went_first=row.player_id if row.kind == EntryKind.GAME else None,
+        winner=_winner(row, second),
+        tie_break=TIE_BREAK_PRE_ADJUSTMENT if row.tie_break else None,
+        amended=row.amended,
+        game_id=row.game_id,
+        changed_at=row.changed_at,
+        changed_position=row.changed_position,
+        changed_version=row.changed_version,
     )
 
 
@@ -356,7 +382,8 @@ def division_estimates(
             ),
             byes=kinds.count(EntryKind.BYE),
             forfeits=kinds.count(EntryKind.FORFEIT_WIN)
-            + kinds.count(EntryKind.FORFEIT_LOSS),
+            + kinds.count(EntryKind.FORFEIT_LOSS)
+            + kinds.count(EntryKind.WITHDRAWAL_FORFEIT),
             expected_wins=None if change is None else round(change.expected, 3),
             performance_rating=None if change is None else change.performance,
             new_rating=None if change is None else change.new,
@@ -367,10 +394,38 @@ def division_estimates(
 
 
 def tournament_record(tournament_id: uuid.UUID) -> TournamentRecord:
-    """Replay the tournament into the neutral records every writer works from."""
-    _, aggregate = tournament_state(tournament_id)
-    assert aggregate.rules is not None
-    return tournament_to_records(aggregate.rules)
+    """Every division's results as the writers' neutral records, read from the
+    results model (the rules' entries as stored): nothing is decided again."""
+    tournament = Tournament.objects.get(pk=tournament_id)
+    rows = PlayerRound.objects.filter(tournament_id=tournament_id, round__gt=0)
+    by_player: dict[str, list[PlayerRound]] = {}
+    for row in rows.order_by("round"):
+        by_player.setdefault(row.player_id, []).append(row)
+    players = Player.objects.filter(tournament_id=tournament_id)
+    numbers = {player.player_id: player.number for player in players}
+    divisions = []
+    for division in tournament.divisions:
+        records = [
+            PlayerRecord(
+                number=player.number,
+                name=player.name,
+                rating=player.rating,
+                rounds=tuple(
+                    round_entry(entry_of(row), numbers.get(row.opponent_id))
+                    for row in by_player.get(player.player_id, [])
+                ),
+                member_id=player.member_id,
+                withdrawn=player.withdrawn,
+            )
+            for player in sorted(players, key=lambda p: p.number)
+            if player.division == division
+        ]
+        divisions.append(DivisionRecord(name=division, players=tuple(records)))
+    return TournamentRecord(
+        name=tournament.name,
+        date=tournament.start_date.isoformat(),
+        divisions=tuple(divisions),
+    )
 
 
 def tournament_estimates(

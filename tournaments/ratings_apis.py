@@ -49,7 +49,7 @@ from rules.submissions import SubmissionError
 from tournaments import ratings
 from tournaments import ratings_serializers as rs
 from tournaments.apis import get_tournament
-from tournaments.models import Pairing, Player, Tournament
+from tournaments.models import Player, PlayerRound, Tournament
 
 # Events younger than this are held back by the change feed (see
 # ratings.result_changes). It must exceed the time from an append taking its log
@@ -193,7 +193,7 @@ class GameFilter(django_filters.FilterSet):
     )
 
     class Meta:
-        model = Pairing
+        model = PlayerRound
         fields: list[str] = []
 
     def filter_player(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
@@ -222,7 +222,7 @@ class GameFilter(django_filters.FilterSet):
 class GamePagination(CursorPagination):
     """Keyset pages in sync order: rows changed while paging are not skipped."""
 
-    ordering = ("changed_position", "division", "round", "board", "first_id")
+    ordering = ("changed_position", "division", "round", "board", "player_id")
     page_size_query_param = "page_size"
     max_page_size = 1000
     # Rows share a position when one event touched them all (a round's byes);
@@ -239,7 +239,7 @@ class RatedGamesApi(ListAPIView):
     pagination_class = GamePagination
     serializer_class = rs.GameRowOutput
 
-    def get_queryset(self) -> QuerySet[Pairing]:
+    def get_queryset(self) -> QuerySet[PlayerRound]:
         return ratings.rated_game_list()
 
     @extend_schema(

@@ -9,10 +9,16 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from tournaments.ratings import GameKind
+from tournaments.serializers import KINDS
+
+GAME_KINDS = [kind.value for kind in GameKind]
 
 # Plain text rather than two enum fields: the schema generator would name the same
 # choice set twice (Player1ResultEnum, Player2ResultEnum) and warn.
-RESULT_HELP = "win, draw or loss (a forfeit is a loss for the absentee)."
+RESULT_HELP = (
+    "win, draw or loss (a forfeit is a loss for the absentee); empty for a credit "
+    "of 0 (neither)."
+)
 
 
 class GameRowOutput(serializers.Serializer):
@@ -20,9 +26,12 @@ class GameRowOutput(serializers.Serializer):
     tournament_name = serializers.CharField()
     division = serializers.CharField()
     round = serializers.IntegerField()
-    board = serializers.IntegerField(allow_null=True, help_text="None for a bye.")
+    board = serializers.IntegerField(
+        allow_null=True,
+        help_text="None for a player alone (bye, credit, unpaired forfeit).",
+    )
     date = serializers.DateField(help_text="The tournament's first day.")
-    kind = serializers.ChoiceField([k.value for k in GameKind])
+    kind = serializers.ChoiceField(GAME_KINDS)
     rated = serializers.BooleanField(
         help_text="True for a played game; byes and forfeits are never rated."
     )
@@ -34,13 +43,16 @@ class GameRowOutput(serializers.Serializer):
     player1_rating = serializers.IntegerField(
         allow_null=True, help_text="Pre-event rating; 0 means unrated."
     )
+    player1_kind = serializers.ChoiceField(
+        KINDS, help_text="What the round was for player 1, as the rules decided it."
+    )
     player1_score = serializers.IntegerField(
         allow_null=True, help_text="Final score; None for a bye or forfeit."
     )
     player1_pre_adjustment = serializers.IntegerField(
         allow_null=True, help_text="Score before the end-of-game adjustments."
     )
-    player1_result = serializers.CharField(help_text=RESULT_HELP)
+    player1_result = serializers.CharField(help_text=RESULT_HELP, allow_blank=True)
     player1_spread = serializers.IntegerField(
         help_text="Own minus opponent's final score (uncapped), or the awarded bye "
         "or forfeit spread."
@@ -49,10 +61,11 @@ class GameRowOutput(serializers.Serializer):
     player2_name = serializers.CharField(allow_null=True)
     player2_member_id = serializers.CharField(allow_null=True, allow_blank=True)
     player2_rating = serializers.IntegerField(allow_null=True)
+    player2_kind = serializers.ChoiceField(KINDS, allow_null=True)
     player2_score = serializers.IntegerField(allow_null=True)
     player2_pre_adjustment = serializers.IntegerField(allow_null=True)
     player2_result = serializers.CharField(
-        allow_null=True, help_text=f"{RESULT_HELP} None for a bye."
+        allow_null=True, allow_blank=True, help_text=f"{RESULT_HELP} None alone."
     )
     player2_spread = serializers.IntegerField(allow_null=True)
     went_first = serializers.CharField(

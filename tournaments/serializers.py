@@ -7,7 +7,8 @@ from rest_framework import serializers
 
 from games.serializer_base import StrictSerializer
 from rules import tournament as rt
-from tournaments.models import Pairing, Player, Standing, Tournament
+from rules.records import EntryKind
+from tournaments.models import Player, Tournament
 
 
 class ExpectedVersionMixin(StrictSerializer):
@@ -150,73 +151,101 @@ class PairRoundInput(ExpectedVersionMixin):
         return attrs
 
 
-class PairingOutput(serializers.ModelSerializer):
-    first = serializers.CharField(source="first_id")
-    second = serializers.CharField(source="second_id", allow_blank=True)
-    first_name = serializers.SerializerMethodField()
-    second_name = serializers.SerializerMethodField()
-    winner = serializers.CharField(source="winner_id", allow_blank=True)
-    absentee = serializers.CharField(source="absentee_id", allow_blank=True)
+KINDS = [kind.value for kind in EntryKind]
+OUTCOMES = ["win", "draw", "loss", ""]
 
-    class Meta:
-        model = Pairing
-        fields = [
-            "division",
-            "round",
-            "board",
-            "method",
-            "first",
-            "first_name",
-            "second",
-            "second_name",
-            "has_result",
-            "first_score",
-            "second_score",
-            "first_pre_adjustment",
-            "second_pre_adjustment",
-            "winner",
-            "absentee",
-            "amended",
-            "game_id",
-        ]
 
-    def get_first_name(self, obj: Pairing) -> str:
-        return self.context["names"].get(obj.first_id, "")
+class SideOutput(serializers.Serializer):
+    """One player's side of a board, as the rules decided it."""
 
-    def get_second_name(self, obj: Pairing) -> str:
-        return self.context["names"].get(obj.second_id, "")
+    player = serializers.CharField(source="player_id")
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    kind = serializers.ChoiceField(KINDS)
+    score = serializers.IntegerField(source="own_score", allow_null=True)
+    pre_adjustment = serializers.IntegerField(source="own_pre", allow_null=True)
+    outcome = serializers.ChoiceField(
+        OUTCOMES, help_text="'' while the game is to be played (or a credit of 0)."
+    )
+    spread = serializers.IntegerField(
+        source="counted_spread", help_text="As counted (after a spread cap)."
+    )
+
+
+class PairingOutput(serializers.Serializer):
+    """A line of a round's pairings: a game (``first`` moved first) or a player
+    alone (``second`` null: a bye, a credit, a withdrawn player's forfeit)."""
+
+    round = serializers.IntegerField()
+    board = serializers.IntegerField(allow_null=True)
+    method = serializers.CharField()
+    first = SideOutput()
+    second = SideOutput(allow_null=True)
+    has_result = serializers.BooleanField()
+    tie_break = serializers.BooleanField(
+        source="first.tie_break",
+        help_text="The final scores tied and the scores before the end-of-game "
+        "adjustments decided the winner.",
+    )
+    amended = serializers.BooleanField(source="first.amended")
+    game_id = serializers.UUIDField(allow_null=True)
+
+
+def _score(help_text: str = "") -> serializers.IntegerField:
+    return serializers.IntegerField(
+        min_value=rt.MIN_SCORE,
+        max_value=rt.MAX_SCORE,
+        required=False,
+        allow_null=True,
+        help_text=help_text,
+    )
+
+
+GAME_ID_HELP = (
+    "A game recorded move by move for this board: the result's scores, "
+    "pre-adjustment scores and winner are read from its replay (scores given as "
+    "well must agree with it)."
+)
+PRE_HELP = (
+    "Only for tied final scores (the tie rule needs them); read from the game "
+    "when game_id is given."
+)
 
 
 class ResultInput(ExpectedVersionMixin):
-    round = serializers.IntegerField(min_value=1, max_value=100)
+    round = serializers.IntegerField(min_value=1, max_value=rt.MAX_ROUNDS)
     player_a = serializers.CharField(max_length=64)
     player_b = serializers.CharField(max_length=64)
-    score_a = serializers.IntegerField(min_value=-1000, max_value=2000)
-    score_b = serializers.IntegerField(min_value=-1000, max_value=2000)
-    pre_adjustment_a = serializers.IntegerField(
-        min_value=-1000, max_value=2000, required=False, allow_null=True
+    score_a = _score("Required unless game_id is given.")
+    score_b = _score("Required unless game_id is given.")
+    pre_adjustment_a = _score(PRE_HELP)
+    pre_adjustment_b = _score(PRE_HELP)
+    game_id = serializers.UUIDField(
+        required=False, allow_null=True, help_text=GAME_ID_HELP
     )
-    pre_adjustment_b = serializers.IntegerField(
-        min_value=-1000, max_value=2000, required=False, allow_null=True
-    )
-    game_id = serializers.UUIDField(required=False, allow_null=True)
+
+    def validate(self, attrs: dict) -> dict:
+        if attrs.get("game_id") is None:
+            missing = {
+                field: "Give the score, or the game_id of the recorded game."
+                for field in ("score_a", "score_b")
+                if attrs.get(field) is None
+            }
+            if missing:
+                raise serializers.ValidationError(missing)
+        return attrs
 
 
 class AmendInput(ExpectedVersionMixin):
-    round = serializers.IntegerField(min_value=1, max_value=100)
+    round = serializers.IntegerField(min_value=1, max_value=rt.MAX_ROUNDS)
     player_a = serializers.CharField(max_length=64)
     player_b = serializers.CharField(max_length=64)
-    score_a = serializers.IntegerField(
-        min_value=-1000, max_value=2000, required=False, allow_null=True
-    )
-    score_b = serializers.IntegerField(
-        min_value=-1000, max_value=2000, required=False, allow_null=True
-    )
-    pre_adjustment_a = serializers.IntegerField(
-        min_value=-1000, max_value=2000, required=False, allow_null=True
-    )
-    pre_adjustment_b = serializers.IntegerField(
-        min_value=-1000, max_value=2000, required=False, allow_null=True
+    score_a = _score("The new scores (or absentee, for a forfeit).")
+    score_b = _score("The new scores (or absentee, for a forfeit).")
+    pre_adjustment_a = _score(PRE_HELP)
+    pre_adjustment_b = _score(PRE_HELP)
+    game_id = serializers.UUIDField(
+        required=False, allow_null=True, help_text=GAME_ID_HELP
     )
     absentee = serializers.CharField(max_length=64, required=False, allow_null=True)
     reason = serializers.CharField(max_length=500, required=False, default="")
@@ -227,30 +256,24 @@ class ForfeitInput(ExpectedVersionMixin):
     absentee = serializers.CharField(max_length=64)
 
 
-class StandingOutput(serializers.ModelSerializer):
-    player = serializers.CharField(source="player_id")
-    record = serializers.CharField()
-    points = serializers.FloatField()
+class StandingOutput(serializers.Serializer):
+    """A line of the standings (a ``PlayerRound`` row: the totals after a round)."""
 
-    class Meta:
-        model = Standing
-        fields = [
-            "rank",
-            "player",
-            "number",
-            "name",
-            "rating",
-            "wins",
-            "losses",
-            "draws",
-            "points",
-            "record",
-            "spread",
-            "total_score",
-            "games",
-            "byes",
-            "withdrawn",
-        ]
+    rank = serializers.IntegerField()
+    player = serializers.CharField(source="player_id")
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    rating = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    points = serializers.FloatField()
+    record = serializers.CharField()
+    spread = serializers.IntegerField()
+    total_score = serializers.IntegerField()
+    games = serializers.IntegerField()
+    byes = serializers.IntegerField()
+    withdrawn = serializers.BooleanField()
 
 
 class StandingsOutput(serializers.Serializer):
@@ -260,18 +283,31 @@ class StandingsOutput(serializers.Serializer):
 
 
 class ScorecardLineOutput(serializers.Serializer):
+    """A round of a player's scorecard: the rules' entry and the totals after it."""
+
     round = serializers.IntegerField()
-    kind = serializers.CharField()
+    kind = serializers.ChoiceField(KINDS)
     opponent_id = serializers.CharField()
     opponent_name = serializers.CharField()
     went_first = serializers.BooleanField(allow_null=True)
+    board = serializers.IntegerField(allow_null=True)
     own_score = serializers.IntegerField(allow_null=True)
     opponent_score = serializers.IntegerField(allow_null=True)
-    result = serializers.CharField()
-    spread = serializers.IntegerField(allow_null=True)
+    own_pre_adjustment = serializers.IntegerField(allow_null=True)
+    opponent_pre_adjustment = serializers.IntegerField(allow_null=True)
+    result = serializers.ChoiceField(OUTCOMES)
+    tie_break = serializers.BooleanField()
+    has_result = serializers.BooleanField()
+    spread = serializers.IntegerField(help_text="As counted (after a spread cap).")
+    uncapped_spread = serializers.IntegerField()
     record = serializers.CharField()
-    running_spread = serializers.IntegerField(allow_null=True)
+    wins = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    running_spread = serializers.IntegerField()
+    rank = serializers.IntegerField(help_text="The rank after this round.")
     game_id = serializers.UUIDField(allow_null=True)
+    amended = serializers.BooleanField()
 
 
 class ScorecardOutput(serializers.Serializer):

@@ -27,6 +27,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404
 
+from games import selectors as game_selectors
 from games.eventstore import (
     AppendResult,
     ConcurrencyError,
@@ -303,21 +304,39 @@ def round_pair(
     )
 
 
+def _linked_game(
+    tournament_id: uuid.UUID, event: rt.ResultRecorded | rt.ResultAmended
+) -> Any:
+    """The event with its scores read from the recorded game it links, if any."""
+    if event.game_id is None:
+        return event
+    try:
+        game = game_selectors.recorded_game(uuid.UUID(event.game_id))
+    except ValueError:
+        game = None
+    return rt.result_from_game(event, game, str(tournament_id))
+
+
 def result_record(
     *,
     tournament_id: uuid.UUID,
     round_: int,
     player_a: str,
     player_b: str,
-    score_a: int,
-    score_b: int,
+    score_a: int | None = None,
+    score_b: int | None = None,
     pre_adjustment_a: int | None = None,
     pre_adjustment_b: int | None = None,
     game_id: str | None = None,
     user: Any,
     expected_version: int | None = None,
 ) -> AppendResult:
-    """Record the final scores of a paired game."""
+    """Record the final scores of a paired game: typed from a slip, or read from
+    the recorded game ``game_id`` (scores given too must agree with it).
+
+    Raises TournamentError (a 400 naming the field) when the game is not this
+    pairing's finished game or the scores contradict it.
+    """
     event = rt.ResultRecorded(
         round=round_,
         player_a=player_a,
@@ -330,7 +349,7 @@ def result_record(
     )
     return _append_as_director(
         tournament_id,
-        [event],
+        [_linked_game(tournament_id, event)],
         user=user,
         expected_version=expected_version,
         retry=True,
@@ -353,7 +372,8 @@ def result_amend(
     user: Any,
     expected_version: int | None = None,
 ) -> AppendResult:
-    """Replace a recorded result (new scores, or a forfeit by `absentee`)."""
+    """Replace a recorded result as a whole (new scores, or a forfeit by
+    `absentee`): what the amendment does not give is not carried over."""
     event = rt.ResultAmended(
         round=round_,
         player_a=player_a,
@@ -367,7 +387,10 @@ def result_amend(
         reason=reason,
     )
     return _append_as_director(
-        tournament_id, [event], user=user, expected_version=expected_version
+        tournament_id,
+        [_linked_game(tournament_id, event)],
+        user=user,
+        expected_version=expected_version,
     )
 
 

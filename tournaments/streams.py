@@ -2,19 +2,21 @@
 
 Each append is validated by applying the new events to the cached state (never by
 replaying the whole tournament), then only the read models the events can change are
-rewritten: the pairings and standings of the rounds from the earliest affected one on,
-in the affected division. A result in the last round of a 31-round national event
-rewrites one round's rows, not 31.
+rewritten: the results rows (``PlayerRound``: each player's round as the rules
+decided it, and the standings after it) from the earliest affected round on, in the
+affected division. A result in the last round of a 31-round national event rewrites
+one round's rows, not 31.
 """
 
 from __future__ import annotations
 
 import datetime
+import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from django.db import connection
+from django.db import connection, models
 from django.utils import timezone
 
 from games.codec import Codec
@@ -25,7 +27,7 @@ from rules.errors import RulesError
 from rules.records import EntryKind
 from rules.standings import StandingRow, standings
 from tournaments import events as te
-from tournaments.models import Director, Pairing, Player, Standing, Tournament
+from tournaments.models import Director, Player, PlayerRound, Tournament
 
 
 class TournamentAccessError(RulesError):
@@ -96,6 +98,25 @@ def _system_apply(state: TournamentAggregate, event: object) -> TournamentAggreg
     raise TournamentAccessError("unknown_event", f"Unknown event {event!r}.")
 
 
+# Schema 2 of a result: scores before the end-of-game adjustments only where the
+# rules ask for them (a tie) or a recorded game gave them.
+RESULT_SCHEMAS = {"result_recorded": 2, "result_amended": 2}
+
+
+def _drop_unasked_pre_adjustment(payload: dict[str, Any]) -> dict[str, Any]:
+    """Upcast a schema-1 result: forget pre-adjustment scores nobody asked for.
+
+    The amend form used to send the superseded result's finals back as the new
+    result's pre-adjustment scores, so schema-1 results hold stale ones that would
+    still count in the total-score tie-break. A slip's non-tied result has none.
+    """
+    scores = payload.get("score_a"), payload.get("score_b")
+    asked = scores[0] is not None and scores[0] == scores[1]
+    if payload.get("game_id") is None and not asked:
+        payload["pre_adjustment_a"] = payload["pre_adjustment_b"] = None
+    return payload
+
+
 class TournamentStream(StreamType[TournamentAggregate]):
     """Tournament streams: director actions, validated by ``rules.tournament``."""
 
@@ -105,8 +126,10 @@ class TournamentStream(StreamType[TournamentAggregate]):
 
     def __init__(self) -> None:
         self.codec = Codec()
-        self.codec.register_all(rt.EVENT_TYPES)
+        self.codec.register_all(rt.EVENT_TYPES, RESULT_SCHEMAS)
         self.codec.register_all(te.SYSTEM_EVENT_TYPES)
+        for type_name in RESULT_SCHEMAS:
+            self.codec.register_upcaster(type_name, 1, _drop_unasked_pre_adjustment)
 
     def initial_state(self, stream: StreamKey) -> TournamentAggregate:
         return TournamentAggregate()
@@ -135,7 +158,7 @@ class TournamentStream(StreamType[TournamentAggregate]):
         # each row's key first).
         tables = [
             model._meta.db_table
-            for model in (Standing, Pairing, Player, Director, Tournament)
+            for model in (PlayerRound, Player, Director, Tournament)
         ]
         with connection.cursor() as cursor:
             # Checks deferred in this transaction must run first (TRUNCATE refuses
@@ -229,7 +252,7 @@ class _Scope:
         if full:
             scope.directors = scope.players = True
             for division in rules.divisions:
-                scope.touch(division, 1)
+                scope.touch(division, 0)
             return scope
         for event in events:
             if isinstance(event, (te.DirectorAdded, te.DirectorRemoved)):
@@ -242,9 +265,9 @@ class _Scope:
             ):
                 scope.players = True
                 player = rules.players[event.player_id]
-                # A withdrawal can turn later pairings into forfeits; a late entry
-                # adds a row to every round's standings.
-                scope.touch(player.division, 1)
+                # A withdrawal can turn later pairings into forfeits; a new player
+                # adds a row to every round's standings, the pre-event order too.
+                scope.touch(player.division, 0)
             elif isinstance(event, rt.RoundPaired):
                 scope.touch(event.division, event.round)
             elif isinstance(
@@ -255,7 +278,7 @@ class _Scope:
             elif isinstance(event, rt.ForfeitRecorded):
                 scope.touch(rules.players[event.absentee].division, event.round)
             elif isinstance(event, rt.DivisionAdded):
-                scope.touch(event.name, 1)
+                scope.touch(event.name, 0)
         return scope
 
 
@@ -290,170 +313,128 @@ def _project_players(tournament: Tournament, state: TournamentAggregate) -> None
 def _project_rounds(
     tournament: Tournament, state: TournamentAggregate, division: str, from_round: int
 ) -> None:
+    """Rewrite the division's rows from ``from_round`` on, as the rules decide them."""
     rules = state.rules
     assert rules is not None
-    last = rules.paired_rounds(division)
-    Pairing.objects.filter(
+    PlayerRound.objects.filter(
         tournament=tournament, division=division, round__gte=from_round
     ).delete()
-    Standing.objects.filter(
-        tournament=tournament, division=division, after_round__gte=from_round
-    ).delete()
-    pairings: list[Pairing] = []
-    rows: list[tuple[int, StandingRow]] = []
-    for round_ in range(from_round, last + 1):
-        round_state = rules.round_state(division, round_)
-        if round_state is not None:
-            pairings.extend(_pairing_rows(tournament, state, round_state))
-        rows.extend(
-            (round_, row) for row in standings(rules, division, after_round=round_)
-        )
-    _stamp(tournament, pairings)
-    _copy_pairings(pairings)
-    _insert_standings(tournament, division, rows)
+    rows = [
+        _player_round(tournament, state, division, round_, line)
+        for round_ in range(from_round, rules.paired_rounds(division) + 1)
+        for line in standings(rules, division, after_round=round_)
+    ]
+    _stamp(tournament, rows)
+    copy_rows(PlayerRound, rows)
 
 
-# Every column but the key, from the model: a result rewrites its round's pairings,
-# and the ORM's bulk insert adapted each field of each row in Python (a third of a
-# result's projection at national scale); COPY formats the rows in C.
-_PAIRING_FIELDS = [
-    field for field in Pairing._meta.concrete_fields if not field.primary_key
-]
-_COPY_PAIRINGS = (
-    f"COPY {Pairing._meta.db_table} "
-    f"({', '.join(field.column for field in _PAIRING_FIELDS)}) FROM STDIN"
-)
+def _player_round(
+    tournament: Tournament,
+    state: TournamentAggregate,
+    division: str,
+    round_: int,
+    line: StandingRow,
+) -> PlayerRound:
+    """Flatten a standings line and its round's entry into a row: no decisions."""
+    rules = state.rules
+    assert rules is not None
+    entry = line.entry
+    assert entry is not None
+    round_state = rules.round_state(division, round_)
+    return PlayerRound(
+        tournament=tournament,
+        division=division,
+        round=round_,
+        player_id=line.player_id,
+        number=line.number,
+        name=line.name,
+        rating=line.rating,
+        withdrawn=line.withdrawn,
+        rank=line.rank,
+        wins=line.wins,
+        losses=line.losses,
+        draws=line.draws,
+        spread=line.spread,
+        total_score=line.total_score,
+        games=line.games,
+        byes=line.byes,
+        kind=entry.kind.value,
+        method="" if round_state is None else round_state.pairing.method.value,
+        opponent_id=entry.opponent or "",
+        first=entry.first,
+        board=entry.board,
+        own_score=entry.own_score,
+        opponent_score=entry.opponent_score,
+        own_pre=entry.own_pre,
+        opponent_pre=entry.opponent_pre,
+        outcome="" if entry.outcome is None else entry.outcome.value,
+        tie_break=entry.tie_break,
+        round_spread=entry.spread,
+        counted_spread=entry.counted_spread,
+        has_result=entry.has_result,
+        rated=entry.rated,
+        game_id=_game_uuid(entry.game_id),
+        amended=entry.amended,
+        # An entry no event changed yet (an unplayed round): the stream's start.
+        changed_version=state.stream_version_of(entry.version or 1),
+    )
 
 
-def _copy_pairings(pairings: list[Pairing]) -> None:
-    if not pairings:
+def entry_of(row: PlayerRound) -> rt.Entry:
+    """Return the rules' entry a results row stores (``_player_round``'s inverse)."""
+    return rt.Entry(
+        round=row.round,
+        kind=EntryKind(row.kind),
+        opponent=row.opponent_id or None,
+        first=row.first,
+        board=row.board,
+        own_score=row.own_score,
+        opponent_score=row.opponent_score,
+        own_pre=row.own_pre,
+        opponent_pre=row.opponent_pre,
+        outcome=rt.Outcome(row.outcome) if row.outcome else None,
+        tie_break=row.tie_break,
+        spread=row.round_spread,
+        counted_spread=row.counted_spread,
+        game_id=None if row.game_id is None else str(row.game_id),
+        amended=row.amended,
+    )
+
+
+def _game_uuid(game_id: str | None) -> uuid.UUID | None:
+    # The rules accept any text as a game's id; the site's games have UUIDs.
+    try:
+        return None if game_id is None else uuid.UUID(game_id)
+    except ValueError:
+        return None
+
+
+def copy_rows(model: type[models.Model], rows: Sequence[models.Model]) -> None:
+    """Insert model instances with one ``COPY``, every column but the key.
+
+    A result rewrites its division's rows from its round on (a national round is
+    500 rows): the ORM's bulk insert adapted each field of each row in Python, a
+    third of a result's projection; COPY formats the rows in C.
+    """
+    if not rows:
         return
-    names = [field.attname for field in _PAIRING_FIELDS]
-    with binary_cursor() as cursor, cursor.copy(_COPY_PAIRINGS) as copy:
-        for row in pairings:
+    fields = [field for field in model._meta.concrete_fields if not field.primary_key]
+    columns = ", ".join(connection.ops.quote_name(field.column) for field in fields)
+    names = [field.attname for field in fields]
+    statement = f"COPY {model._meta.db_table} ({columns}) FROM STDIN"
+    with binary_cursor() as cursor, cursor.copy(statement) as copy:
+        for row in rows:
             copy.write_row([getattr(row, name) for name in names])
 
 
-# Standings are rewritten after every result (a whole division's round): one
-# statement with binary arrays instead of the ORM's per-field adaptation.
-_INSERT_STANDINGS = """
-INSERT INTO tournaments_standing (tournament_id, division, after_round, rank,
-    player_id, number, name, rating, wins, losses, draws, spread, total_score,
-    games, byes, withdrawn)
-SELECT %b, %b, u.* FROM unnest(%b::int[], %b::int[], %b::text[], %b::int[],
-    %b::text[], %b::int[], %b::int[], %b::int[], %b::int[], %b::int[], %b::int[],
-    %b::int[], %b::int[], %b::bool[]) AS u
-"""
-
-
-def _insert_standings(
-    tournament: Tournament, division: str, rows: list[tuple[int, StandingRow]]
-) -> None:
-    if not rows:
-        return
-    columns = [
-        [after for after, _ in rows],
-        [row.rank for _, row in rows],
-        [row.player_id for _, row in rows],
-        [row.number for _, row in rows],
-        [row.name for _, row in rows],
-        [row.rating for _, row in rows],
-        [row.wins for _, row in rows],
-        [row.losses for _, row in rows],
-        [row.draws for _, row in rows],
-        [row.spread for _, row in rows],
-        [row.total_score for _, row in rows],
-        [row.games for _, row in rows],
-        [row.byes for _, row in rows],
-        [row.withdrawn for _, row in rows],
-    ]
-    with binary_cursor() as cursor:
-        cursor.execute(
-            _INSERT_STANDINGS, [tournament.tournament_id, division, *columns]
-        )
-
-
-def _stamp(tournament: Tournament, pairings: list[Pairing]) -> None:
+def _stamp(tournament: Tournament, rows: list[PlayerRound]) -> None:
     """Set when and at which log position each row last changed (for sync)."""
-    versions = {row.changed_version for row in pairings}
+    versions = {row.changed_version for row in rows}
     found = dict(
         (version, (position, recorded_at))
         for version, position, recorded_at in StoredEvent.objects.filter(
             stream_id=tournament.tournament_id, version__in=versions
         ).values_list("version", "position", "recorded_at")
     )
-    for row in pairings:
+    for row in rows:
         row.changed_position, row.changed_at = found[row.changed_version]
-
-
-def _pairing_rows(
-    tournament: Tournament, state: TournamentAggregate, round_state: rt.RoundState
-) -> list[Pairing]:
-    rules = state.rules
-    assert rules is not None
-    index = round_state.round - 1
-    method = round_state.pairing.method.value
-    paired_version = state.paired_versions[(round_state.division, round_state.round)]
-    rows = []
-    for board in round_state.pairing.games:
-        entry = rules.cards[board.first].entries[index]
-        result = round_state.result_of(board.first, board.second)
-        row = Pairing(
-            tournament=tournament,
-            division=round_state.division,
-            round=round_state.round,
-            board=board.board,
-            first_id=board.first,
-            second_id=board.second,
-            method=method,
-            changed_version=paired_version,
-        )
-        if entry is not None and entry.outcome is not None:
-            row.has_result = True
-            if entry.kind is EntryKind.FORFEIT_WIN:
-                row.absentee_id = board.second
-                row.winner_id = board.first
-            elif entry.kind is EntryKind.FORFEIT_LOSS:
-                second = rules.cards[board.second].entries[index]
-                row.absentee_id = board.first
-                if second is not None and second.kind is EntryKind.FORFEIT_LOSS:
-                    row.absentee_id = f"{board.first},{board.second}"
-                else:
-                    row.winner_id = board.second
-            else:
-                row.first_score = entry.own_score
-                row.second_score = entry.opponent_score
-                row.first_pre_adjustment = entry.own_pre
-                row.second_pre_adjustment = entry.opponent_pre
-                if entry.outcome is rt.Outcome.WIN:
-                    row.winner_id = board.first
-                elif entry.outcome is rt.Outcome.LOSS:
-                    row.winner_id = board.second
-        if result is not None:
-            row.game_id = result.game_id or None
-            row.amended = result.previous is not None
-            row.changed_version = state.stream_version_of(result.version)
-        elif row.absentee_id:
-            # A forfeit made by a withdrawal: that event changed the row.
-            row.changed_version = max(
-                paired_version,
-                state.status_versions.get(board.first, 0),
-                state.status_versions.get(board.second, 0),
-            )
-        rows.append(row)
-    for player_id in round_state.pairing.byes:
-        rows.append(
-            Pairing(
-                tournament=tournament,
-                division=round_state.division,
-                round=round_state.round,
-                board=None,
-                first_id=player_id,
-                second_id="",
-                method=method,
-                has_result=True,
-                winner_id=player_id,
-                changed_version=paired_version,
-            )
-        )
-    return rows

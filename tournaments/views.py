@@ -10,13 +10,14 @@ refusal by the rules is shown next to the field it names; nothing is stored.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Max
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -31,7 +32,8 @@ from games.readcache import cached_page
 from games.views import flagged_note
 from rules import tournament as rt
 from rules.errors import GcgError, RulesError
-from tournaments import reads, selectors, services
+from rules.records import EntryKind
+from tournaments import presenters, selectors, services
 from tournaments.forms import (
     RESULT_FIELDS,
     RESULT_RULE_FIELDS,
@@ -50,7 +52,7 @@ from tournaments.forms import (
     WithdrawForm,
     apply_rejection,
 )
-from tournaments.models import Pairing, Player, Tournament
+from tournaments.models import Player, Tournament
 
 STALE = "Someone else changed this tournament since you loaded the page: reload."
 
@@ -80,17 +82,7 @@ def _division(tournament: Tournament, division: str) -> str:
 
 
 def _paired_rounds(tournament: Tournament, division: str) -> int:
-    row = Pairing.objects.filter(tournament=tournament, division=division).aggregate(
-        last=Max("round")
-    )
-    return row["last"] or 0
-
-
-def _roster(tournament: Tournament, division: str) -> dict[int, Player]:
-    return {
-        player.number: player
-        for player in Player.objects.filter(tournament=tournament, division=division)
-    }
+    return selectors.paired_rounds(tournament.tournament_id, division)
 
 
 def _rules(tournament: Tournament) -> rt.TournamentState:
@@ -116,43 +108,38 @@ def _board_games(
 
 def pairing_rows(
     tournament: Tournament, division: str, round_: int
-) -> list[dict[str, Any]]:
-    """A round's boards as the pages show them: who goes first, scores, the game."""
-    players = selectors.players_by_id(tournament)
+) -> list[presenters.BoardLine]:
+    """A round's lines as the pages show them, with each board's recorded game."""
     games = _board_games(tournament, division, round_)
-    rows = []
-    for pairing in selectors.round_pairings(tournament, division, round_):
-        first = players.get(pairing.first_id)
-        second = players.get(pairing.second_id) if pairing.second_id else None
-        game = games.get((round_, pairing.board))
-        game_id = pairing.game_id or (game.game_id if game else None)
-        absentees = pairing.absentee_id.split(",") if pairing.absentee_id else []
-        rows.append(
-            {
-                "pairing": pairing,
-                "board": pairing.board,
-                "first": first,
-                "second": second,
-                "bye": not pairing.second_id,
-                "has_result": pairing.has_result,
-                "first_score": pairing.first_score,
-                "second_score": pairing.second_score,
-                "first_won": bool(pairing.winner_id)
-                and pairing.winner_id == pairing.first_id,
-                "second_won": bool(pairing.winner_id)
-                and pairing.winner_id == pairing.second_id,
-                "draw": pairing.has_result
-                and not pairing.winner_id
-                and not absentees
-                and bool(pairing.second_id),
-                "forfeit": [players[p].name for p in absentees if p in players],
-                "amended": pairing.amended,
-                "game_id": game_id,
-                "game": game,
-            }
+    return [
+        presenters.board_line(
+            tournament, board, games.get((round_, board.board)) if board.board else None
         )
-    rows.sort(key=lambda row: (row["bye"], row["board"] or 0))
-    return rows
+        for board in selectors.round_boards(tournament.tournament_id, division, round_)
+    ]
+
+
+def _submit(
+    form: Any,
+    command: Callable[[], object],
+    fields: dict[str, str],
+    prefix: Callable[[Any], str] | None = None,
+) -> bool:
+    """Run a form's command; a refusal goes next to the field it names.
+
+    The one error path of the console: a rule's refusal (nothing stored) is shown
+    by the field it names (``prefix`` may say which line of the input it was), a
+    stale version asks the director to reload. Returns True when it was stored.
+    """
+    try:
+        command()
+    except ConcurrencyError:
+        form.add_error(None, STALE)
+    except (EventRejectedError, RulesError) as error:
+        apply_rejection(form, error, fields, prefix(error) if prefix else "")
+    else:
+        return True
+    return False
 
 
 # --- public pages ------------------------------------------------------------------
@@ -180,8 +167,8 @@ def tournament_detail(request: HttpRequest, tournament_id: uuid.UUID) -> HttpRes
                 ).count(),
                 "paired": paired,
                 "rounds": range(1, paired + 1),
-                "standings_after": selectors.last_round_with_standings(
-                    tournament, division
+                "standings_after": selectors.last_round(
+                    tournament.tournament_id, division
                 ),
                 "games": GameProjection.objects.filter(
                     tournament_id=tournament.tournament_id, division=division
@@ -215,9 +202,7 @@ def division_detail(
             "division": division,
             "players": players,
             "rounds": range(1, paired + 1),
-            "standings_after": selectors.last_round_with_standings(
-                tournament, division
-            ),
+            "standings_after": selectors.last_round(tournament.tournament_id, division),
         },
     )
 
@@ -255,7 +240,7 @@ def standings(
     # The header (one statement) is all a cached page needs; the model only when
     # the page is built.
     header = selectors.readable_header(
-        reads.tournament_header(tournament_id), request.user
+        selectors.tournament_header(tournament_id), request.user
     )
     if division not in header.divisions:
         raise Http404(f"No division {division!r}.")
@@ -268,13 +253,13 @@ def standings(
         # page's whole table.
         if after_round is None:
             # The latest round's rows, which come with its number.
-            last, rows = reads.standings(tournament_id, division, None)
+            last, rows = selectors.standings(tournament_id, division, None)
             shown = last
         else:
-            last = reads.last_round_with_standings(tournament_id, division)
-            if not 1 <= after_round <= last:
+            last = selectors.paired_rounds(tournament_id, division)
+            if not 0 <= after_round <= last:
                 raise Http404(f"No standings after round {after_round}.")
-            shown, rows = reads.standings(tournament_id, division, after_round)
+            shown, rows = selectors.standings(tournament_id, division, after_round)
         return render(
             request,
             "tournaments/standings.html",
@@ -283,7 +268,8 @@ def standings(
                 "division": division,
                 "after_round": shown,
                 "rows": rows,
-                "rounds": range(1, last + 1),
+                # The pre-event order (0) once a round is paired.
+                "rounds": range(0, last + 1) if last else range(0),
                 "division_version": version,
             },
         )
@@ -300,7 +286,7 @@ def scorecard(
     # them) are all a cached page needs; the tournament's model only when the page
     # is built.
     header = selectors.readable_header(
-        reads.scorecard_header(tournament_id, player_id), request.user
+        selectors.scorecard_header(tournament_id, player_id), request.user
     )
     if header.player is None:
         raise Http404("No such player.")
@@ -314,7 +300,11 @@ def scorecard(
         # Unsaved, like the player: the page shows only the tournament's name.
         tournament = Tournament(tournament_id=tournament_id, name=header.name)
         # Lazy: a cached fragment (keyed by the division's version) needs neither.
-        card = SimpleLazyObject(lambda: selectors.player_scorecard(tournament, player))
+        lines = SimpleLazyObject(
+            lambda: selectors.scorecard_lines(
+                tournament_id, player.player_id, player.division
+            )
+        )
         return render(
             request,
             "tournaments/scorecard.html",
@@ -322,9 +312,9 @@ def scorecard(
                 "tournament": tournament,
                 "player": player,
                 "rows": SimpleLazyObject(
-                    lambda: _scorecard_rows(tournament, player, card[0])
+                    lambda: _scorecard_rows(tournament, player, lines)
                 ),
-                "standing": SimpleLazyObject(lambda: card[1]),
+                "standing": SimpleLazyObject(lambda: selectors.latest_standing(lines)),
                 "division_version": version,
             },
         )
@@ -344,7 +334,7 @@ def _scorecard_rows(
         for line in lines
         if line.game_id is None and line.board is not None
     ]
-    games = reads.board_game_ids(tournament.tournament_id, player.division, unnamed)
+    games = selectors.board_game_ids(tournament.tournament_id, player.division, unnamed)
     return [
         {
             "line": line,
@@ -412,13 +402,7 @@ def _console_context(tournament: Tournament) -> dict[str, Any]:
     divisions = []
     for division in tournament.divisions:
         paired = _paired_rounds(tournament, division)
-        missing = (
-            Pairing.objects.filter(
-                tournament=tournament, division=division, has_result=False
-            )
-            .exclude(second_id="")
-            .count()
-        )
+        missing = selectors.missing_results(tournament, division)
         divisions.append(
             {
                 "name": division,
@@ -452,20 +436,19 @@ def manage(request: HttpRequest, tournament_id: uuid.UUID) -> HttpResponse:
             )
             return redirect("manage", tournament_id=tournament_id)
         division_form = DivisionAddForm(request.POST)
-        if division_form.is_valid():
-            try:
-                services.tournament_append(
-                    tournament_id=tournament_id,
-                    events=[rt.DivisionAdded(name=division_form.cleaned_data["name"])],
-                    user=request.user,
-                )
-            except EventRejectedError as error:
-                apply_rejection(division_form, error, {"name": "name"})
-            else:
-                messages.success(
-                    request, f"Division {division_form.cleaned_data['name']} added."
-                )
-                return redirect("manage", tournament_id=tournament_id)
+        if division_form.is_valid() and _submit(
+            division_form,
+            lambda: services.tournament_append(
+                tournament_id=tournament_id,
+                events=[rt.DivisionAdded(name=division_form.cleaned_data["name"])],
+                user=request.user,
+            ),
+            {"name": "name"},
+        ):
+            messages.success(
+                request, f"Division {division_form.cleaned_data['name']} added."
+            )
+            return redirect("manage", tournament_id=tournament_id)
         status = 400
         tournament.refresh_from_db()
     context = _console_context(tournament)
@@ -497,19 +480,9 @@ def _player_command(
     data = form.cleaned_data
     tid = tournament.tournament_id
     if action == "register":
-        try:
-            services.players_register(
-                tournament_id=tid, division=division, entries=data["entries"], user=user
-            )
-        except EventRejectedError as error:
-            line = error.index + 1
-            apply_rejection(
-                form,
-                error,
-                {},
-                prefix=f"Player {line} ({data['entries'][error.index][0]}): ",
-            )
-            return ""
+        services.players_register(
+            tournament_id=tid, division=division, entries=data["entries"], user=user
+        )
         return f"{len(data['entries'])} players registered."
     if action == "tsh":
         services.tsh_import(
@@ -536,8 +509,9 @@ def _player_command(
         return f"{player.name} plays again from round {data['from_round']}."
     account = get_user_model().objects.filter(username=data["username"]).first()
     if account is None:
-        form.add_error("username", f"No user is called {data['username']!r}.")
-        return ""
+        raise rt.TournamentError(
+            "unknown_user", f"No user is called {data['username']!r}.", "username"
+        )
     services.player_link_account(
         tournament_id=tid, player_id=player.player_id, account=account, user=user
     )
@@ -548,10 +522,18 @@ PLAYER_RULE_FIELDS = {
     "player_id": "player",
     "from_round": "from_round",
     "policy": "policy",
-    "name": "players",
-    "rating": "players",
-    "member_id": "players",
+    "username": "username",
 }
+
+
+def _player_line(entries: list[tuple[str, int, str]]) -> Callable[[Any], str]:
+    """Name the pasted line a refused registration came from."""
+
+    def prefix(error: Any) -> str:
+        index = getattr(error, "index", 0)
+        return f"Player {index + 1} ({entries[index][0]}): "
+
+    return prefix
 
 
 @login_required
@@ -562,7 +544,7 @@ def manage_players(
     """Register (paste, upload, .t file), withdraw, re-activate and link players."""
     tournament = _directed(request, tournament_id)
     division = _division(tournament, division)
-    roster = _roster(tournament, division)
+    roster = selectors.division_roster(tournament, division)
     forms = {action: _player_form(action, roster) for action in PLAYER_FORMS}
     status = 200
     if request.method == "POST":
@@ -570,25 +552,20 @@ def manage_players(
         if action not in PLAYER_FORMS:
             return HttpResponse("Unknown action.", status=400)
         form = _player_form(action, roster, request.POST, request.FILES)
-        if form.is_valid():
-            try:
-                done = _player_command(action, form, tournament, division, request.user)
-            except EventRejectedError as error:
-                fields = dict(PLAYER_RULE_FIELDS)
-                if action == "tsh":
-                    fields = {}
-                apply_rejection(form, error, fields)
-                done = ""
-            except ConcurrencyError:
-                form.add_error(None, STALE)
-                done = ""
-            except RulesError as error:
-                # A .t file that cannot be read (raised before any append).
-                apply_rejection(form, error, {})
-                done = ""
-            if done:
-                messages.success(request, done)
-                return redirect("manage-players", tournament_id, division)
+        done: list[str] = []
+        if form.is_valid() and _submit(
+            form,
+            lambda: done.append(
+                _player_command(action, form, tournament, division, request.user)
+            ),
+            # A .t file's refusals are about the file as a whole.
+            {} if action == "tsh" else PLAYER_RULE_FIELDS,
+            _player_line(form.cleaned_data["entries"])
+            if action == "register"
+            else None,
+        ):
+            messages.success(request, done[0])
+            return redirect("manage-players", tournament_id, division)
         forms[action] = form
         status = 400
     players = Player.objects.filter(tournament=tournament, division=division)
@@ -614,40 +591,33 @@ def manage_pair(
     """Pair a round by system or by hand, and show what it gave."""
     tournament = _directed(request, tournament_id)
     division = _division(tournament, division)
-    roster = _roster(tournament, division)
+    roster = selectors.division_roster(tournament, division)
     paired = _paired_rounds(tournament, division)
     next_round = min(paired + 1, tournament.rounds)
     form = PairForm(roster=roster, initial={"round": next_round, "method": "swiss"})
     status = 200
     if request.method == "POST":
         form = PairForm(request.POST, roster=roster)
-        if form.is_valid():
-            data = form.cleaned_data
-            try:
-                services.round_pair(
-                    tournament_id=tournament_id,
-                    division=division,
-                    round_=data["round"],
-                    method=data["method"],
-                    games=data["games"],
-                    byes=data["byes"],
-                    based_on_round=data.get("based_on_round"),
-                    user=request.user,
-                )
-            except (EventRejectedError, RulesError) as error:
-                apply_rejection(
-                    form,
-                    error,
-                    {"round": "round", "games": "manual", "byes": "manual"},
-                )
-            except ConcurrencyError:
-                form.add_error(None, STALE)
-            else:
-                messages.success(request, f"Round {data['round']} is paired.")
-                return redirect(
-                    reverse("manage-pair", args=[tournament_id, division])
-                    + f"?round={data['round']}"
-                )
+        data = form.cleaned_data if form.is_valid() else None
+        if data is not None and _submit(
+            form,
+            lambda: services.round_pair(
+                tournament_id=tournament_id,
+                division=division,
+                round_=data["round"],
+                method=data["method"],
+                games=data["games"],
+                byes=data["byes"],
+                based_on_round=data.get("based_on_round"),
+                user=request.user,
+            ),
+            {"round": "round", "games": "manual", "byes": "manual"},
+        ):
+            messages.success(request, f"Round {data['round']} is paired.")
+            return redirect(
+                reverse("manage-pair", args=[tournament_id, division])
+                + f"?round={data['round']}"
+            )
         status = 400
     shown = request.GET.get("round", "")
     shown_round = int(shown) if shown.isdigit() else paired
@@ -687,9 +657,9 @@ def _results_context(
     games = [
         row
         for row in rows
-        if row["game"] is not None and row["game"].is_over and not row["has_result"]
+        if row.game is not None and row.game.is_over and not row.has_result
     ]
-    after, standing_rows = selectors.standings_after(tournament, division, round_)
+    _, standing_rows = selectors.standings(tournament.tournament_id, division, round_)
     # The cursor goes where the director has to act: the first field refused, else
     # the first box of a fresh slip.
     focus = next((f for f in RESULT_FIELDS if f in form.errors), "a_number")
@@ -705,11 +675,11 @@ def _results_context(
         "slip_fields": [form[name] for name in RESULT_FIELDS[:4]],
         "tie_fields": [form[name] for name in RESULT_FIELDS[4:]],
         "show_tie": show_tie,
-        "missing": [row for row in rows if not row["bye"] and not row["has_result"]],
-        "entered": [row for row in rows if not row["bye"] and row["has_result"]],
-        "byes": [row for row in rows if row["bye"]],
+        "missing": [row for row in rows if not row.alone and not row.has_result],
+        "entered": [row for row in rows if not row.alone and row.has_result],
+        "byes": [row for row in rows if row.alone],
         "games_to_record": games,
-        "standings": standing_rows if after == round_ else [],
+        "standings": standing_rows,
         "rounds": range(1, _paired_rounds(tournament, division) + 1),
         "forfeit_form": ForfeitForm(roster={}),
     }
@@ -730,11 +700,12 @@ def manage_results(
     flash = ""
     if request.method == "POST":
         form = _results_form(tournament, division, round_, request.POST)
-        if form.is_valid() and form.finish():
-            data = form.cleaned_data
+        data = form.cleaned_data if form.is_valid() and form.finish() else None
+        if data is not None:
             a, b = data["player_a"], data["player_b"]
-            try:
-                services.result_record(
+            if _submit(
+                form,
+                lambda: services.result_record(
                     tournament_id=tournament_id,
                     round_=round_,
                     player_a=a.player_id,
@@ -744,12 +715,9 @@ def manage_results(
                     pre_adjustment_a=data.get("a_pre"),
                     pre_adjustment_b=data.get("b_pre"),
                     user=request.user,
-                )
-            except EventRejectedError as error:
-                apply_rejection(form, error, RESULT_RULE_FIELDS)
-            except ConcurrencyError:
-                form.add_error(None, STALE)
-            else:
+                ),
+                RESULT_RULE_FIELDS,
+            ):
                 flash = (
                     f"Recorded: #{a.number} {a.name} {data['a_score']} – "
                     f"{data['b_score']} #{b.number} {b.name}."
@@ -804,23 +772,21 @@ def manage_forfeit(
 ) -> HttpResponse:
     tournament = _directed(request, tournament_id)
     division = _division(tournament, division)
-    form = ForfeitForm(request.POST, roster=_roster(tournament, division))
-    if form.is_valid():
-        absentee = form.cleaned_data["absentee"]
-        try:
-            services.forfeit_record(
-                tournament_id=tournament_id,
-                round_=round_,
-                absentee=absentee.player_id,
-                user=request.user,
-            )
-        except EventRejectedError as error:
-            apply_rejection(form, error, {"absentee": "absentee", "round": "absentee"})
-        except ConcurrencyError:
-            form.add_error(None, STALE)
-        else:
-            messages.success(request, f"{absentee.name} forfeits round {round_}.")
-            return redirect("manage-results", tournament_id, division, round_)
+    roster = selectors.division_roster(tournament, division)
+    form = ForfeitForm(request.POST, roster=roster)
+    absentee = form.cleaned_data["absentee"] if form.is_valid() else None
+    if absentee is not None and _submit(
+        form,
+        lambda: services.forfeit_record(
+            tournament_id=tournament_id,
+            round_=round_,
+            absentee=absentee.player_id,
+            user=request.user,
+        ),
+        {"absentee": "absentee", "round": "absentee"},
+    ):
+        messages.success(request, f"{absentee.name} forfeits round {round_}.")
+        return redirect("manage-results", tournament_id, division, round_)
     context = _results_context(
         tournament, division, round_, _results_form(tournament, division, round_)
     )
@@ -830,14 +796,27 @@ def manage_forfeit(
 
 def _board_pairing(
     tournament: Tournament, division: str, round_: int, board: int
-) -> tuple[Pairing, Player, Player]:
-    pairing = Pairing.objects.filter(
-        tournament=tournament, division=division, round=round_, board=board
-    ).first()
-    if pairing is None or not pairing.second_id:
-        raise Http404(f"No board {board} in round {round_}.")
-    players = selectors.players_by_id(tournament)
-    return pairing, players[pairing.first_id], players[pairing.second_id]
+) -> selectors.Board:
+    """The game on ``board`` of the round (404 when the round has no such game)."""
+    for line in selectors.round_boards(tournament.tournament_id, division, round_):
+        if line.board == board and line.second is not None:
+            return line
+    raise Http404(f"No board {board} in round {round_}.")
+
+
+def _amend_initial(board: selectors.Board, version: int) -> dict[str, Any]:
+    """The amend form's starting values: the result as it stands. The scores before
+    the end-of-game adjustments only for a tie (where they decided it)."""
+    first = board.first
+    initial: dict[str, Any] = {"version": version}
+    if first.kind in (EntryKind.FORFEIT_LOSS, EntryKind.FORFEIT_WIN):
+        absent = first if first.kind == EntryKind.FORFEIT_LOSS else board.second
+        initial["absentee"] = absent.player_id if absent else ""
+    elif first.has_result:
+        initial.update(a_score=first.own_score, b_score=first.opponent_score)
+        if first.own_score == first.opponent_score:
+            initial.update(a_pre=first.own_pre, b_pre=first.opponent_pre)
+    return initial
 
 
 @login_required
@@ -849,51 +828,47 @@ def manage_amend(
     round_: int,
     board: int,
 ) -> HttpResponse:
-    """Amend a board's result: new scores or a forfeit, with a reason."""
+    """Amend a board's result as a whole: new scores or a forfeit, with a reason."""
     tournament = _directed(request, tournament_id)
     division = _division(tournament, division)
-    pairing, first, second = _board_pairing(tournament, division, round_, board)
-    initial = {
-        "a_score": pairing.first_score,
-        "b_score": pairing.second_score,
-        "a_pre": pairing.first_pre_adjustment,
-        "b_pre": pairing.second_pre_adjustment,
-        "version": tournament.version,
-    }
+    line = _board_pairing(tournament, division, round_, board)
+    first, second = line.first, line.second
+    assert second is not None
+    initial = _amend_initial(line, tournament.version)
     form = AmendForm(initial=initial, first=first, second=second)
     status = 200
     if request.method == "POST":
         form = AmendForm(request.POST, first=first, second=second)
-        if form.is_valid():
-            data = form.cleaned_data
-            try:
-                services.result_amend(
-                    tournament_id=tournament_id,
-                    round_=round_,
-                    player_a=first.player_id,
-                    player_b=second.player_id,
-                    score_a=data["a_score"],
-                    score_b=data["b_score"],
-                    pre_adjustment_a=data.get("a_pre"),
-                    pre_adjustment_b=data.get("b_pre"),
-                    absentee=data["absentee"],
-                    reason=data.get("reason") or "",
-                    user=request.user,
-                    expected_version=data["version"],
-                )
-            except EventRejectedError as error:
-                apply_rejection(form, error, RESULT_RULE_FIELDS)
-            except ConcurrencyError:
-                form.add_error(None, STALE)
-            else:
-                messages.success(
-                    request,
-                    f"Round {round_} board {board} amended: every later standing "
-                    "is recomputed.",
-                )
-                return redirect("manage-results", tournament_id, division, round_)
+        data = form.cleaned_data if form.is_valid() else None
+        if data is not None and _submit(
+            form,
+            lambda: services.result_amend(
+                tournament_id=tournament_id,
+                round_=round_,
+                player_a=first.player_id,
+                player_b=second.player_id,
+                score_a=data["a_score"],
+                score_b=data["b_score"],
+                pre_adjustment_a=data["a_pre"],
+                pre_adjustment_b=data["b_pre"],
+                absentee=data["absentee"],
+                reason=data.get("reason") or "",
+                user=request.user,
+                expected_version=data["version"],
+            ),
+            RESULT_RULE_FIELDS,
+        ):
+            messages.success(
+                request,
+                f"Round {round_} board {board} amended: every later standing "
+                "is recomputed.",
+            )
+            return redirect("manage-results", tournament_id, division, round_)
         status = 400
-    tied = form.is_bound and form.data.get("a_score") == form.data.get("b_score")
+    values = form.data if form.is_bound else initial
+    tied = values.get("a_score") not in (None, "") and str(
+        values.get("a_score")
+    ) == str(values.get("b_score"))
     return render(
         request,
         "tournaments/manage/amend.html",
@@ -902,7 +877,7 @@ def manage_amend(
             "division": division,
             "round": round_,
             "board": board,
-            "pairing": pairing,
+            "line": presenters.board_line(tournament, line, None),
             "first": first,
             "second": second,
             "form": form,
@@ -959,7 +934,9 @@ def manage_board_record(
     """Start (or go back to) recording a board's game move by move."""
     tournament = _directed(request, tournament_id)
     division = _division(tournament, division)
-    _, first, second = _board_pairing(tournament, division, round_, board)
+    line = _board_pairing(tournament, division, round_, board)
+    first, second = line.first, line.second
+    assert second is not None
     existing = _board_games(tournament, division, round_).get((round_, board))
     if existing is not None and not existing.is_over:
         return redirect("game-record", game_id=existing.game_id)
@@ -988,7 +965,9 @@ def manage_board_gcg(
     """Upload a board's game as a GCG file."""
     tournament = _directed(request, tournament_id)
     division = _division(tournament, division)
-    _, first, second = _board_pairing(tournament, division, round_, board)
+    line = _board_pairing(tournament, division, round_, board)
+    first, second = line.first, line.second
+    assert second is not None
     form = BoardGcgForm(first=first, second=second)
     status = 200
     if request.method == "POST":
@@ -1043,35 +1022,32 @@ def manage_result_from_game(
     game = get_object_or_404(
         GameProjection, pk=game_id, tournament_id=tournament.tournament_id
     )
-    ids = [player.get("player_id") for player in game.players]
     target = reverse(
         "manage-results", args=[tournament_id, game.division, game.round or 1]
     )
-    if not game.is_over or len(ids) != 2 or not all(ids) or game.round is None:
-        messages.error(request, "Only a finished game of two paired players counts.")
+    ids = [player.get("player_id") for player in game.players]
+    if len(ids) != 2 or not all(ids) or game.round is None:
+        messages.error(request, "Only a game of two paired players counts.")
         return redirect(target)
-    scores, before = game.scores, game.scores_before_adjustments or game.scores
-    try:
-        services.result_record(
+    # The scores, the scores before the adjustments and the winner come from the
+    # game's replay (services.result_record reads them): never typed twice.
+    form = forms.Form()
+    if _submit(
+        form,
+        lambda: services.result_record(
             tournament_id=tournament_id,
             round_=game.round,
             player_a=ids[0],
             player_b=ids[1],
-            score_a=scores[0],
-            score_b=scores[1],
-            pre_adjustment_a=before[0],
-            pre_adjustment_b=before[1],
             game_id=str(game.game_id),
             user=request.user,
-        )
-    except EventRejectedError as error:
-        messages.error(request, error.message)
-    except ConcurrencyError:
-        messages.error(request, STALE)
+        ),
+        {},
+    ):
+        scores = "–".join(map(str, game.scores))
+        messages.success(request, f"Result recorded from the game: {scores}.")
     else:
-        messages.success(
-            request, f"Result recorded from the game: {scores[0]}–{scores[1]}."
-        )
+        messages.error(request, " ".join(form.non_field_errors()))
     return redirect(target)
 
 

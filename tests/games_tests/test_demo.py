@@ -6,7 +6,7 @@ import pytest
 from django.core.management import call_command
 
 from games.models import GameProjection, GameTurn, StoredEvent
-from tournaments.models import Pairing, Player, Standing, Tournament
+from tournaments.models import Player, PlayerRound, Tournament
 
 
 @pytest.mark.django_db
@@ -16,7 +16,7 @@ def test_the_demo_has_everything_it_promises():
     assert tournament.divisions == ["A", "B"]
     assert tournament.rounds >= 7
     games = GameProjection.objects.filter(tournament_id=tournament.pk)
-    played = Pairing.objects.filter(tournament=tournament).exclude(second_id="")
+    played = PlayerRound.objects.filter(tournament=tournament, kind="game", first=True)
     # Every paired game was recorded move by move and its result linked to it.
     assert games.count() == played.count() == 49
     assert all(p.has_result and p.game_id for p in played)
@@ -29,14 +29,14 @@ def test_the_demo_has_everything_it_promises():
     )
     assert GameTurn.objects.filter(kind="phony_withdrawn").count() >= 1
     assert GameTurn.objects.exclude(notes=[]).count() >= 2
-    assert Pairing.objects.filter(tournament=tournament, second_id="").count() == 7
+    assert PlayerRound.objects.filter(tournament=tournament, kind="bye").count() == 7
     tie = games.get(decided_by_tiebreak=True)
     assert tie.scores[0] == tie.scores[1]
     assert (
         tie.scores_before_adjustments[tie.winner]
         > (tie.scores_before_adjustments[1 - tie.winner])
     )
-    assert Standing.objects.filter(tournament=tournament, after_round=7).count() == 15
+    assert PlayerRound.objects.filter(tournament=tournament, round=7).count() == 15
     assert Player.objects.get(name="Dev Patel").user.username == "dev"
     # Loading again on a database with a tournament does nothing.
     call_command("demo", if_empty=True, verbosity=0)

@@ -21,6 +21,7 @@ from games import eventstore, selectors
 from games import services as game_services
 from games.backup import BackupError, export_events, import_events, recompute_hash
 from games.models import GameProjection, GameTurn, StoredEvent
+from tests.boards import round_games
 from tests.reliability_tests.conftest import (
     PROJECT_DIR,
     make_tournament,
@@ -28,7 +29,7 @@ from tests.reliability_tests.conftest import (
     subprocess_env,
 )
 from tournaments import services
-from tournaments.models import Director, Pairing, Player, Standing, Tournament
+from tournaments.models import Director, Player, PlayerRound, Tournament
 
 
 @pytest.fixture
@@ -54,13 +55,12 @@ def history(director, other_user, shared_gcg_dir):
         method="king_of_the_hill",
         user=director,
     )
-    pairings = Pairing.objects.filter(tournament_id=tournament_id, round=2)
-    first = pairings.order_by("board")[0]
+    first = round_games(tournament_id, 2)[0]
     services.result_record(
         tournament_id=tournament_id,
         round_=2,
-        player_a=first.first_id,
-        player_b=first.second_id,
+        player_a=first.first.player_id,
+        player_b=first.second.player_id,
         score_a=333,
         score_b=444,
         user=director,
@@ -139,27 +139,26 @@ def snapshot(history, *, casual: bool = True) -> dict:
             .order_by("number")
             .values("player_id", "number", "name", "rating", "withdrawn", "user_id")
         ),
-        "pairings": list(
-            Pairing.objects.filter(tournament_id=tournament_id)
-            .order_by("round", "board", "first_id")
+        "results": list(
+            PlayerRound.objects.filter(tournament_id=tournament_id)
+            .order_by("round", "rank", "number")
             .values(
                 "round",
+                "rank",
+                "player_id",
+                "wins",
+                "losses",
+                "spread",
+                "games",
+                "kind",
+                "opponent_id",
                 "board",
-                "first_id",
-                "second_id",
-                "first_score",
-                "second_score",
-                "winner_id",
+                "own_score",
+                "opponent_score",
+                "outcome",
                 "amended",
                 "changed_version",
                 "changed_at",
-            )
-        ),
-        "standings": list(
-            Standing.objects.filter(tournament_id=tournament_id)
-            .order_by("after_round", "rank", "number")
-            .values(
-                "after_round", "rank", "player_id", "wins", "losses", "spread", "games"
             )
         ),
         "games": list(
@@ -432,7 +431,7 @@ def test_import_into_a_log_without_those_streams_appends_them(
 
     assert not summary.positions_kept
     after = snapshot(history)
-    for rows in (before["pairings"], after["pairings"]):
+    for rows in (before["results"], after["results"]):
         for row in rows:
             row.pop("changed_at")
     assert after == before
@@ -517,12 +516,12 @@ def test_the_commands_restore_a_backup_into_a_new_database(history, tmp_path):
         standings = run(
             "shell",
             "-c",
-            "import json; from tournaments.models import Standing; "
-            "print(json.dumps(list(Standing.objects.order_by('after_round', 'rank',"
+            "import json; from tournaments.models import PlayerRound; "
+            "print(json.dumps(list(PlayerRound.objects.order_by('round', 'rank',"
             " 'number').values_list('player_id', 'wins', 'spread'))))",
         )
         expected = list(
-            Standing.objects.order_by("after_round", "rank", "number").values_list(
+            PlayerRound.objects.order_by("round", "rank", "number").values_list(
                 "player_id", "wins", "spread"
             )
         )

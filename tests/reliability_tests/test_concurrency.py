@@ -17,7 +17,7 @@ from games.models import GameProjection, GameTurn, StoredEvent
 from rules import tournament as rt
 from tests.reliability_tests.conftest import make_tournament, start_game
 from tournaments import services
-from tournaments.models import Pairing, Tournament
+from tournaments.models import PlayerRound, Tournament
 
 RACES = 8  # one per board: 16 players
 WRITERS = 20
@@ -104,7 +104,9 @@ def test_two_directors_entering_the_same_result_one_wins_one_gets_409(
     assert versions == list(range(1, len(versions) + 1))
     assert Tournament.objects.get(pk=tournament_id).version == versions[-1]
     assert (
-        Pairing.objects.filter(tournament_id=tournament_id, has_result=True).count()
+        PlayerRound.objects.filter(
+            tournament_id=tournament_id, kind="game", first=True, has_result=True
+        ).count()
         == RACES
     )
     print(f"\nFIGURES two-directors: {RACES} races, {conflicts} answered 409")

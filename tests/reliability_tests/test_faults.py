@@ -24,7 +24,7 @@ from games.management.commands import serve
 from games.models import GameProjection, GameTurn, StoredEvent
 from tests.reliability_tests.conftest import PROJECT_DIR, start_game, subprocess_env
 from tournaments import services
-from tournaments.models import Pairing, Standing, Tournament
+from tournaments.models import PlayerRound, Tournament
 
 RANDOM_KILLS = 6
 PROJECTION_KILLS = 2
@@ -110,9 +110,9 @@ def streams_with_gaps() -> list[tuple]:
 
 def standings_snapshot(tournament_id) -> list[tuple]:
     return list(
-        Standing.objects.filter(tournament_id=tournament_id)
-        .order_by("after_round", "rank", "number")
-        .values_list("after_round", "rank", "player_id", "wins", "losses", "spread")
+        PlayerRound.objects.filter(tournament_id=tournament_id)
+        .order_by("round", "rank", "number")
+        .values_list("round", "rank", "player_id", "wins", "losses", "spread")
     )
 
 
@@ -251,23 +251,18 @@ def test_a_projection_behind_the_log_is_found_and_repaired(
         stale[tournament_key].log_version == stale[tournament_key].projected_version + 1
     )
     assert "log at" in str(stale[game_key])
-    assert not Pairing.objects.filter(
-        tournament_id=tournament_id, first_id=first, has_result=True
+    assert not PlayerRound.objects.filter(
+        tournament_id=tournament_id, round=1, player_id=first, has_result=True
     ).exists()
 
     repaired = repair.repair_projections()
 
     assert {str(item.stream) for item in repaired} == {tournament_key, game_key}
     assert repair.find_stale() == []
-    assert (
-        Pairing.objects.get(
-            tournament_id=tournament_id, round=1, first_id=first
-        ).first_score
-        == 450
+    standing = PlayerRound.objects.get(
+        tournament_id=tournament_id, round=1, player_id=first
     )
-    standing = Standing.objects.get(
-        tournament_id=tournament_id, after_round=1, player_id=first
-    )
+    assert standing.own_score == 450
     assert (standing.wins, standing.spread) == (1, 150)
     turn = GameTurn.objects.get(game_id=game_id, version=turn_version)
     assert "late note" in turn.notes
@@ -281,7 +276,7 @@ def test_projections_ahead_missing_or_orphaned_are_repaired(director, fault_stre
     expected = standings_snapshot(tournament_id)
     # Ahead of the log (a projection restored from a later backup than the log).
     Tournament.objects.filter(pk=tournament_id).update(version=log_version + 3)
-    Standing.objects.filter(tournament_id=tournament_id).update(wins=9)
+    PlayerRound.objects.filter(tournament_id=tournament_id).update(wins=9)
     # Missing (its rows deleted by hand).
     game_version = StoredEvent.objects.filter(stream_id=game_id).count()
     GameProjection.objects.filter(pk=game_id).delete()

@@ -29,16 +29,14 @@ def main(
 
     from games import eventstore
     from games import services as game_services
+    from tests.boards import round_games
     from tournaments import services
-    from tournaments.models import Pairing
 
     user = get_user_model().objects.get(pk=int(user_id))
     game = uuid.UUID(game_id)
     tournament = uuid.UUID(tournament_id)
-    pairing = (
-        Pairing.objects.filter(tournament_id=tournament, round=1, has_result=True)
-        .order_by("board")
-        .first()
+    pairing = next(
+        (game for game in round_games(tournament, 1) if game.has_result), None
     )
 
     if mode == "in-projection":
@@ -48,9 +46,9 @@ def main(
         def project(stream, state, new_events, **kwargs):
             # Delete this tournament's standings (a projector's first step), then
             # stop with the transaction open: the kill lands mid-projection.
-            from tournaments.models import Standing
+            from tournaments.models import PlayerRound
 
-            Standing.objects.filter(tournament_id=stream.id).delete()
+            PlayerRound.objects.filter(tournament_id=stream.id).delete()
             print(f"projecting {new_events[-1].version}", flush=True)
             time.sleep(60)
             original(stream, state, new_events, **kwargs)
@@ -70,8 +68,8 @@ def main(
         result = services.result_amend(
             tournament_id=tournament,
             round_=1,
-            player_a=pairing.first_id,
-            player_b=pairing.second_id,
+            player_a=pairing.first.player_id,
+            player_b=pairing.second.player_id,
             score_a=400 + n % 300,
             score_b=300 + n % 250,
             reason=f"slip {n}",

@@ -267,7 +267,7 @@ def test_withdrawn_players_are_left_out_and_forfeit_policy_scores_a_loss():
     assert "p2" not in seated(event.games, event.byes)
     assert event.byes == ()
     state = apply(state, event)
-    assert state.cards["p2"].entries[0].kind is EntryKind.FORFEIT_LOSS
+    assert state.cards["p2"].entries[0].kind is EntryKind.WITHDRAWAL_FORFEIT
 
 
 def test_round_robin_from_state_gives_the_bye_to_a_not_paired_withdrawal_opponent():

@@ -478,7 +478,7 @@ def small_division() -> DivisionRecord:
                 (
                     game_entry(1, 2, 1),
                     RoundEntry(2, EntryKind.FORFEIT_WIN, opponent=3, own_score=50),
-                    RoundEntry(3, EntryKind.ABSENT),
+                    RoundEntry(3, EntryKind.UNPLAYED),
                 ),
             ),
             PlayerRecord(

@@ -1,11 +1,11 @@
-"""Standings order, shared ranks, tie rules, spread cap, scorecards."""
+"""Standings order, shared ranks, tie rules, spread cap, each round's entry."""
 
 from __future__ import annotations
 
 import pytest
 
 from rules.records import EntryKind
-from rules.standings import format_record, scorecard, standings
+from rules.standings import StandingRow, format_record, standings
 from rules.tournament import (
     Board,
     DivisionAdded,
@@ -86,8 +86,9 @@ def test_total_score_before_adjustments_breaks_equal_spread():
     ranks first, even when the final scores were equal."""
     state = created([1500] * 4)
     state = pair(state, 1, ("p1", "p2"), ("p3", "p4"))
-    # p1 went out: 390-360 before the rack adjustments, 400-350 after.
-    state = apply(state, ResultRecorded(1, "p1", "p2", 400, 350, 390, 360))
+    # p1 went out: 390-360 before the rack adjustments, 400-350 after (read from
+    # the recorded game: a slip gives those scores only for a tie).
+    state = apply(state, ResultRecorded(1, "p1", "p2", 400, 350, 390, 360, "g1"))
     state = apply(state, ResultRecorded(1, "p3", "p4", 400, 350))
     rows = standings(state, "A")
     assert [r.player_id for r in rows[:2]] == ["p3", "p1"]
@@ -152,7 +153,7 @@ def test_spread_cap_limits_what_one_game_contributes():
     assert rows["p2"].spread == -100
     assert rows["p3"].spread == 40
     assert state.cards["p1"].entries[0].spread == 300
-    assert scorecard(state, "p1")[0].spread == 100
+    assert line(state, "p1", 1).entry.counted_spread == 100
 
 
 def test_round_by_round_standings():
@@ -168,8 +169,15 @@ def test_round_by_round_standings():
     assert standings(state, "A", 1)[0].spread == 100
 
 
-def test_scorecard_shows_each_round_with_running_record_and_spread():
-    """A scorecard: opponent, first or second, scores, result, running totals."""
+def line(state: TournamentState, player_id: str, round_: int) -> StandingRow:
+    """The player's line of the standings after ``round_``."""
+    rows = standings(state, "A", after_round=round_)
+    return next(row for row in rows if row.player_id == player_id)
+
+
+def test_each_round_line_has_its_entry_and_running_record():
+    """After round k, a line holds round k's entry (opponent, first or second,
+    scores, result) and the running totals: a scorecard is the player's lines."""
     state = created([1500] * 3)
     state = pair(state, 1, ("p1", "p2"), byes=("p3",))
     state = apply(state, ResultRecorded(1, "p1", "p2", 400, 350))
@@ -178,40 +186,39 @@ def test_scorecard_shows_each_round_with_running_record_and_spread():
     state = pair(state, 3, ("p2", "p1"), byes=("p3",))
     state = apply(state, ResultRecorded(3, "p2", "p1", 420, 380))
     state = pair(state, 4, ("p1", "p3"), byes=("p2",))
-    card = scorecard(state, "p1")
-    assert [r.round for r in card] == [1, 2, 3, 4]
+    card = [line(state, "p1", r) for r in range(1, 5)]
     first = card[0]
-    assert (first.opponent_name, first.first, first.own_score) == (
-        "Player 2",
+    assert (first.entry.opponent, first.entry.first, first.entry.own_score) == (
+        "p2",
         True,
         400,
     )
-    assert (first.outcome, first.record, first.running_spread) == (
+    assert (first.entry.outcome, first.record, first.spread) == (
         Outcome.WIN,
         "1-0",
         50,
     )
-    assert card[1].kind is EntryKind.FORFEIT_WIN
-    assert card[1].first is None
-    assert (card[1].record, card[1].running_spread) == ("2-0", 100)
-    assert (card[2].first, card[2].outcome, card[2].record) == (
+    assert card[1].entry.kind is EntryKind.FORFEIT_WIN
+    assert card[1].entry.first is False
+    assert (card[1].record, card[1].spread) == ("2-0", 100)
+    assert (card[2].entry.first, card[2].entry.outcome, card[2].record) == (
         False,
         Outcome.LOSS,
         "2-1",
     )
-    assert card[2].running_spread == 60
-    assert card[3].outcome is None
+    assert card[2].spread == 60
+    assert card[3].entry.outcome is None
     assert card[3].record == "2-1"
-    p3 = scorecard(state, "p3")
-    assert [r.kind for r in p3[:3]] == [
+    assert [line(state, "p3", r).entry.kind for r in range(1, 4)] == [
         EntryKind.BYE,
         EntryKind.FORFEIT_LOSS,
         EntryKind.BYE,
     ]
+    assert line(state, "p3", 0).entry.kind is EntryKind.UNPLAYED
 
 
 def test_standings_errors():
-    """Unknown division, out-of-range round and unknown player are refused."""
+    """An unknown division and an out-of-range round are refused."""
     state = created([1500] * 2)
     with pytest.raises(TournamentError) as caught:
         standings(state, "Z")
@@ -219,9 +226,6 @@ def test_standings_errors():
     with pytest.raises(TournamentError) as caught:
         standings(state, "A", after_round=6)
     assert caught.value.code == "invalid_round"
-    with pytest.raises(TournamentError) as caught:
-        scorecard(state, "nobody")
-    assert caught.value.code == "unknown_player"
 
 
 @pytest.mark.parametrize(

@@ -111,7 +111,7 @@ def spring_open() -> TournamentRecord:
                 rounds=(
                     RoundEntry(1, BYE, own_score=50),
                     game(2, 2, 300, 410, 0, True),
-                    RoundEntry(3, EntryKind.ABSENT),
+                    RoundEntry(3, EntryKind.UNPLAYED),
                     RoundEntry(4, EntryKind.FORFEIT_LOSS),
                 ),
             ),

@@ -10,7 +10,7 @@ import pytest
 
 from rules.errors import RulesError
 from rules.records import EntryKind
-from rules.standings import scorecard, standings
+from rules.standings import standings
 from rules.tournament import (
     EVENT_TYPES,
     Board,
@@ -357,7 +357,9 @@ def test_amendment_in_round_2_of_7_changes_every_later_standing():
         old = next(r for r in before[round_] if r.player_id == game.second)
         assert winner.wins == old.wins + 1
         assert winner.spread == old.spread + 220
-    assert standings(amended, "A") == after[7]
+    # The running totals are the standings after the last round, less its entry.
+    latest = tuple(dataclasses.replace(r, entry=None) for r in after[7])
+    assert standings(amended, "A") == latest
     check_consistent(amended)
 
 
@@ -369,7 +371,7 @@ def test_withdrawal_with_forfeit_policy_gives_forfeit_losses_in_later_rounds():
     state = paired(created(5), 1, "p1-p2", "p3-p4", "p5")
     state = apply(state, PlayerWithdrawn("p5", 2, WithdrawalPolicy.FORFEIT))
     state = paired(state, 2, "p1-p3", "p2-p4")
-    assert entry(state, "p5", 2).kind is EntryKind.FORFEIT_LOSS
+    assert entry(state, "p5", 2).kind is EntryKind.WITHDRAWAL_FORFEIT
     assert entry(state, "p5", 2).spread == -50
     assert entry(state, "p5", 3) is None  # round 3 not paired yet
     assert row(state, "p5").record == "1-1"
@@ -383,7 +385,7 @@ def test_withdrawal_forfeits_an_already_paired_game_under_either_policy():
         state = paired(created(), 1, "p1-p2", "p3-p4")
         state = paired(state, 2, "p1-p3", "p2-p4")
         state = apply(state, PlayerWithdrawn("p4", 2, policy))
-        assert entry(state, "p4", 2).kind is EntryKind.FORFEIT_LOSS
+        assert entry(state, "p4", 2).kind is EntryKind.WITHDRAWAL_FORFEIT
         assert entry(state, "p2", 2).kind is EntryKind.FORFEIT_WIN
         assert row(state, "p2").spread == 50
         check_consistent(state)
@@ -419,7 +421,7 @@ def test_reactivation_restores_pairing_from_its_round():
     state = paired(state, 2, "p1-p3", "p2-p4")
     state = apply(state, PlayerReactivated("p5", 3))
     assert state.players["p5"].withdrawn is False
-    assert entry(state, "p5", 2).kind is EntryKind.FORFEIT_LOSS
+    assert entry(state, "p5", 2).kind is EntryKind.WITHDRAWAL_FORFEIT
     state = paired(state, 3, "p5-p1", "p2-p3", "p4")
     state = apply(state, ResultRecorded(3, "p5", "p1", 410, 400))
     assert row(state, "p5").record == "2-1"
@@ -446,11 +448,24 @@ def test_late_entry_gets_nothing_for_missed_rounds_unless_recorded():
     assert row(state, "late").games == 0
     state = apply(state, UnpairedRoundRecorded(1, "late", -50))
     state = apply(state, UnpairedRoundRecorded(2, "late", 50))
-    assert entry(state, "late", 1).kind is EntryKind.FORFEIT_LOSS
-    assert entry(state, "late", 2).kind is EntryKind.BYE
+    assert entry(state, "late", 1).kind is EntryKind.CREDIT
+    assert entry(state, "late", 1).outcome is Outcome.LOSS
+    assert entry(state, "late", 2).kind is EntryKind.CREDIT
+    assert entry(state, "late", 2).outcome is Outcome.WIN
     assert row(state, "late").record == "1-1"
-    rows = scorecard(state, "late")
-    assert [r.kind for r in rows] == [EntryKind.FORFEIT_LOSS, EntryKind.BYE]
+    check_consistent(state)
+
+
+def test_a_credit_of_zero_is_neither_a_win_nor_a_loss():
+    """tsh stores a late entry's missed round as opponent 0, score 0: it counts
+    neither as a win nor as a loss, but the round is accounted for."""
+    state = paired(created(), 1, "p1-p2", "p3-p4")
+    state = apply(state, PlayerRegistered("late", "A", "Late Comer", 1400))
+    state = apply(state, UnpairedRoundRecorded(1, "late", 0))
+    late = entry(state, "late", 1)
+    assert (late.kind, late.outcome, late.spread) == (EntryKind.CREDIT, None, 0)
+    assert late.has_result
+    assert row(state, "late").record == "0-0"
     check_consistent(state)
 
 
@@ -489,7 +504,7 @@ def test_tournament_to_records_lists_every_round_of_every_player():
     p4 = by_number[4].rounds[0]
     assert (p4.kind, p4.own_score, p4.result) == (EntryKind.FORFEIT_LOSS, -50, 0.0)
     assert by_number[5].rounds[0].kind is EntryKind.BYE
-    assert by_number[6].rounds[0].kind is EntryKind.ABSENT
+    assert by_number[6].rounds[0].kind is EntryKind.UNPLAYED
 
 
 # --- Validation errors: every code ----------------------------------------------------
@@ -646,8 +661,8 @@ ERRORS = [
         "player_id",
     ),
     (
-        "unpaired entry of zero",
-        UnpairedRoundRecorded(1, "p3", 0),
+        "unpaired entry beyond the largest spread",
+        UnpairedRoundRecorded(1, "p3", 1001),
         "invalid_spread",
         "spread",
     ),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -144,7 +146,9 @@ def test_incremental_apply_equals_full_recomputation(
         log.append(event)
         state = new_state
         assert dict(state.cards) == derive_cards(state)
-    assert standings(state, "A") == standings(state, "A", ROUNDS)
+    assert standings(state, "A") == tuple(
+        dataclasses.replace(row, entry=None) for row in standings(state, "A", ROUNDS)
+    )
     assert replay(log) == state
     # totals_after takes the running totals when no later round has an entry: it
     # must equal the rounds' sums, whatever the card.

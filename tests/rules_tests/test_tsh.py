@@ -95,7 +95,8 @@ def test_import_of_byes_forfeits_absences_pending_games_and_firsts():
     state = imported(WITH_BYES_AND_FIRSTS)
     cards = state.cards
     assert cards["A-5"].entries[0].kind is EntryKind.BYE
-    assert cards["A-2"].entries[1].kind is EntryKind.FORFEIT_LOSS
+    assert cards["A-2"].entries[1].kind is EntryKind.CREDIT
+    assert cards["A-2"].entries[1].outcome is Outcome.LOSS
     assert cards["A-2"].entries[1].spread == -50
     assert cards["A-3"].entries[2] is None
     assert cards["A-1"].entries[2].kind is EntryKind.GAME

@@ -7,8 +7,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
 from games.models import StoredEvent
+from tests.boards import round_games
 from tournaments import services
-from tournaments.models import Pairing, Player
+from tournaments.models import Player
 
 
 @pytest.fixture
@@ -105,16 +106,14 @@ def test_a_score_for_an_unpaired_game_is_a_400(api, club, director):
     services.round_pair(
         tournament_id=club, division="A", round_=1, method="swiss", user=director
     )
-    games = list(
-        Pairing.objects.filter(tournament_id=club, round=1).exclude(second_id="")
-    )
+    games = round_games(club, 1)
     before = events_of(club)
     response = api.post(
         url(club, "results"),
         {
             "round": 1,
-            "player_a": games[0].first_id,
-            "player_b": games[1].first_id,
+            "player_a": games[0].first.player_id,
+            "player_b": games[1].first.player_id,
             "score_a": 400,
             "score_b": 350,
         },
@@ -130,13 +129,13 @@ def test_results_standings_and_scorecard_round_trip(api, anon, club, director):
     services.round_pair(
         tournament_id=club, division="A", round_=1, method="swiss", user=director
     )
-    game = Pairing.objects.filter(tournament_id=club, round=1).exclude(second_id="")[0]
+    game = round_games(club, 1)[0]
     response = api.post(
         url(club, "results"),
         {
             "round": 1,
-            "player_a": game.second_id,
-            "player_b": game.first_id,
+            "player_a": game.second.player_id,
+            "player_b": game.first.player_id,
             "score_a": 420,
             "score_b": 380,
         },
@@ -144,9 +143,11 @@ def test_results_standings_and_scorecard_round_trip(api, anon, club, director):
     )
     assert response.status_code == 201, response.json()
     standings = anon.get(url(club, "standings?division=A&after_round=1")).json()
-    row = next(r for r in standings["standings"] if r["player"] == game.second_id)
+    row = next(
+        r for r in standings["standings"] if r["player"] == game.second.player_id
+    )
     assert (row["wins"], row["spread"], row["record"]) == (1, 40, "1-0")
-    card = anon.get(url(club, f"players/{game.first_id}/scorecard")).json()
+    card = anon.get(url(club, f"players/{game.first.player_id}/scorecard")).json()
     assert card["rounds"][0]["result"] == "loss"
     assert card["rounds"][0]["went_first"] is True
     assert (card["rounds"][0]["own_score"], card["rounds"][0]["opponent_score"]) == (
@@ -204,12 +205,12 @@ def test_the_audit_log_shows_who_amended_what(api, club, director):
     services.round_pair(
         tournament_id=club, division="A", round_=1, method="swiss", user=director
     )
-    game = Pairing.objects.filter(tournament_id=club, round=1).exclude(second_id="")[0]
+    game = round_games(club, 1)[0]
     services.result_record(
         tournament_id=club,
         round_=1,
-        player_a=game.first_id,
-        player_b=game.second_id,
+        player_a=game.first.player_id,
+        player_b=game.second.player_id,
         score_a=400,
         score_b=300,
         user=director,
@@ -217,8 +218,8 @@ def test_the_audit_log_shows_who_amended_what(api, club, director):
     services.result_amend(
         tournament_id=club,
         round_=1,
-        player_a=game.first_id,
-        player_b=game.second_id,
+        player_a=game.first.player_id,
+        player_b=game.second.player_id,
         score_a=300,
         score_b=400,
         reason="slip misread",
@@ -300,17 +301,15 @@ def test_a_result_changes_only_its_own_divisions_pages(api, director):
     }
     b_player = Player.objects.get(tournament_id=club, division="B", number=1)
     pages["B scorecard"] = url(club, f"players/{b_player.player_id}/scorecard")
-    game = Pairing.objects.filter(tournament_id=club, division="A", round=1).exclude(
-        second_id=""
-    )[0]
-    pages["A scorecard"] = url(club, f"players/{game.first_id}/scorecard")
+    game = round_games(club, 1)[0]
+    pages["A scorecard"] = url(club, f"players/{game.first.player_id}/scorecard")
     before = {name: api.get(page) for name, page in pages.items()}
     response = api.post(
         url(club, "results"),
         {
             "round": 1,
-            "player_a": game.first_id,
-            "player_b": game.second_id,
+            "player_a": game.first.player_id,
+            "player_b": game.second.player_id,
             "score_a": 401,
             "score_b": 399,
         },
@@ -324,5 +323,5 @@ def test_a_result_changes_only_its_own_divisions_pages(api, director):
         # Division B's pages are still valid (a 304); division A's are not.
         assert again.status_code == (304 if name.startswith("B") else 200), name
     standings = api.get(pages["A standings"]).json()["standings"]
-    winner = next(row for row in standings if row["player"] == game.first_id)
+    winner = next(row for row in standings if row["player"] == game.first.player_id)
     assert (winner["wins"], winner["spread"]) == (1, 2)

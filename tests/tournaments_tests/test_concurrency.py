@@ -8,8 +8,8 @@ import pytest
 from django.db import connections
 
 from games.eventstore import EventRejectedError
+from tests.boards import round_games
 from tournaments import services
-from tournaments.models import Pairing
 
 
 def _enter(club, director, pairing, barrier, outcomes):
@@ -18,8 +18,8 @@ def _enter(club, director, pairing, barrier, outcomes):
         services.result_record(
             tournament_id=club,
             round_=1,
-            player_a=pairing.first_id,
-            player_b=pairing.second_id,
+            player_a=pairing.first.player_id,
+            player_b=pairing.second.player_id,
             score_a=410,
             score_b=390,
             user=director,
@@ -50,17 +50,10 @@ def test_five_directors_entering_different_slips_at_once_all_land(club, director
     services.round_pair(
         tournament_id=club, division="A", round_=1, method="swiss", user=director
     )
-    games = list(
-        Pairing.objects.filter(tournament_id=club, round=1).exclude(second_id="")
-    )
+    games = round_games(club, 1)
     outcomes = _race(club, director, games)
     assert outcomes == ["stored"] * 5
-    assert (
-        Pairing.objects.filter(tournament_id=club, round=1, has_result=True)
-        .exclude(second_id="")
-        .count()
-        == 5
-    )
+    assert sum(game.has_result for game in round_games(club, 1)) == 5
 
 
 @pytest.mark.django_db(transaction=True)
@@ -68,6 +61,6 @@ def test_the_same_slip_entered_twice_at_once_is_stored_once(club, director):
     services.round_pair(
         tournament_id=club, division="A", round_=1, method="swiss", user=director
     )
-    game = Pairing.objects.filter(tournament_id=club, round=1).exclude(second_id="")[0]
+    game = round_games(club, 1)[0]
     outcomes = _race(club, director, [game, game])
     assert sorted(outcomes) == ["duplicate_result", "stored"]

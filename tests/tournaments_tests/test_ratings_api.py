@@ -11,8 +11,8 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games.models import StoredEvent
+from tests.boards import round_games
 from tournaments import services
-from tournaments.models import Pairing
 from tournaments.ratings_urls import page_urlpatterns
 
 from .test_exports import drive_open
@@ -117,16 +117,23 @@ def two_player_event(director, players, *, name="Duel", start="2026-12-05"):
 
 @pytest.mark.django_db
 def test_every_result_is_a_row_and_only_played_games_are_rated(riverside_open, anon):
-    """15 rows: 9 played games, 4 byes and 2 forfeits (one entered, one made by the
-    withdrawal); the withdrawn player's unpaired round 5 is not a board."""
+    """16 rows: 9 played games, 4 byes and 3 forfeits (one entered, one made by the
+    withdrawal, and the withdrawn player's unpaired round 5: every result the
+    standings count is listed, as its own row)."""
     rows = all_pages(anon, "/api/ratings/games")
-    assert len(rows) == 15
+    assert len(rows) == 16
     kinds = [row["kind"] for row in rows]
     assert (kinds.count("game"), kinds.count("bye"), kinds.count("forfeit")) == (
         9,
         4,
-        2,
+        3,
     )
+    unpaired = of_round(rows, 5, "Di Dane")
+    assert (unpaired["player1_kind"], unpaired["player1_result"]) == (
+        "withdrawal_forfeit",
+        "loss",
+    )
+    assert (unpaired["player1_spread"], unpaired["player2_id"]) == (-50, None)
     assert all(row["rated"] == (row["kind"] == "game") for row in rows)
     bye = of_round(rows, 1, "Zoë Zane")
     assert bye["kind"] == "bye"
@@ -161,16 +168,19 @@ def test_a_game_row_carries_both_players_and_the_result(riverside_open, anon):
         "player1_name": "Ann Able",
         "player1_member_id": "NA1001",
         "player1_rating": 1800,
+        "player1_kind": "game",
         "player1_score": 420,
-        "player1_pre_adjustment": 420,
+        # Not recorded: a slip's result without a tie has no pre-adjustment scores.
+        "player1_pre_adjustment": None,
         "player1_result": "win",
         "player1_spread": 30,
         "player2_id": ids["Ben"],
         "player2_name": "Ben Baker",
         "player2_member_id": "NA1002",
         "player2_rating": 1700,
+        "player2_kind": "game",
         "player2_score": 390,
-        "player2_pre_adjustment": 390,
+        "player2_pre_adjustment": None,
         "player2_result": "loss",
         "player2_spread": -30,
         "went_first": ids["Ann"],
@@ -227,16 +237,17 @@ def test_the_games_filter_by_player_member_kind_round_and_division(
     def count(**params):
         return len(all_pages(anon, "/api/ratings/games", params))
 
-    assert count(player=ids["Di"]) == 4  # R1, R2 games, R3 bye, R4 forfeit
+    # R1, R2 games, R3 bye, R4 forfeit, R5 the withdrawn player's unpaired round
+    assert count(player=ids["Di"]) == 5
     assert count(player=ids["Di"], rated="true") == 2
     assert count(member_id="NA1001") == 5
     assert count(member_id="nobody") == 0
     assert count(kind="bye") == 4
-    assert count(kind="forfeit") == 2
-    assert count(rated="false") == 6
+    assert count(kind="forfeit") == 3
+    assert count(rated="false") == 7
     assert count(round=1) == 4
     assert count(division="B") == 1
-    assert count(tournament=riverside_open.tournament_id) == 15
+    assert count(tournament=riverside_open.tournament_id) == 16
 
 
 @pytest.mark.django_db
@@ -247,7 +258,7 @@ def test_the_games_filter_by_tournament_date(riverside_open, director, anon):
     rows = all_pages(anon, "/api/ratings/games", {"date_to": "2026-11-30"})
     assert {row["tournament"] for row in rows} == {str(riverside_open.tournament_id)}
     both = {"date_from": "2026-11-21", "date_to": "2026-12-05"}
-    assert len(all_pages(anon, "/api/ratings/games", both)) == 16
+    assert len(all_pages(anon, "/api/ratings/games", both)) == 17
 
 
 @pytest.mark.django_db
@@ -257,7 +268,7 @@ def test_the_games_are_paginated_by_cursor_without_repeats(riverside_open, anon)
     assert first["next"] is not None
     rows = all_pages(anon, "/api/ratings/games", {"page_size": 4})
     keys = [(r["round"], r["division"], r["player1_id"]) for r in rows]
-    assert len(keys) == len(set(keys)) == 15
+    assert len(keys) == len(set(keys)) == 16
     positions = [row["changed_position"] for row in rows]
     assert positions == sorted(positions)
 
@@ -269,15 +280,13 @@ def test_a_row_amended_while_a_follower_pages_is_not_skipped(club, director, ano
     services.round_pair(
         tournament_id=club, division="A", round_=1, method="swiss", user=director
     )
-    games = list(
-        Pairing.objects.filter(tournament_id=club, round=1).exclude(second_id="")
-    )
+    games = round_games(club, 1)
     for game in games:
         services.result_record(
             tournament_id=club,
             round_=1,
-            player_a=game.first_id,
-            player_b=game.second_id,
+            player_a=game.first.player_id,
+            player_b=game.second.player_id,
             score_a=400,
             score_b=300,
             user=director,
@@ -297,7 +306,7 @@ def test_a_row_amended_while_a_follower_pages_is_not_skipped(club, director, ano
     while page["next"]:
         page = anon.get(page["next"]).json()
         seen.extend(row["player1_id"] for row in page["results"])
-    assert sorted(set(seen)) == sorted(game.first_id for game in games)
+    assert sorted(set(seen)) == sorted(game.first.player_id for game in games)
     assert seen.count(amended["player1_id"]) == 2
 
 
@@ -313,14 +322,12 @@ def test_an_amended_result_shows_up_again_after_updated_since(club, director, an
             method="swiss",
             user=director,
         )
-        for game in Pairing.objects.filter(tournament_id=club, round=round_).exclude(
-            second_id=""
-        ):
+        for game in round_games(club, round_):
             services.result_record(
                 tournament_id=club,
                 round_=round_,
-                player_a=game.first_id,
-                player_b=game.second_id,
+                player_a=game.first.player_id,
+                player_b=game.second.player_id,
                 score_a=420,
                 score_b=380,
                 user=director,
@@ -328,12 +335,12 @@ def test_an_amended_result_shows_up_again_after_updated_since(club, director, an
     synced_at = timezone.now()
     synced_position = StoredEvent.objects.order_by("-position")[0].position
     assert all_pages(anon, "/api/ratings/games", {"updated_since": synced_at}) == []
-    game = Pairing.objects.filter(tournament_id=club, round=1).exclude(second_id="")[0]
+    game = round_games(club, 1)[0]
     services.result_amend(
         tournament_id=club,
         round_=1,
-        player_a=game.first_id,
-        player_b=game.second_id,
+        player_a=game.first.player_id,
+        player_b=game.second.player_id,
         score_a=420,
         score_b=400,
         reason="slip misread",
@@ -346,7 +353,7 @@ def test_an_amended_result_shows_up_again_after_updated_since(club, director, an
     assert by_time == by_position
     assert len(by_time) == 1
     row = by_time[0]
-    assert (row["round"], row["player1_id"]) == (1, game.first_id)
+    assert (row["round"], row["player1_id"]) == (1, game.first.player_id)
     assert (row["player2_score"], row["player1_spread"], row["amended"]) == (
         400,
         20,
@@ -387,7 +394,7 @@ def test_a_tournament_published_late_shows_all_its_rows_as_new(director, anon):
         tournament_id=hidden.tournament_id, published=True, user=director
     )
     rows = all_pages(anon, "/api/ratings/games", {"updated_since": since})
-    assert len(rows) == 15
+    assert len(rows) == 16
 
 
 @pytest.mark.django_db
@@ -559,25 +566,23 @@ def test_a_follower_sees_mara_amend_round_one_after_round_two(club, director, an
             method="swiss",
             user=director,
         )
-        for game in Pairing.objects.filter(tournament_id=club, round=round_).exclude(
-            second_id=""
-        ):
+        for game in round_games(club, round_):
             services.result_record(
                 tournament_id=club,
                 round_=round_,
-                player_a=game.first_id,
-                player_b=game.second_id,
+                player_a=game.first.player_id,
+                player_b=game.second.player_id,
                 score_a=420,
                 score_b=380,
                 user=director,
             )
     cursor = anon.get("/api/ratings/changes").json()["next"]
-    game = Pairing.objects.filter(tournament_id=club, round=1).exclude(second_id="")[0]
+    game = round_games(club, 1)[0]
     amended = services.result_amend(
         tournament_id=club,
         round_=1,
-        player_a=game.first_id,
-        player_b=game.second_id,
+        player_a=game.first.player_id,
+        player_b=game.second.player_id,
         score_a=420,
         score_b=400,
         user=director,

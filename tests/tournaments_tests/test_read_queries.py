@@ -8,8 +8,9 @@ import pytest
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
+from tests.boards import round_games
 from tournaments import services
-from tournaments.models import Pairing, Player
+from tournaments.models import Player
 
 
 @pytest.fixture
@@ -23,14 +24,12 @@ def played(club, director):
             method="swiss",
             user=director,
         )
-        for pairing in Pairing.objects.filter(tournament_id=club, round=round_).exclude(
-            second_id=""
-        ):
+        for pairing in round_games(club, round_):
             services.result_record(
                 tournament_id=club,
                 round_=round_,
-                player_a=pairing.first_id,
-                player_b=pairing.second_id,
+                player_a=pairing.first.player_id,
+                player_b=pairing.second.player_id,
                 score_a=420,
                 score_b=380,
                 user=director,
@@ -87,11 +86,11 @@ def test_standings_answer_304_until_a_result_changes_them(played, director):
 @pytest.mark.django_db
 def test_the_standings_rows_are_what_the_serializer_documents(played):
     """The hand-built rows carry exactly the documented fields and values."""
-    from tournaments.models import Standing
+    from tournaments.models import PlayerRound
     from tournaments.serializers import StandingOutput
 
     row = (
-        Standing.objects.filter(tournament_id=played, after_round=3)
+        PlayerRound.objects.filter(tournament_id=played, round=3)
         .order_by("rank", "number")
         .first()
     )
@@ -104,21 +103,24 @@ def test_the_sql_reads_give_what_the_documented_serializers_give(played):
     """The hot reads skip the serializers; their JSON must still be theirs."""
     from tournaments import selectors
     from tournaments import serializers as s
-    from tournaments.models import Tournament
+    from tournaments.models import PlayerRound
 
     client = APIClient()
-    tournament = Tournament.objects.get(pk=played)
     for player in Player.objects.filter(tournament_id=played):
         documented = s.ScorecardOutput(
             {
                 "player": player,
-                "rounds": selectors.player_scorecard(tournament, player)[0],
+                "rounds": selectors.scorecard_lines(
+                    played, player.player_id, player.division
+                ),
             }
         ).data
         url = f"/api/tournaments/{played}/players/{player.player_id}/scorecard"
         assert client.get(url).json() == json.loads(json.dumps(documented))
     for after_round in (1, 3):
-        _, rows = selectors.standings_after(tournament, "A", after_round)
+        rows = PlayerRound.objects.filter(
+            tournament_id=played, division="A", round=after_round
+        ).order_by("rank", "number")
         documented = s.StandingsOutput(
             {"division": "A", "after_round": after_round, "standings": rows}
         ).data

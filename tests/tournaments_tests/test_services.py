@@ -7,8 +7,9 @@ import pytest
 from games import eventstore
 from games.eventstore import ConcurrencyError, EventRejectedError
 from games.models import StoredEvent
+from tests.boards import board_of, round_alone, round_games
 from tournaments import services
-from tournaments.models import Director, Pairing, Player, Standing, Tournament
+from tournaments.models import Director, Player, PlayerRound, Tournament
 
 
 def snapshot(tournament_id):
@@ -29,39 +30,36 @@ def snapshot(tournament_id):
             .order_by("division", "number")
             .values("player_id", "number", "name", "rating", "withdrawn")
         ),
-        "pairings": list(
-            Pairing.objects.filter(tournament_id=tournament_id)
-            .order_by("division", "round", "board", "first_id")
+        "results": list(
+            PlayerRound.objects.filter(tournament_id=tournament_id)
+            .order_by("division", "round", "rank", "number")
             .values(
                 "round",
+                "rank",
+                "player_id",
+                "wins",
+                "losses",
+                "spread",
+                "kind",
+                "opponent_id",
                 "board",
-                "first_id",
-                "second_id",
-                "first_score",
-                "second_score",
-                "winner_id",
-                "has_result",
+                "own_score",
+                "opponent_score",
+                "outcome",
                 "amended",
             )
-        ),
-        "standings": list(
-            Standing.objects.filter(tournament_id=tournament_id)
-            .order_by("division", "after_round", "rank", "number")
-            .values("after_round", "rank", "player_id", "wins", "losses", "spread")
         ),
     }
 
 
 def enter_round(tournament_id, director, round_, margin=100):
     """Enter every game of a round: the first player wins by `margin`."""
-    for pairing in Pairing.objects.filter(
-        tournament_id=tournament_id, round=round_
-    ).exclude(second_id=""):
+    for game in round_games(tournament_id, round_):
         services.result_record(
             tournament_id=tournament_id,
             round_=round_,
-            player_a=pairing.first_id,
-            player_b=pairing.second_id,
+            player_a=game.first.player_id,
+            player_b=game.second.player_id,
             score_a=400 + margin,
             score_b=400,
             user=director,
@@ -87,16 +85,17 @@ def test_a_swiss_round_of_eleven_gives_five_boards_and_a_bye(club, director):
     services.round_pair(
         tournament_id=club, division="A", round_=1, method="swiss", user=director
     )
-    rows = Pairing.objects.filter(tournament_id=club, round=1)
-    assert rows.exclude(second_id="").count() == 5
-    byes = rows.filter(second_id="")
-    assert byes.count() == 1
-    seen = [p.first_id for p in rows] + [p.second_id for p in rows if p.second_id]
+    games = round_games(club, 1)
+    assert len(games) == 5
+    byes = round_alone(club, 1)
+    assert [bye.first.kind for bye in byes] == ["bye"]
+    seen = [g.first.player_id for g in games + byes] + [
+        g.second.player_id for g in games
+    ]
     assert len(seen) == len(set(seen)) == 11
     # The bye counts as a win straight away (RULES.md: +50 spread).
-    bye_player = byes.get().first_id
-    standing = Standing.objects.get(
-        tournament_id=club, after_round=1, player_id=bye_player
+    standing = PlayerRound.objects.get(
+        tournament_id=club, round=1, player_id=byes[0].first.player_id
     )
     assert (standing.wins, standing.spread) == (1, 50)
 
@@ -116,21 +115,14 @@ def test_a_score_for_an_unpaired_game_is_refused_and_nothing_stored(club, direct
     services.round_pair(
         tournament_id=club, division="A", round_=1, method="swiss", user=director
     )
-    pairing = Pairing.objects.filter(tournament_id=club, round=1).exclude(second_id="")[
-        0
-    ]
-    other = (
-        Pairing.objects.filter(tournament_id=club, round=1)
-        .exclude(second_id="")
-        .exclude(pk=pairing.pk)[0]
-    )
+    pairing, other = round_games(club, 1)[:2]
     before = StoredEvent.objects.filter(stream_id=club).count()
     with pytest.raises(EventRejectedError) as raised:
         services.result_record(
             tournament_id=club,
             round_=1,
-            player_a=pairing.first_id,
-            player_b=other.first_id,
+            player_a=pairing.first.player_id,
+            player_b=other.first.player_id,
             score_a=400,
             score_b=300,
             user=director,
@@ -144,15 +136,14 @@ def test_a_tie_needs_the_scores_before_adjustments(club, director):
     services.round_pair(
         tournament_id=club, division="A", round_=1, method="swiss", user=director
     )
-    pairing = Pairing.objects.filter(tournament_id=club, round=1).exclude(second_id="")[
-        0
-    ]
+    pairing = round_games(club, 1)[0]
+    first, second = pairing.first.player_id, pairing.second.player_id
     with pytest.raises(EventRejectedError) as raised:
         services.result_record(
             tournament_id=club,
             round_=1,
-            player_a=pairing.first_id,
-            player_b=pairing.second_id,
+            player_a=first,
+            player_b=second,
             score_a=380,
             score_b=380,
             user=director,
@@ -161,8 +152,8 @@ def test_a_tie_needs_the_scores_before_adjustments(club, director):
     services.result_record(
         tournament_id=club,
         round_=1,
-        player_a=pairing.first_id,
-        player_b=pairing.second_id,
+        player_a=first,
+        player_b=second,
         score_a=380,
         score_b=380,
         pre_adjustment_a=372,
@@ -170,8 +161,9 @@ def test_a_tie_needs_the_scores_before_adjustments(club, director):
         user=director,
     )
     # Projections are rewritten, not updated: read the row again by its key.
-    pairing = Pairing.objects.get(tournament_id=club, round=1, board=pairing.board)
-    assert pairing.winner_id == pairing.second_id
+    pairing = board_of(club, 1, pairing.board)
+    assert (pairing.first.outcome, pairing.second.outcome) == ("loss", "win")
+    assert pairing.first.tie_break
 
 
 @pytest.mark.django_db
@@ -185,32 +177,33 @@ def test_an_amendment_in_round_one_changes_every_later_standing(club, director):
             user=director,
         )
         enter_round(club, director, round_)
-    game = Pairing.objects.filter(tournament_id=club, round=1).exclude(second_id="")[0]
+    game = round_games(club, 1)[0]
+    first, second = game.first.player_id, game.second.player_id
     before = {
-        (s.after_round, s.player_id): (s.wins, s.spread)
-        for s in Standing.objects.filter(tournament_id=club)
+        (s.round, s.player_id): (s.wins, s.spread)
+        for s in PlayerRound.objects.filter(tournament_id=club)
     }
     services.result_amend(
         tournament_id=club,
         round_=1,
-        player_a=game.first_id,
-        player_b=game.second_id,
+        player_a=first,
+        player_b=second,
         score_a=350,
         score_b=450,
         reason="slip misread",
         user=director,
     )
     after = {
-        (s.after_round, s.player_id): (s.wins, s.spread)
-        for s in Standing.objects.filter(tournament_id=club)
+        (s.round, s.player_id): (s.wins, s.spread)
+        for s in PlayerRound.objects.filter(tournament_id=club)
     }
     for round_ in (1, 2):
-        assert before[(round_, game.first_id)] != after[(round_, game.first_id)]
-        assert before[(round_, game.second_id)] != after[(round_, game.second_id)]
-    assert after[(2, game.second_id)][1] - before[(2, game.second_id)][1] == 200
-    game = Pairing.objects.get(tournament_id=club, round=1, board=game.board)
-    assert game.amended
-    assert game.winner_id == game.second_id
+        assert before[(round_, first)] != after[(round_, first)]
+        assert before[(round_, second)] != after[(round_, second)]
+    assert after[(2, second)][1] - before[(2, second)][1] == 200
+    game = board_of(club, 1, game.board)
+    assert game.first.amended
+    assert game.second.outcome == "win"
 
 
 @pytest.mark.django_db
@@ -261,23 +254,27 @@ def test_each_pairing_row_names_the_event_that_last_changed_it(club, director):
     paired = services.round_pair(
         tournament_id=club, division="A", round_=1, method="swiss", user=director
     )
-    game = Pairing.objects.filter(tournament_id=club, round=1).exclude(second_id="")[0]
-    assert game.changed_version == paired.version
+    game = round_games(club, 1)[0]
+    rows = PlayerRound.objects.filter(tournament_id=club, round=1)
+    assert {r.changed_version for r in rows} == {paired.version}
     recorded = services.result_record(
         tournament_id=club,
         round_=1,
-        player_a=game.first_id,
-        player_b=game.second_id,
+        player_a=game.first.player_id,
+        player_b=game.second.player_id,
         score_a=400,
         score_b=300,
         user=director,
     )
-    row = Pairing.objects.get(tournament_id=club, round=1, board=game.board)
-    assert row.changed_version == recorded.version
-    assert row.changed_position == recorded.recorded[0].position
-    assert row.changed_at == recorded.recorded[0].recorded_at
-    untouched = Pairing.objects.filter(tournament_id=club, round=1).exclude(
-        board=game.board
+    players = (game.first.player_id, game.second.player_id)
+    for row in PlayerRound.objects.filter(
+        tournament_id=club, round=1, player_id__in=players
+    ):
+        assert row.changed_version == recorded.version
+        assert row.changed_position == recorded.recorded[0].position
+        assert row.changed_at == recorded.recorded[0].recorded_at
+    untouched = PlayerRound.objects.filter(tournament_id=club, round=1).exclude(
+        player_id__in=players
     )
     assert {r.changed_version for r in untouched} == {paired.version}
 
@@ -287,11 +284,15 @@ def test_a_forfeit_made_by_a_withdrawal_is_stamped_with_the_withdrawal(club, dir
     services.round_pair(
         tournament_id=club, division="A", round_=1, method="swiss", user=director
     )
-    game = Pairing.objects.filter(tournament_id=club, round=1).exclude(second_id="")[0]
+    game = round_games(club, 1)[0]
     withdrawn = services.player_withdraw(
-        tournament_id=club, player_id=game.first_id, from_round=1, user=director
+        tournament_id=club, player_id=game.first.player_id, from_round=1, user=director
     )
-    row = Pairing.objects.get(tournament_id=club, round=1, board=game.board)
-    assert row.absentee_id == game.first_id
+    game = board_of(club, 1, game.board)
+    assert game.first.kind == "withdrawal_forfeit"
+    assert game.second.kind == "forfeit_win"
+    row = PlayerRound.objects.get(
+        tournament_id=club, round=1, player_id=game.second.player_id
+    )
     assert row.changed_version == withdrawn.version
     assert row.changed_position == withdrawn.recorded[0].position

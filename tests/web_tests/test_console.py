@@ -8,8 +8,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from games.models import StoredEvent
+from tests.boards import board_of, round_alone, round_games
 from tests.web_tests.conftest import ids_by_number, pair_by_hand
-from tournaments.models import Pairing, Player, Tournament
+from tournaments.models import Player, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -209,7 +210,8 @@ def test_a_tsh_file_is_imported(director_client, empty):
     response = players_post(director_client, empty, "tsh", {}, {"file": upload})
     assert response.status_code == 302
     assert Player.objects.filter(tournament_id=empty).count() == 4
-    assert Pairing.objects.filter(tournament_id=empty, has_result=True).count() == 6
+    played = [game for round_ in (1, 2, 3) for game in round_games(empty, round_)]
+    assert sum(game.has_result for game in played) == 6
 
 
 def test_an_unreadable_tsh_file_is_refused_with_its_line(director_client, empty):
@@ -306,16 +308,17 @@ def test_round_1_paired_by_the_system_shows_who_goes_first(director_client, club
     assert "Round 1 as paired" in page
     assert page.count('title="goes first"') == 5
     assert ">bye<" in page
-    assert Pairing.objects.filter(tournament_id=club, round=1).count() == 6
+    assert len(round_games(club, 1)) == 5
+    assert [bye.first.kind for bye in round_alone(club, 1)] == ["bye"]
 
 
 def test_a_round_paired_by_hand(director_client, club):
     manual = "1 1 2\n2 3 4\n3 5 6\n4 7 8\n5 9 10\nbye 11"
     response = pair_post(director_client, club, round=1, method="manual", manual=manual)
     assert response.status_code == 302
-    first = Pairing.objects.get(tournament_id=club, round=1, board=1)
+    first = board_of(club, 1, 1)
     ids = ids_by_number(club)
-    assert (first.first_id, first.second_id) == (ids[1], ids[2])
+    assert (first.first.player_id, first.second.player_id) == (ids[1], ids[2])
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from games.models import GameProjection, StoredEvent
-from tournaments.models import Pairing
+from tests.boards import board_of
 
 pytestmark = pytest.mark.django_db
 
@@ -134,8 +134,8 @@ def test_a_director_ending_and_the_result_goes_to_the_tournament(
         reverse("manage-result-from-game", args=[paired, recording])
     )
     assert response.status_code == 302
-    pairing = Pairing.objects.get(tournament_id=paired, round=1, board=1)
-    assert (pairing.first_score, pairing.second_score) == (400, 350)
+    pairing = board_of(paired, 1, 1)
+    assert (pairing.first.own_score, pairing.first.opponent_score) == (400, 350)
     assert str(pairing.game_id) == str(recording)
 
 
@@ -220,10 +220,7 @@ def test_a_director_uploads_a_boards_gcg(director_client, paired, shared_gcg_dir
     game = GameProjection.objects.get(tournament_id=paired)
     assert (game.round, game.board_number) == (1, 2)
     # The file's first player (doug) is Di Dane, the board's second.
-    assert (
-        game.players[0]["player_id"]
-        == Pairing.objects.get(tournament_id=paired, round=1, board=2).second_id
-    )
+    assert game.players[0]["player_id"] == board_of(paired, 1, 2).second.player_id
     results = director_client.get(reverse("manage-results", args=[paired, "A", 1]))
     assert b"Finished recorded games" in results.content
 

@@ -13,8 +13,8 @@ from django.urls import reverse
 
 from games import services as game_services
 from tests.web_tests.conftest import ids_by_number, pair_by_hand
-from tournaments import reads, services
-from tournaments.models import Standing
+from tournaments import selectors, services
+from tournaments.models import PlayerRound
 
 pytestmark = pytest.mark.django_db
 
@@ -137,7 +137,7 @@ def test_a_scorecard_shows_each_round_and_the_running_record(client, paired, dir
     assert "1-0" in body
     # The heading: where the player stands after the latest round, and on which
     # board each round was played.
-    standing = Standing.objects.get(tournament_id=paired, player_id=ann, after_round=1)
+    standing = PlayerRound.objects.get(tournament_id=paired, player_id=ann, round=1)
     assert standing.rank == 2  # behind the bye, whose spread is larger
     assert "<strong>1-0</strong>, spread +24, rank 2 after round 1" in body
     assert "board 1" in body
@@ -297,7 +297,7 @@ def test_a_scorecard_links_the_latest_game_of_exactly_its_boards(
     other = imported("success_six_pass.gcg", 2, 3)
     imported("doug_v_emely.gcg", 1, 3)  # in the rounds and boards asked, not a pair
     imported("doug_v_emely.gcg", 2, 1)
-    found = reads.board_game_ids(paired, "A", [(1, 1), (2, 3), (3, None)])
+    found = selectors.board_game_ids(paired, "A", [(1, 1), (2, 3), (3, None)])
     assert found == {(1, 1): replayed, (2, 3): other}
-    assert reads.board_game_ids(paired, "B", [(1, 1)]) == {}
-    assert reads.board_game_ids(paired, "A", []) == {}
+    assert selectors.board_game_ids(paired, "B", [(1, 1)]) == {}
+    assert selectors.board_game_ids(paired, "A", []) == {}

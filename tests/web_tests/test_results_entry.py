@@ -8,9 +8,10 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import StoredEvent
+from tests.boards import board_of
 from tests.web_tests.conftest import ids_by_number, pair_by_hand
 from tournaments import services
-from tournaments.models import Pairing, Standing
+from tournaments.models import PlayerRound
 
 pytestmark = pytest.mark.django_db
 
@@ -30,14 +31,14 @@ def events() -> int:
 
 
 def result_of(tournament_id, board, round_=1):
-    return Pairing.objects.get(tournament_id=tournament_id, round=round_, board=board)
+    return board_of(tournament_id, round_, board)
 
 
 def test_the_results_page_lists_the_missing_results(director_client, paired):
     body = director_client.get(url(paired)).content.decode()
     assert "Missing results" in body
     assert body.count("Board ") >= 5
-    assert "Bye: #11 Kit Kay" in body
+    assert "Without an opponent: #11 Kit Kay (bye)" in body
     assert 'name="a_number"' in body
     assert "autofocus" in body
 
@@ -46,7 +47,7 @@ def test_a_slip_is_recorded(director_client, paired):
     response = director_client.post(url(paired), slip(1, 412, 2, 388))
     assert response.status_code == 302
     board = result_of(paired, 1)
-    assert (board.first_score, board.second_score) == (412, 388)
+    assert (board.first.own_score, board.first.opponent_score) == (412, 388)
     page = director_client.get(response["Location"]).content.decode()
     assert "Recorded: #1 Ann Able 412 – 388 #2 Ben Baker." in page
 
@@ -54,7 +55,7 @@ def test_a_slip_is_recorded(director_client, paired):
 def test_a_slip_in_either_order(director_client, paired):
     director_client.post(url(paired), slip(2, 388, 1, 412))
     board = result_of(paired, 1)
-    assert (board.first_score, board.second_score) == (412, 388)
+    assert (board.first.own_score, board.first.opponent_score) == (412, 388)
 
 
 def test_with_htmx_the_panel_comes_back_ready_for_the_next_slip(
@@ -195,7 +196,7 @@ def test_an_unusual_score_asks_for_confirmation_then_is_recorded(
         url(paired), slip(1, 95, 2, 430, confirmed="95,430")
     )
     assert response.status_code == 302
-    assert result_of(paired, 1).first_score == 95
+    assert result_of(paired, 1).first.own_score == 95
 
 
 def test_a_tie_asks_for_the_scores_before_the_adjustments(director_client, paired):
@@ -220,7 +221,8 @@ def test_a_tie_asks_for_the_scores_before_the_adjustments(director_client, paire
     )
     assert response.status_code == 302
     board = result_of(paired, 1)
-    assert board.winner_id == board.second_id
+    assert board.second.outcome == "win"
+    assert board.first.tie_break
 
 
 def test_with_htmx_a_refusal_comes_back_in_the_panel(director_client, paired):
@@ -316,7 +318,9 @@ def test_a_forfeit_is_recorded(director_client, paired):
     )
     assert "Cy Cole forfeits round 1." in response.content.decode()
     board = result_of(paired, 2)
-    assert board.absentee_id == ids_by_number(paired)[3]
+    absent = ids_by_number(paired)[3]
+    side = board.first if board.first.player_id == absent else board.second
+    assert side.kind == "forfeit_loss"
 
 
 @pytest.mark.parametrize(
@@ -363,13 +367,13 @@ def test_an_amendment_changes_every_later_standing_and_is_audited(
     t = two_rounds
 
     def spread(after_round, name):
-        return Standing.objects.get(
-            tournament_id=t, after_round=after_round, name=name
+        return PlayerRound.objects.get(
+            tournament_id=t, round=after_round, name=name
         ).spread
 
     assert (spread(1, "Ann Able"), spread(2, "Ann Able")) == (24, 34)
     page = director_client.get(amend_url(t, 1))
-    assert "Now: 412–388" in page.content.decode()
+    assert "Ann Able 412 – 388 Ben Baker, won by Ann Able" in page.content.decode()
     version = page.context["form"].initial["version"]
     response = director_client.post(
         amend_url(t, 1),
@@ -377,7 +381,7 @@ def test_an_amendment_changes_every_later_standing_and_is_audited(
     )
     assert response.status_code == 302
     assert (spread(1, "Ann Able"), spread(2, "Ann Able")) == (44, 54)
-    assert result_of(t, 1).amended
+    assert result_of(t, 1).first.amended
 
     audit = director_client.get(reverse("manage-audit", args=[t])).content.decode()
     assert "Amended round 1: Ann Able 432–388 Ben Baker" in audit
@@ -436,7 +440,10 @@ def test_an_amendment_to_a_forfeit(director_client, two_rounds):
         amend_url(t, 2), {"absentee": ids[3], "version": version, "reason": "no show"}
     )
     assert response.status_code == 302
-    assert result_of(t, 2).absentee_id == ids[3]
+    board = result_of(t, 2)
+    side = board.first if board.first.player_id == ids[3] else board.second
+    assert side.kind == "forfeit_loss"
+    assert side.amended
 
 
 def test_the_audit_log_is_for_directors_only(client, other_user, two_rounds):

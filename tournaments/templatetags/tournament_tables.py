@@ -21,6 +21,8 @@ from django import template
 from django.utils.safestring import SafeString, mark_safe
 
 from games.templatetags.scrabble import url_prefix
+from rules.records import EntryKind
+from tournaments.presenters import kind_badge
 
 register = template.Library()
 
@@ -52,43 +54,50 @@ def scorecard_rows(rows: Sequence[dict[str, Any]], tournament_id: Any) -> SafeSt
         line = row["line"]
         game_id = row["game_id"]
         game_url = f"{game_prefix}{game_id}/" if game_id else ""
-        if line.kind == "bye":
-            who = '<span class="badge">bye</span>'
-        elif line.kind == "unplayed" and not line.opponent_id:
-            who = '<span class="muted">not paired</span>'
+        badge = kind_badge(line.kind, line.uncapped_spread)
+        if not line.opponent_id:
+            who = f'<span class="badge">{escape(badge)}</span>'
         else:
             who = (
                 f'<a href="{card_prefix}{escape(line.opponent_id)}/">'
                 f"{escape(line.opponent_name)}</a>"
             )
-            if line.went_first:
+            if line.went_first and line.kind == EntryKind.GAME:
                 who += ' <span class="badge first" title="went first">1st</span>'
             if row["board"]:
                 who += f' <span class="sub">board {row["board"]}</span>'
         if game_url:
             who += f' <a class="small show-phone" href="{game_url}">game</a>'
-        if line.kind in ("forfeit_win", "forfeit_loss"):
-            score = '<span class="badge withdrawn">forfeit</span>'
+        if line.opponent_id and badge:
+            score = f'<span class="badge withdrawn">{escape(badge)}</span>'
         elif line.own_score is not None:
             score = f"{line.own_score}–{line.opponent_score}"
+            if line.tie_break:
+                score += (
+                    f' <span class="small muted" title="before the end-of-game '
+                    f'adjustments">({line.own_pre_adjustment}–'
+                    f"{line.opponent_pre_adjustment})</span>"
+                )
         else:
             score = ""
         win = "win" if line.result == "win" else ""
         if line.result:
             score += f' <span class="show-phone {win}">{line.result[0].upper()}</span>'
             result = f'<span class="{win}">{escape(line.result)}</span>'
-        else:
+        elif line.kind == EntryKind.GAME:
             result = '<span class="muted">to play</span>'
-        spread = "" if line.spread is None else _signed_spread(line.spread)
+        else:
+            result = ""
+        spread = _signed_spread(line.spread) if line.has_result else ""
         record = escape(line.record)
-        if line.running_spread is not None:
-            running = _signed_spread(line.running_spread)
-            record += f' <span class="muted small">({running})</span>'
+        running = _signed_spread(line.running_spread)
+        record += f' <span class="muted small">({running})</span>'
         game = f'<a href="{game_url}">view game</a>' if game_url else ""
+        spread_class = _spread_class(line.spread if line.has_result else None)
         out.append(
             f'<tr><td class="num">{line.round}</td><td class="who">{who}</td>'
             f'<td class="num">{score}</td><td class="hide-phone">{result}</td>'
-            f'<td class="num hide-phone {_spread_class(line.spread)}">{spread}</td>'
+            f'<td class="num hide-phone {spread_class}">{spread}</td>'
             f'<td class="num">{record}</td><td class="hide-phone">{game}</td></tr>'
         )
     # Every value above is escaped or the module's own text.
@@ -98,7 +107,7 @@ def scorecard_rows(rows: Sequence[dict[str, Any]], tournament_id: Any) -> SafeSt
 @register.simple_tag
 def standings_rows(rows: Sequence[Mapping[str, Any]], tournament_id: Any) -> SafeString:
     """The standings table's body rows (see _standings_table.html), from rows shaped
-    as ``tournaments.reads.standings`` gives them."""
+    as ``tournaments.selectors.standings`` gives them."""
     card_prefix = url_prefix("scorecard", tournament_id, last="x")
     out = []
     for s in rows:
@@ -129,12 +138,14 @@ def round_pills(
     prefix = url_prefix("standings-after", tournament_id, division)
     items = []
     for number in rounds:
+        # Round 0 is the pre-event order.
+        text = str(number) if number else "start"
+        label = f"After round {number}" if number else "Before round 1"
         if number == shown:
-            items.append(f'<li><span aria-current="page">{number}</span></li>')
+            items.append(f'<li><span aria-current="page">{text}</span></li>')
         else:
             items.append(
-                f'<li><a href="{prefix}{number}/" aria-label="After round {number}">'
-                f"{number}</a></li>"
+                f'<li><a href="{prefix}{number}/" aria-label="{label}">{text}</a></li>'
             )
     return mark_safe(
         f'<ul class="pills" aria-label="After round">{"".join(items)}</ul>'

@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 import time
 import uuid
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandParser
@@ -29,8 +29,9 @@ from tqdm import tqdm
 from games.eventstore import NewEvent, StreamKey, append
 from games.simulate import Plan, SimulatedGame, english_word_graph, simulate_game
 from rules.ruleset import ruleset
+from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
-from tournaments.models import Pairing, Player, Tournament
+from tournaments.models import Player, Tournament
 
 NAMESPACE = uuid.UUID("6f1d7c52-3a0e-4d8e-9a57-2b3c1d0e9f11")
 
@@ -56,6 +57,16 @@ DIVISIONS = {
     ],
 }
 ROUNDS = 7
+
+
+class _Pairing(NamedTuple):
+    """A board of a round, as the demo plays it."""
+
+    division: str
+    round: int
+    board: int | None
+    first_id: str
+    second_id: str
 
 
 class Command(BaseCommand):
@@ -115,9 +126,18 @@ class Command(BaseCommand):
                         method="round_robin",
                         user=director,
                     )
-                    for pairing in Pairing.objects.filter(
-                        tournament_id=tid, division=division, round=round_
-                    ).exclude(second_id=""):
+                    for board in tournament_selectors.round_boards(
+                        tid, division, round_
+                    ):
+                        if board.second is None:
+                            continue  # a bye
+                        pairing = _Pairing(
+                            division,
+                            round_,
+                            board.board,
+                            board.first.player_id,
+                            board.second.player_id,
+                        )
                         self._play(tid, pairing, director, graph, seed, staged)
                         bar.update(1)
         elapsed = time.perf_counter() - started
@@ -145,7 +165,7 @@ class Command(BaseCommand):
     def _play(
         self,
         tid: uuid.UUID,
-        pairing: Pairing,
+        pairing: _Pairing,
         director: Any,
         graph: Any,
         seed: int,
@@ -212,7 +232,7 @@ class Command(BaseCommand):
     def _simulate(
         self,
         names: dict[str, str],
-        pairing: Pairing,
+        pairing: _Pairing,
         graph: Any,
         key: str,
         plan: Plan,

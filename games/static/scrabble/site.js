@@ -117,11 +117,9 @@
       box.hidden = false;
     } else if (!box.hidden) {
       box.hidden = true;
-      // On the slip a stale pre-adjustment pair would be stored with the next
-      // result; an amendment keeps what was recorded.
-      if (form.hasAttribute("data-check-url")) {
-        box.querySelectorAll("input").forEach(function (input) { input.value = ""; });
-      }
+      // The scores before the adjustments belong to a tie: once the scores differ
+      // they are not sent (an amendment replaces the whole result).
+      box.querySelectorAll("input").forEach(function (input) { input.value = ""; });
     }
   }
 
