@@ -39,6 +39,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from rules.board import EMPTY, SIZE, Position
 from rules.errors import (
@@ -402,157 +403,200 @@ def _parse(
     return lines, metadata, racks_at_end, player_lines[0] or 1
 
 
+@dataclass(slots=True)
+class _EventText:
+    """An event line being read: who it is by, the rack, the tokens after the rack."""
+
+    number: int
+    player: int
+    rack: str
+    tokens: list[str]
+    problems: list[tuple[int, str, str]]
+
+    def problem(self, code: str, message: str) -> None:
+        self.problems.append((self.number, code, message))
+
+    def scores(self, first: int) -> tuple[int, int] | None:
+        """The score and the cumulative, from token ``first`` on."""
+        tokens = self.tokens
+        if len(tokens) < first + 2:
+            self.problem(
+                "bad_event", "The event must end with its score and the cumulative"
+            )
+            return None
+        score, cumulative = tokens[first], tokens[first + 1]
+        if not _SCORE.match(score):
+            self.problem("bad_score", f"{score!r} is not a score (+N or -N)")
+            return None
+        if not _SCORE.match(cumulative):
+            self.problem("bad_score", f"{cumulative!r} is not a cumulative score")
+            return None
+        return int(score), int(cumulative)
+
+    def line(self, kind: _Kind, first: int = 1, **fields: Any) -> _Line | None:
+        """The line of ``kind``, its scores read from token ``first`` on."""
+        pair = self.scores(first)
+        if pair is None:
+            return None
+        return _Line(self.number, kind, self.player, self.rack, *pair, **fields)
+
+
 def _parse_event(
     number: int,
     text: str,
     players: list[GcgPlayer | None],
     problems: list[tuple[int, str, str]],
 ) -> _Line | None:
-    def problem(code: str, message: str) -> None:
-        problems.append((number, code, message))
+    """Read one event line; on a problem, record it and return None."""
+    event = _event_text(number, text, players, problems)
+    if event is None:
+        return None
+    move = event.tokens[0]
+    lowered = move.lower()
+    if move == "--":
+        return _parse_negative(
+            event, _Kind.PHONY, "A withdrawn phony's score is negative (-N)"
+        )
+    if move == "-":
+        return _parse_scoreless(event, _Kind.PASS, "A pass scores +0")
+    if move.startswith("-"):
+        return _parse_exchange(event, move)
+    if lowered == "(challenge)":
+        return event.line(_Kind.CHALLENGE)
+    if lowered == "(time)":
+        return _parse_negative(event, _Kind.TIME, "A time penalty is negative (-N)")
+    if move.startswith("(") and move.endswith(")"):
+        return _parse_end_rack(event, move)
+    return _parse_placement(event, move)
 
+
+def _event_text(
+    number: int,
+    text: str,
+    players: list[GcgPlayer | None],
+    problems: list[tuple[int, str, str]],
+) -> _EventText | None:
+    """The player, the rack and the move's tokens of an event line."""
     nick, colon, body = text[1:].partition(":")
     nick = nick.strip()
     if not colon or not nick:
-        problem("bad_event", "An event line starts with >NICK:")
+        problems.append((number, "bad_event", "An event line starts with >NICK:"))
         return None
     if players[0] is None or players[1] is None:
-        problem("event_before_players", "An event comes before #player1 and #player2")
+        problems.append(
+            (
+                number,
+                "event_before_players",
+                "An event comes before #player1 and #player2",
+            )
+        )
         return None
     nicks = [player.nick for player in players if player is not None]
     if nick not in nicks:
-        problem(
-            "unknown_nick", f"Unknown nick {nick!r}: the players are {', '.join(nicks)}"
+        problems.append(
+            (
+                number,
+                "unknown_nick",
+                f"Unknown nick {nick!r}: the players are {', '.join(nicks)}",
+            )
         )
         return None
-    player = nicks.index(nick)
     tokens = body.split()
     rack = ""
     if tokens and _RACK.match(tokens[0]) and tokens[0]:
         rack = tokens.pop(0).upper()
+    event = _EventText(number, nicks.index(nick), rack, tokens, problems)
     if len(rack) > 7:
-        problem("bad_rack", f"The rack {rack} has more than 7 tiles")
+        event.problem("bad_rack", f"The rack {rack} has more than 7 tiles")
         return None
     if not tokens:
-        problem("bad_event", "The event line has no move")
+        event.problem("bad_event", "The event line has no move")
         return None
-    move = tokens[0]
-    lowered = move.lower()
+    return event
 
-    def scores(first: int) -> tuple[int, int] | None:
-        if len(tokens) < first + 2:
-            problem("bad_event", "The event must end with its score and the cumulative")
-            return None
-        score, cumulative = tokens[first], tokens[first + 1]
-        if not _SCORE.match(score):
-            problem("bad_score", f"{score!r} is not a score (+N or -N)")
-            return None
-        if not _SCORE.match(cumulative):
-            problem("bad_score", f"{cumulative!r} is not a cumulative score")
-            return None
-        return int(score), int(cumulative)
 
-    if move == "--":
-        pair = scores(1)
-        if pair is None:
-            return None
-        if pair[0] > 0:
-            problem("bad_score", "A withdrawn phony's score is negative (-N)")
-            return None
-        return _Line(number, _Kind.PHONY, player, rack, *pair)
-    if move == "-":
-        pair = scores(1)
-        if pair is None:
-            return None
-        if pair[0] != 0:
-            problem("bad_score", "A pass scores +0")
-            return None
-        return _Line(number, _Kind.PASS, player, rack, *pair)
-    if move.startswith("-"):
-        exchanged = move[1:]
-        pair = scores(1)
-        if pair is None:
-            return None
-        if pair[0] != 0:
-            problem("bad_score", "An exchange scores +0")
-            return None
-        if exchanged.isdigit():
-            count = int(exchanged)
-            if not 1 <= count <= 7:
-                problem("bad_exchange", f"An exchange is of 1 to 7 tiles, not {count}")
-                return None
-            return _Line(number, _Kind.EXCHANGE, player, rack, *pair, count=count)
-        if not _RACK.match(exchanged) or not 1 <= len(exchanged) <= 7:
-            problem("bad_exchange", f"{move!r} is not an exchange (-TILES or -N)")
-            return None
-        return _Line(
-            number,
-            _Kind.EXCHANGE,
-            player,
-            rack,
-            *pair,
-            tiles=exchanged.upper(),
-            count=len(exchanged),
-        )
-    if lowered == "(challenge)":
-        pair = scores(1)
-        if pair is None:
-            return None
-        return _Line(number, _Kind.CHALLENGE, player, rack, *pair)
-    if lowered == "(time)":
-        pair = scores(1)
-        if pair is None:
-            return None
-        if pair[0] > 0:
-            problem("bad_score", "A time penalty is negative (-N)")
-            return None
-        return _Line(number, _Kind.TIME, player, rack, *pair)
-    if move.startswith("(") and move.endswith(")"):
-        tiles = move[1:-1].upper()
-        if not _RACK.match(tiles):
-            problem("bad_event", f"{move!r} is not a rack in parentheses")
-            return None
-        pair = scores(1)
-        if pair is None:
-            return None
-        sign = tokens[1][0]
-        own = sign == "-" or (rack != "" and sort_tiles(rack) == sort_tiles(tiles))
-        if own and rack and sort_tiles(rack) != sort_tiles(tiles):
-            problem(
-                "rack_mismatch",
-                f"The rack {rack} and the rack deducted ({tiles}) differ",
+def _parse_negative(event: _EventText, kind: _Kind, message: str) -> _Line | None:
+    line = event.line(kind)
+    if line is not None and line.score > 0:
+        event.problem("bad_score", message)
+        return None
+    return line
+
+
+def _parse_scoreless(event: _EventText, kind: _Kind, message: str) -> _Line | None:
+    line = event.line(kind)
+    if line is not None and line.score != 0:
+        event.problem("bad_score", message)
+        return None
+    return line
+
+
+def _parse_exchange(event: _EventText, move: str) -> _Line | None:
+    """``-TILES`` or ``-N``: an exchange of known tiles, or of a count of tiles."""
+    exchanged = move[1:]
+    line = _parse_scoreless(event, _Kind.EXCHANGE, "An exchange scores +0")
+    if line is None:
+        return None
+    if exchanged.isdigit():
+        count = int(exchanged)
+        if not 1 <= count <= 7:
+            event.problem(
+                "bad_exchange", f"An exchange is of 1 to 7 tiles, not {count}"
             )
             return None
-        kind = _Kind.OWN_RACK if own else _Kind.GOING_OUT
-        return _Line(number, kind, player, rack, *pair, tiles=tiles)
-    if len(tokens) < 2:
-        problem("bad_event", "A placement is POSITION WORD +SCORE CUMULATIVE")
+        line.count = count
+        return line
+    if not _RACK.match(exchanged) or not 1 <= len(exchanged) <= 7:
+        event.problem("bad_exchange", f"{move!r} is not an exchange (-TILES or -N)")
+        return None
+    line.tiles = exchanged.upper()
+    line.count = len(exchanged)
+    return line
+
+
+def _parse_end_rack(event: _EventText, move: str) -> _Line | None:
+    """``(TILES)``: going-out points for the opponent's rack, or the player's own
+    rack deducted (a minus sign, or the line's own rack in parentheses)."""
+    tiles = move[1:-1].upper()
+    if not _RACK.match(tiles):
+        event.problem("bad_event", f"{move!r} is not a rack in parentheses")
+        return None
+    line = event.line(_Kind.GOING_OUT, tiles=tiles)
+    if line is None:
+        return None
+    rack = event.rack
+    own = event.tokens[1].startswith("-") or (
+        rack != "" and sort_tiles(rack) == sort_tiles(tiles)
+    )
+    if own and rack and sort_tiles(rack) != sort_tiles(tiles):
+        event.problem(
+            "rack_mismatch", f"The rack {rack} and the rack deducted ({tiles}) differ"
+        )
+        return None
+    if own:
+        line.kind = _Kind.OWN_RACK
+    return line
+
+
+def _parse_placement(event: _EventText, move: str) -> _Line | None:
+    """``POSITION WORD +SCORE CUMULATIVE``."""
+    if len(event.tokens) < 2:
+        event.problem("bad_event", "A placement is POSITION WORD +SCORE CUMULATIVE")
         return None
     try:
         position = Position.from_gcg(move)
     except InvalidPositionError as error:
-        problem(error.code, error.message)
+        event.problem(error.code, error.message)
         return None
-    word = tokens[1]
+    word = event.tokens[1]
     if not all(ch == "." or ch.isalpha() for ch in word):
-        problem(
+        event.problem(
             "bad_word",
             f"{word!r} is not a word: letters, lower case for a blank, '.' for a "
             "tile on the board",
         )
         return None
-    pair = scores(2)
-    if pair is None:
-        return None
-    return _Line(
-        number,
-        _Kind.PLACEMENT,
-        player,
-        rack,
-        *pair,
-        position=position.gcg(),
-        word=word,
-    )
+    return event.line(_Kind.PLACEMENT, 2, position=position.gcg(), word=word)
 
 
 def _infer_ruleset(lines: list[_Line]) -> Ruleset:

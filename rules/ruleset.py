@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from rules.errors import UnknownRulesetError
 
@@ -90,9 +91,12 @@ class Ruleset:
             return 2 * players
         return 6
 
-    def replace(self, **changes: object) -> Ruleset:
-        """Return a copy with some fields overridden."""
-        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+    def replace(self, **changes: Any) -> Ruleset:
+        """Return a copy with some fields overridden.
+
+        Raises ``TypeError`` when a change names no field.
+        """
+        return dataclasses.replace(self, **changes)
 
 
 PRESETS: dict[str, Ruleset] = {
@@ -120,7 +124,7 @@ PRESETS: dict[str, Ruleset] = {
 }
 
 
-def ruleset(name: str = "classic", **overrides: object) -> Ruleset:
+def ruleset(name: str = "classic", **overrides: Any) -> Ruleset:
     """Return the preset ``name`` with any field overridden.
 
     Raises :class:`UnknownRulesetError` when ``name`` is not a preset, and
@@ -135,7 +139,7 @@ def ruleset(name: str = "classic", **overrides: object) -> Ruleset:
         ) from None
     if not overrides:
         return preset
-    converted: dict[str, object] = {}
+    converted: dict[str, Any] = {}
     for field, value in overrides.items():
         # Accept the plain strings a form or a file gives for the enum fields.
         if field == "challenge" and isinstance(value, str):
@@ -145,4 +149,4 @@ def ruleset(name: str = "classic", **overrides: object) -> Ruleset:
         elif field == "scoreless_end" and isinstance(value, str):
             value = ScorelessRule(value)
         converted[field] = value
-    return dataclasses.replace(preset, **converted)  # type: ignore[arg-type]
+    return dataclasses.replace(preset, **converted)
