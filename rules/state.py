@@ -25,6 +25,7 @@ import operator
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cache
 from typing import TYPE_CHECKING
 
 from rules.board import EMPTY_SQUARES, Board, Position
@@ -39,6 +40,7 @@ from rules.errors import (
     GameNotOverError,
     GameNotStartedError,
     GameOverError,
+    ImpossibleScoreError,
     InvalidEventError,
     NoPlayToChallengeError,
     NoteTargetError,
@@ -53,6 +55,7 @@ from rules.errors import (
     SupersedeError,
     TilesNotOnRackError,
     TileUnavailableError,
+    TimePenaltyRepeatedError,
     WordNotFormedError,
 )
 from rules.events import (
@@ -64,6 +67,8 @@ from rules.events import (
     GameStarted,
     NoteAdded,
     PlayChallenged,
+    RackForgotten,
+    RackRecorded,
     ScoreCorrected,
     TilesDrawn,
     TilesExchanged,
@@ -75,7 +80,7 @@ from rules.events import (
 from rules.moves import PLAYED_THROUGH, locate
 from rules.outcome import decide
 from rules.ruleset import ChallengeRule, GoingOutRule, Ruleset, ScorelessRule
-from rules.scoring import WordScore, score_play
+from rules.scoring import WordScore, score_limit, score_play
 from rules.tiles import (
     ENGLISH,
     TileSet,
@@ -588,6 +593,24 @@ def _check_letters(state: GameState, tiles: str, what: str) -> None:
             )
 
 
+@cache
+def _score_limit(tile_set: TileSet, rack_size: int, bingo_bonus: int) -> int:
+    return score_limit(tile_values(tile_set), rack_size, bingo_bonus)
+
+
+def _check_score(state: GameState, points: int | None, what: str) -> None:
+    """Refuse a recorded score no line of a game can come near (issue 21)."""
+    if points is None:
+        return
+    ruleset = state.ruleset
+    limit = _score_limit(state.tile_set, ruleset.rack_size, ruleset.bingo_bonus)
+    if abs(points) > limit:
+        raise ImpossibleScoreError(
+            f"{what} of {points} cannot be right: no line of a game moves a score "
+            f"by more than {limit}"
+        )
+
+
 def _describe_rack(rack: Rack) -> str:
     if rack.unknown == 0:
         return rack.known or "no tiles"
@@ -709,6 +732,7 @@ def _place(state: GameState, event: TilesPlaced, version: int) -> GameState:
     bag = _settled_bag(state)
     rack = state.racks[player]
     _check_refilled(state, player, rack, bag)
+    _check_score(state, event.score, "A score")
     if event.rack is not None:
         _check_recorded_rack(state, player, event.rack, rack, bag.candidates)
     position = Position.from_gcg(event.position)
@@ -939,11 +963,7 @@ def _draw(state: GameState, event: TilesDrawn, version: int) -> GameState:
         drawn = sort_tiles(event.tiles)
         left = remove_tiles(pool, drawn)
         if left is None:
-            raise TileUnavailableError(
-                f"{name} cannot draw {drawn}: "
-                f"{difference(drawn, pool) or drawn} cannot be in the bag (every such "
-                "tile is on the board or on a known rack)"
-            )
+            raise TileUnavailableError(_undrawable(state, player, drawn, pool))
         pool = left
         rack = Rack(sort_tiles(rack.known + drawn), rack.unknown + event.unknown)
     else:
@@ -960,6 +980,74 @@ def _draw(state: GameState, event: TilesDrawn, version: int) -> GameState:
         # RULES.md: the exchanged tiles go back once the new ones are drawn.
         state = _evolve(state, bag=_settled_bag(state), aside=None)
     return state
+
+
+def _undrawable(state: GameState, player: int, drawn: str, pool: str) -> str:
+    """Why ``drawn`` cannot come out of a bag whose candidates are ``pool``."""
+    name = state.players[player]
+    absent = difference(drawn, pool) or drawn
+    aside = state.aside
+    if aside is not None and aside.player == player:
+        own = "".join(tile for tile in absent if tile in aside.tiles)
+        if own:
+            return (
+                f"{name} cannot draw {drawn}: {own} would be tiles {name} just "
+                "exchanged, which go back to the bag only after the draw"
+            )
+    return (
+        f"{name} cannot draw {drawn}: {absent} cannot be in the bag (every such "
+        "tile is on the board or on a known rack)"
+    )
+
+
+def _record_rack(state: GameState, event: RackRecorded, version: int) -> GameState:
+    player = event.player
+    _check_player(state, player)
+    name = state.players[player]
+    if state.end_reason is not None:
+        raise GameOverError(
+            f"The game is over: {name}'s rack is recorded with the end of the game"
+        )
+    rack = state.racks[player]
+    pool = state.bag.candidates
+    _check_recorded_rack(state, player, event.tiles, rack, pool)
+    _, missing = split_known(rack.known, event.tiles)
+    missing = sort_tiles(missing)
+    left = remove_tiles(pool, missing)
+    assert left is not None  # _check_recorded_rack found every tile unseen
+    known = Rack(sort_tiles(rack.known + missing), rack.unknown - len(missing))
+    return _evolve(
+        state,
+        racks=_set(state.racks, player, known),
+        bag=Bag(state.bag.count, left),
+        version=version,
+    )
+
+
+def _forget(state: GameState, event: RackForgotten, version: int) -> GameState:
+    player = event.player
+    _check_player(state, player)
+    name = state.players[player]
+    if state.end_reason is not None:
+        raise GameOverError(f"The game is over: {name}'s tiles are settled")
+    bag = state.bag
+    if event.exchanged:
+        aside = state.aside
+        if aside is None or aside.player != player:
+            raise InvalidEventError(f"{name} has no exchanged tiles set aside")
+        return _evolve(
+            state,
+            aside=Aside(player, "", len(aside.tiles) + aside.unknown),
+            bag=Bag(bag.count, sort_tiles(bag.candidates + aside.tiles)),
+            version=version,
+        )
+    rack = state.racks[player]
+    return _evolve(
+        state,
+        racks=_set(state.racks, player, Rack("", rack.count)),
+        bag=Bag(bag.count, sort_tiles(bag.candidates + rack.known)),
+        version=version,
+    )
 
 
 def _return(state: GameState, event: TilesReturned, version: int) -> GameState:
@@ -999,6 +1087,7 @@ def _return(state: GameState, event: TilesReturned, version: int) -> GameState:
 
 def _challenge(state: GameState, event: PlayChallenged, version: int) -> GameState:
     last = _challenged_play(state, event)
+    _check_score(state, event.score, "A challenge's score")
     if event.outcome is ChallengeOutcome.PHONY:
         after = _withdraw_phony(state, event, last, version)
     else:
@@ -1056,12 +1145,15 @@ def _withdraw_phony(
             f"{state.players[challenged]} already drew after the play: record the "
             "withdrawal of the phony before the draw"
         )
+    # Exactly the points the play was credited with come off: a recorded figure
+    # that differs is reported and never credited (an old record's "-- +0" would
+    # otherwise leave the phony's points on the score).
     computed = -last.score
-    credited = computed if event.score is None else event.score
+    recorded = computed if event.score is None else event.score
     discrepancies = _flagged(
-        state, version, challenged, "challenge", credited, computed
+        state, version, challenged, "challenge", recorded, computed
     )
-    scores = _add(state.scores, challenged, credited)
+    scores = _add(state.scores, challenged, computed)
     returned = as_tiles("".join(tile for _, tile in last.new_tiles))
     rack = Rack(sort_tiles(rack.known + returned), rack.unknown)
     turns = list(state.turns)
@@ -1072,7 +1164,7 @@ def _withdraw_phony(
             version,
             challenged,
             TurnKind.PHONY_WITHDRAWN,
-            score=credited,
+            score=computed,
             cumulative=scores[challenged],
             computed=computed,
             rack=rack.known or None,
@@ -1223,6 +1315,8 @@ def _end(state: GameState, event: GameEnded, version: int) -> GameState:
         credited = tuple(event.adjustments)
     else:
         credited = computed
+    for points in (*event.adjustments, *event.final_scores):
+        _check_score(state, points, "An end-of-game score")
     discrepancies = state.discrepancies + tuple(
         Discrepancy(version, player, "adjustment", credited[player], computed[player])
         for player in range(count)
@@ -1470,13 +1564,24 @@ def _time_penalty(state: GameState, event: TimePenalty, version: int) -> GameSta
     name = state.players[player]
     if state.end_reason is None:
         raise GameNotOverError(
-            f"A time penalty for {name} is recorded after the end of the game"
+            f"A time penalty for {name} comes after the end of the game, and the "
+            "game has not ended"
         )
     if event.minutes < 0:
         raise InvalidEventError(
             f"{name}'s time penalty has a negative number of minutes"
         )
+    if any(
+        turn.kind is TurnKind.TIME_PENALTY and turn.player == player
+        for turn in state.turns
+    ):
+        raise TimePenaltyRepeatedError(
+            f"{name} already has a time penalty: one penalty counts every minute "
+            "over time (correct that one instead)"
+        )
     computed = -event.minutes * state.ruleset.time_penalty_per_minute
+    _check_score(state, computed, "A time penalty")
+    _check_score(state, event.score, "A time penalty")
     credited = computed if event.score is None else event.score
     discrepancies = _flagged(state, version, player, "time_penalty", credited, computed)
     scores = _add(state.scores, player, credited)
@@ -1506,6 +1611,7 @@ def _time_penalty(state: GameState, event: TimePenalty, version: int) -> GameSta
 def _correct(state: GameState, event: ScoreCorrected, version: int) -> GameState:
     player = event.player
     _check_player(state, player)
+    _check_score(state, event.amount, "A score correction")
     scores = _add(state.scores, player, event.amount)
     # A correction fixes the scoring of the game itself, so the score before the
     # end-of-game adjustments (the tie-break) moves with it.
@@ -1565,6 +1671,8 @@ _HANDLERS: dict[type, Callable[..., GameState]] = {
     TilesPlaced: _place,
     TilesDrawn: _draw,
     TilesReturned: _return,
+    RackRecorded: _record_rack,
+    RackForgotten: _forget,
     TilesExchanged: _exchange,
     TurnPassed: _pass,
     PlayChallenged: _challenge,
