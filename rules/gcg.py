@@ -431,6 +431,8 @@ class _Parser:
         index = int(name[len("player") :]) - 1
         if not nick:
             self.problem(number, "bad_pragma", f"#{name} must give a nick and a name")
+        elif index < 0:
+            self.problem(number, "bad_pragma", f"#{name} names no player")
         elif index >= 2:
             if not self.extra_nicks:
                 self.problem(

@@ -45,10 +45,10 @@ def test_pragma_after_events():
     assert problems(OPEN + "#title Late title\n") == [(4, "pragma_after_events")]
 
 
-def test_duplicate_player_numbers():
-    """The same #player line twice."""
-    text = "#player1 ann Ann\n#player1 bob Bob\n#player2 cy Cy\n"
-    assert problems(text) == [(2, "bad_pragma")]
+def test_duplicate_or_impossible_player_numbers():
+    """The same #player line twice, or a #player0."""
+    text = "#player1 ann Ann\n#player1 bob Bob\n#player2 cy Cy\n#player0 di Di\n"
+    assert problems(text) == [(2, "bad_pragma"), (4, "bad_pragma")]
 
 
 def test_missing_players():
