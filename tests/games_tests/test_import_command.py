@@ -22,7 +22,7 @@ def test_importing_the_real_games_reports_each(recorder, shared_gcg_dir, capsys)
 @pytest.mark.parametrize(
     ("event", "code"),
     [
-        (">a: ABC 8A CAB +7 7", "off_board"),
+        (">a: ABC 8A CAB +7 7", "first_play_center"),
         # Issue 21: a score of 2**31 is a line's problem, not a traceback.
         (">a: DINNVWY 8D WINDY +2147483648 2147483648", "impossible_score"),
     ],
