@@ -8,6 +8,8 @@ echo "==> ruff check"
 .venv/bin/ruff check .
 echo "==> ruff format --check"
 .venv/bin/ruff format --check .
+echo "==> mypy (strict over rules/)"
+.venv/bin/mypy
 export DEBUG="${DEBUG:-1}"
 # A fresh embedded cluster in a temporary directory, deleted when pytest exits.
 export EMBEDDED_PG_TEMP=1

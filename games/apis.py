@@ -217,6 +217,10 @@ class GcgUploadApi(APIView):
                 }
                 for d in record.discrepancies
             ],
+            "warnings": [
+                {"line": w.line, "code": w.code, "message": w.message}
+                for w in record.warnings
+            ],
         }
         return Response(s.GcgImportOutput(body).data, status=201)
 

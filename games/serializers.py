@@ -280,6 +280,8 @@ class GcgImportOutput(serializers.Serializer):
     version = serializers.IntegerField()
     scores = serializers.ListField(child=serializers.IntegerField())
     discrepancies = DiscrepancyOutput(many=True)
+    # What the record says that the reader accepted anyway (issue 20), by line.
+    warnings = ProblemOutput(many=True)
 
 
 class CommandOutput(serializers.Serializer):

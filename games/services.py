@@ -35,6 +35,7 @@ from rules.lexicon import Lexicon, adjudicate, load_lexicon
 from rules.ruleset import ruleset as make_ruleset
 from rules.state import GameState
 from rules.state import apply as rules_apply
+from rules.tilesets import tile_set
 
 STREAM_TYPE = "game"
 RACK_SIZE = 7
@@ -212,6 +213,7 @@ def game_start(
     ruleset_name: str = "classic",
     overrides: Mapping[str, Any] | None = None,
     lexicon: str | None = None,
+    tile_set_name: str = "english",
     seed: int | str | None = None,
     context: Mapping[str, Any] | None = None,
     racks: Sequence[str] | None = None,
@@ -219,8 +221,12 @@ def game_start(
 ) -> AppendResult:
     """Start a game and draw the opening racks (recorded `racks`, or at random).
 
-    `context` may link the game to a tournament: tournament_id, division, round,
-    board, player_ids (the tournament's ids, in turn order).
+    `tile_set_name` is one of rules.tilesets.TILE_SETS (the game's start records the
+    whole set); `lexicon` is the word list's name. `context` may link the game to a
+    tournament: tournament_id, division, round, board, player_ids (the tournament's
+    ids, in turn order).
+
+    Raises UnknownTileSetError (a RulesError: 400 at the API) for an unknown set.
     """
     _require(
         user is not None and getattr(user, "is_authenticated", False),
@@ -238,12 +244,18 @@ def game_start(
     if seed is not None:
         context["seed"] = seed
     rules = make_ruleset(ruleset_name, **dict(overrides or {}))
-    start = ev.GameStarted(players=tuple(players), ruleset=rules, lexicon=lexicon)
+    tiles = tile_set(tile_set_name)
+    start = ev.GameStarted(
+        players=tuple(players), ruleset=rules, tile_set=tiles, lexicon=lexicon
+    )
     aggregate = GameAggregate(context=context)
     state = rules_apply(None, start, version=1)
     if racks:
         draws: list[ev.TilesDrawn] = [
-            ev.TilesDrawn(player=index, tiles=rack.upper())
+            # Racks as printed on the tiles (Spanish [CH]) become the set's tiles.
+            ev.TilesDrawn(
+                player=index, tiles=tiles.read_tiles(rack.upper()) or rack.upper()
+            )
             for index, rack in enumerate(racks)
             if rack
         ]

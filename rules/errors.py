@@ -83,10 +83,23 @@ class InvalidTileSetError(RulesError):
     code = "bad_tile_set"
 
 
+class UnknownTileSetError(RulesError):
+    """Raised when a tile set's name is not one of the tile sets there are."""
+
+    code = "unknown_tile_set"
+
+
 class UnknownRulesetError(RulesError):
     """Raised when a ruleset preset name is not one of the known presets."""
 
     code = "unknown_ruleset"
+
+
+class InvalidRulesetError(RulesError):
+    """Raised when a ruleset written as text names a field or a value no ruleset
+    has."""
+
+    code = "bad_ruleset"
 
 
 # --- Placements ------------------------------------------------------------------
@@ -251,6 +264,22 @@ class PhonyRefusedError(RulesError):
     forms a word that is not in it."""
 
     code = "phony_refused"
+
+
+# --- Scores ----------------------------------------------------------------------
+
+
+class ImpossibleScoreError(RulesError):
+    """Raised when a recorded score is larger than any line of a game can score."""
+
+    code = "impossible_score"
+
+
+class TimePenaltyRepeatedError(RulesError):
+    """Raised when a second time penalty is recorded for a player: one penalty counts
+    every minute over time."""
+
+    code = "time_penalty_repeated"
 
 
 # --- Ending ----------------------------------------------------------------------

@@ -47,6 +47,8 @@ __all__ = [
     "GoingOutRule",
     "NoteAdded",
     "PlayChallenged",
+    "RackForgotten",
+    "RackRecorded",
     "Ruleset",
     "ScoreCorrected",
     "ScorelessRule",
@@ -131,6 +133,38 @@ class TilesReturned(Event):
     player: int
     tiles: str = ""
     unknown: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class RackRecorded(Event):
+    """A player's rack was seen and recorded: ``tiles`` are on it.
+
+    The tiles not yet known to be on the rack become known (they were among its
+    unrecorded tiles); nothing is drawn. A GCG record's ``#rack1``/``#rack2`` lines
+    (the racks at the end of an unfinished game) are read as this event.
+    """
+
+    type_name: ClassVar[str] = "rack_recorded"
+
+    player: int
+    tiles: str
+
+
+@dataclass(frozen=True, slots=True)
+class RackForgotten(Event):
+    """What was inferred about a player's tiles is withdrawn: they become unrecorded.
+
+    With ``exchanged``, it is the letters of the player's exchange still set aside
+    (typed as placeholders in a record); otherwise it is the tiles known on the
+    player's rack. A GCG reader infers racks from the racks recorded later, and
+    withdraws an inference that a later record contradicts rather than refuse the
+    record (only the board is certain). It adds no fact and removes no tile.
+    """
+
+    type_name: ClassVar[str] = "rack_forgotten"
+
+    player: int
+    exchanged: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,6 +310,8 @@ EVENT_TYPES: dict[str, type[Event]] = {
         GameStarted,
         TilesDrawn,
         TilesReturned,
+        RackRecorded,
+        RackForgotten,
         TilesPlaced,
         TilesExchanged,
         TurnPassed,

@@ -360,9 +360,9 @@ def pair_swiss(
     index = {player: i for i, player in enumerate(ranked)}
     n = len(ranked)
     meetings: Counter[tuple[int, int]] = Counter()
-    for a, b in played:
-        if a in index and b in index and a != b:
-            i, j = sorted((index[a], index[b]))
+    for first, second in played:
+        if first in index and second in index and first != second:
+            i, j = sorted((index[first], index[second]))
             meetings[(i, j)] += 1
 
     def times(i: int, j: int) -> int:

@@ -504,7 +504,7 @@ def _rate_segment(
         else:
             total = rating + changes[pid] + bonuses[pid] + feedback[pid]
             new = _round(max(total, float(params.rating_floor)))
-        change = SegmentChange(
+        segment = SegmentChange(
             first_round=first,
             last_round=last,
             games=len(played),
@@ -516,7 +516,7 @@ def _rate_segment(
             bonus=bonuses[pid],
             feedback=feedback[pid],
         )
-        outcomes[pid] = _SegmentOutcome(change, tuple(used[o] for o, _ in played))
+        outcomes[pid] = _SegmentOutcome(segment, tuple(used[o] for o, _ in played))
     return outcomes
 
 

@@ -16,8 +16,9 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
-from rules.errors import UnknownRulesetError
+from rules.errors import InvalidRulesetError, UnknownRulesetError
 
 
 class ChallengeRule(StrEnum):
@@ -90,10 +91,39 @@ class Ruleset:
             return 2 * players
         return 6
 
-    def replace(self, **changes: object) -> Ruleset:
-        """Return a copy with some fields overridden."""
-        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+    def as_text(self) -> str:
+        """The ruleset as one line: its preset's name, then ``field=value`` for the
+        challenge, end-of-game and tie rules and for every other field that differs
+        from the preset (the inverse of :func:`ruleset_from_text`).
 
+        >>> ruleset("wespa", bingo_bonus=35).as_text().split()[-1]
+        'bingo_bonus=35'
+        """
+        preset = PRESETS.get(self.name)
+        parts = [self.name]
+        for item in dataclasses.fields(self):
+            value = getattr(self, item.name)
+            if item.name == "name" or (
+                item.name not in _ALWAYS_WRITTEN
+                and preset is not None
+                and value == getattr(preset, item.name)
+            ):
+                continue
+            written = str(value).lower() if isinstance(value, bool) else str(value)
+            parts.append(f"{item.name}={written}")
+        return " ".join(parts)
+
+    def replace(self, **changes: Any) -> Ruleset:
+        """Return a copy with some fields overridden.
+
+        Raises ``TypeError`` when a change names no field.
+        """
+        return dataclasses.replace(self, **changes)
+
+
+# The fields a record of a game's result must name (issue 20: the challenge rule,
+# the end-of-game rules and the tie rule travel with the record).
+_ALWAYS_WRITTEN = ("challenge", "going_out", "scoreless_end", "ties_are_draws")
 
 PRESETS: dict[str, Ruleset] = {
     "classic": Ruleset(
@@ -120,7 +150,7 @@ PRESETS: dict[str, Ruleset] = {
 }
 
 
-def ruleset(name: str = "classic", **overrides: object) -> Ruleset:
+def ruleset(name: str = "classic", **overrides: Any) -> Ruleset:
     """Return the preset ``name`` with any field overridden.
 
     Raises :class:`UnknownRulesetError` when ``name`` is not a preset, and
@@ -135,7 +165,7 @@ def ruleset(name: str = "classic", **overrides: object) -> Ruleset:
         ) from None
     if not overrides:
         return preset
-    converted: dict[str, object] = {}
+    converted: dict[str, Any] = {}
     for field, value in overrides.items():
         # Accept the plain strings a form or a file gives for the enum fields.
         if field == "challenge" and isinstance(value, str):
@@ -145,4 +175,46 @@ def ruleset(name: str = "classic", **overrides: object) -> Ruleset:
         elif field == "scoreless_end" and isinstance(value, str):
             value = ScorelessRule(value)
         converted[field] = value
-    return dataclasses.replace(preset, **converted)  # type: ignore[arg-type]
+    return dataclasses.replace(preset, **converted)
+
+
+def ruleset_from_text(text: str) -> Ruleset:
+    """Read a ruleset written by :meth:`Ruleset.as_text`.
+
+    Raises :class:`UnknownRulesetError` when the preset is not known, and
+    :class:`InvalidRulesetError` when a field or a value is not one of a ruleset.
+    """
+    name, *pairs = text.split() or [""]
+    if "=" in name:
+        raise InvalidRulesetError(
+            f"{text!r} must start with the name of a preset ({', '.join(PRESETS)})"
+        )
+    types = {item.name: item.type for item in dataclasses.fields(Ruleset)}
+    overrides: dict[str, Any] = {}
+    for pair in pairs:
+        field, equals, value = pair.partition("=")
+        kind = types.get(field)
+        if not equals or kind is None or field == "name":
+            raise InvalidRulesetError(f"{pair!r} is not field=value of a ruleset")
+        try:
+            overrides[field] = _field_value(kind, value)
+        except ValueError:
+            raise InvalidRulesetError(
+                f"{value!r} is not a value of the ruleset's {field}"
+            ) from None
+    try:
+        return ruleset(name, **overrides)
+    except ValueError:
+        raise InvalidRulesetError(f"{text!r} names a value no ruleset has") from None
+
+
+def _field_value(kind: object, value: str) -> Any:
+    """A field's value from its text; ``kind`` is the field's annotation (a string
+    under ``from __future__ import annotations``)."""
+    if kind in ("bool", bool):
+        if value not in ("true", "false"):
+            raise ValueError(value)
+        return value == "true"
+    if kind in ("int", int):
+        return int(value)
+    return value

@@ -153,3 +153,19 @@ def _score_run(
         tuple(letters),
         word_multiplier,
     )
+
+
+def score_limit(values: dict[str, int], rack_size: int, bingo_bonus: int) -> int:
+    """An upper bound on the points any one line of a game can move a score by.
+
+    No play scores more than a main word of the board's width, every tile the most
+    valuable one under a triple letter, tripled by each of the three triple words
+    its row can cross, plus a cross word of that width for each tile of the rack
+    under its own premiums, plus the bingo bonus; no challenge bonus, rack
+    adjustment or time penalty of a real game comes near it. A recorded score past
+    it cannot be right (issue 21: a score of 2**31 must not reach storage).
+    """
+    letter = max(values.values(), default=0) * max(LETTER_MULTIPLIERS)
+    word = SIZE * letter
+    triple_words = max(WORD_MULTIPLIERS) ** 3
+    return word * triple_words + rack_size * word * max(WORD_MULTIPLIERS) + bingo_bonus

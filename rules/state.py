@@ -25,6 +25,7 @@ import operator
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cache
 from typing import TYPE_CHECKING
 
 from rules.board import EMPTY_SQUARES, Board, Position
@@ -39,6 +40,7 @@ from rules.errors import (
     GameNotOverError,
     GameNotStartedError,
     GameOverError,
+    ImpossibleScoreError,
     InvalidEventError,
     NoPlayToChallengeError,
     NoteTargetError,
@@ -53,6 +55,7 @@ from rules.errors import (
     SupersedeError,
     TilesNotOnRackError,
     TileUnavailableError,
+    TimePenaltyRepeatedError,
     WordNotFormedError,
 )
 from rules.events import (
@@ -64,6 +67,8 @@ from rules.events import (
     GameStarted,
     NoteAdded,
     PlayChallenged,
+    RackForgotten,
+    RackRecorded,
     ScoreCorrected,
     TilesDrawn,
     TilesExchanged,
@@ -75,11 +80,11 @@ from rules.events import (
 from rules.moves import PLAYED_THROUGH, locate
 from rules.outcome import decide
 from rules.ruleset import ChallengeRule, GoingOutRule, Ruleset, ScorelessRule
-from rules.scoring import WordScore, score_play
+from rules.scoring import WordScore, score_limit, score_play
 from rules.tiles import (
-    BLANK,
     ENGLISH,
     TileSet,
+    as_tiles,
     difference,
     rack_value,
     remove_tiles,
@@ -588,6 +593,24 @@ def _check_letters(state: GameState, tiles: str, what: str) -> None:
             )
 
 
+@cache
+def _score_limit(tile_set: TileSet, rack_size: int, bingo_bonus: int) -> int:
+    return score_limit(tile_values(tile_set), rack_size, bingo_bonus)
+
+
+def _check_score(state: GameState, points: int | None, what: str) -> None:
+    """Refuse a recorded score no line of a game can come near (issue 21)."""
+    if points is None:
+        return
+    ruleset = state.ruleset
+    limit = _score_limit(state.tile_set, ruleset.rack_size, ruleset.bingo_bonus)
+    if abs(points) > limit:
+        raise ImpossibleScoreError(
+            f"{what} of {points} cannot be right: no line of a game moves a score "
+            f"by more than {limit}"
+        )
+
+
 def _describe_rack(rack: Rack) -> str:
     if rack.unknown == 0:
         return rack.known or "no tiles"
@@ -686,12 +709,30 @@ def _scoreless_end(state: GameState, scoreless: int) -> EndReason | None:
     return None
 
 
+def _flagged(
+    state: GameState,
+    version: int,
+    player: int,
+    kind: str,
+    recorded: int,
+    computed: int,
+) -> tuple[Discrepancy, ...]:
+    """The state's discrepancies, with this one added when the figures differ."""
+    if recorded == computed:
+        return state.discrepancies
+    return (
+        *state.discrepancies,
+        Discrepancy(version, player, kind, recorded, computed),
+    )
+
+
 def _place(state: GameState, event: TilesPlaced, version: int) -> GameState:
     player = event.player
     _check_turn(state, player)
     bag = _settled_bag(state)
     rack = state.racks[player]
     _check_refilled(state, player, rack, bag)
+    _check_score(state, event.score, "A score")
     if event.rack is not None:
         _check_recorded_rack(state, player, event.rack, rack, bag.candidates)
     position = Position.from_gcg(event.position)
@@ -715,12 +756,7 @@ def _place(state: GameState, event: TilesPlaced, version: int) -> GameState:
     computed = scored.total
     recorded = event.score
     credited = computed if recorded is None else recorded
-    discrepancies = state.discrepancies
-    if recorded is not None and recorded != computed:
-        discrepancies = (
-            *discrepancies,
-            Discrepancy(version, player, "score", recorded, computed),
-        )
+    discrepancies = _flagged(state, version, player, "score", credited, computed)
     scores = _add(state.scores, player, credited)
     new_bag = Bag(bag.count, pool)
     if rack_after.count == 0 and new_bag.count == 0:
@@ -927,11 +963,7 @@ def _draw(state: GameState, event: TilesDrawn, version: int) -> GameState:
         drawn = sort_tiles(event.tiles)
         left = remove_tiles(pool, drawn)
         if left is None:
-            raise TileUnavailableError(
-                f"{name} cannot draw {drawn}: "
-                f"{difference(drawn, pool) or drawn} cannot be in the bag (every such "
-                "tile is on the board or on a known rack)"
-            )
+            raise TileUnavailableError(_undrawable(state, player, drawn, pool))
         pool = left
         rack = Rack(sort_tiles(rack.known + drawn), rack.unknown + event.unknown)
     else:
@@ -948,6 +980,74 @@ def _draw(state: GameState, event: TilesDrawn, version: int) -> GameState:
         # RULES.md: the exchanged tiles go back once the new ones are drawn.
         state = _evolve(state, bag=_settled_bag(state), aside=None)
     return state
+
+
+def _undrawable(state: GameState, player: int, drawn: str, pool: str) -> str:
+    """Why ``drawn`` cannot come out of a bag whose candidates are ``pool``."""
+    name = state.players[player]
+    absent = difference(drawn, pool) or drawn
+    aside = state.aside
+    if aside is not None and aside.player == player:
+        own = "".join(tile for tile in absent if tile in aside.tiles)
+        if own:
+            return (
+                f"{name} cannot draw {drawn}: {own} would be tiles {name} just "
+                "exchanged, which go back to the bag only after the draw"
+            )
+    return (
+        f"{name} cannot draw {drawn}: {absent} cannot be in the bag (every such "
+        "tile is on the board or on a known rack)"
+    )
+
+
+def _record_rack(state: GameState, event: RackRecorded, version: int) -> GameState:
+    player = event.player
+    _check_player(state, player)
+    name = state.players[player]
+    if state.end_reason is not None:
+        raise GameOverError(
+            f"The game is over: {name}'s rack is recorded with the end of the game"
+        )
+    rack = state.racks[player]
+    pool = state.bag.candidates
+    _check_recorded_rack(state, player, event.tiles, rack, pool)
+    _, missing = split_known(rack.known, event.tiles)
+    missing = sort_tiles(missing)
+    left = remove_tiles(pool, missing)
+    assert left is not None  # _check_recorded_rack found every tile unseen
+    known = Rack(sort_tiles(rack.known + missing), rack.unknown - len(missing))
+    return _evolve(
+        state,
+        racks=_set(state.racks, player, known),
+        bag=Bag(state.bag.count, left),
+        version=version,
+    )
+
+
+def _forget(state: GameState, event: RackForgotten, version: int) -> GameState:
+    player = event.player
+    _check_player(state, player)
+    name = state.players[player]
+    if state.end_reason is not None:
+        raise GameOverError(f"The game is over: {name}'s tiles are settled")
+    bag = state.bag
+    if event.exchanged:
+        aside = state.aside
+        if aside is None or aside.player != player:
+            raise InvalidEventError(f"{name} has no exchanged tiles set aside")
+        return _evolve(
+            state,
+            aside=Aside(player, "", len(aside.tiles) + aside.unknown),
+            bag=Bag(bag.count, sort_tiles(bag.candidates + aside.tiles)),
+            version=version,
+        )
+    rack = state.racks[player]
+    return _evolve(
+        state,
+        racks=_set(state.racks, player, Rack("", rack.count)),
+        bag=Bag(bag.count, sort_tiles(bag.candidates + rack.known)),
+        version=version,
+    )
 
 
 def _return(state: GameState, event: TilesReturned, version: int) -> GameState:
@@ -986,6 +1086,22 @@ def _return(state: GameState, event: TilesReturned, version: int) -> GameState:
 
 
 def _challenge(state: GameState, event: PlayChallenged, version: int) -> GameState:
+    last = _challenged_play(state, event)
+    _check_score(state, event.score, "A challenge's score")
+    if event.outcome is ChallengeOutcome.PHONY:
+        after = _withdraw_phony(state, event, last, version)
+    else:
+        after = _uphold_valid_play(state, event, last, version)
+    if event.rack is not None:
+        challenged = last.player
+        _check_recorded_rack(
+            state, challenged, event.rack, after.racks[challenged], state.bag.candidates
+        )
+    return after
+
+
+def _challenged_play(state: GameState, event: PlayChallenged) -> LastPlay:
+    """The play a challenge applies to, once the challenge is known to be allowed."""
     if state.end_reason is not None:
         raise GameOverError(
             "The game is over: its last play can no longer be challenged"
@@ -1003,8 +1119,7 @@ def _challenge(state: GameState, event: PlayChallenged, version: int) -> GameSta
         raise InvalidEventError(
             f"{players[challenger]} cannot challenge their own play"
         )
-    ruleset = state.ruleset
-    if ruleset.challenge is ChallengeRule.VOID:
+    if state.ruleset.challenge is ChallengeRule.VOID:
         raise ChallengesNotAllowedError(
             "This game has no challenges (void rule): a play stands as recorded"
         )
@@ -1016,161 +1131,230 @@ def _challenge(state: GameState, event: PlayChallenged, version: int) -> GameSta
                 f"{word.upper()} was not formed by {players[last.player]}'s play "
                 f"(it formed {formed})"
             )
+    return last
+
+
+def _withdraw_phony(
+    state: GameState, event: PlayChallenged, last: LastPlay, version: int
+) -> GameState:
+    """RULES.md: a phony's tiles go back to the rack and its score is removed."""
     challenged = last.player
-    turns = list(state.turns)
-    scores = state.scores
-    discrepancies = state.discrepancies
-    racks = state.racks
-    changes: dict[str, object] = {}
-    if event.outcome is ChallengeOutcome.PHONY:
-        rack = racks[challenged]
-        if rack.count != last.rack_after.count:
-            raise DrawBeforeWithdrawalError(
-                f"{players[challenged]} already drew after the play: record the "
-                "withdrawal of the phony before the draw"
-            )
-        computed = -last.score
-        credited = computed if event.score is None else event.score
-        if credited != computed:
-            discrepancies = (
-                *discrepancies,
-                Discrepancy(version, challenged, "challenge", credited, computed),
-            )
-        scores = _add(scores, challenged, credited)
-        returned = "".join(
-            BLANK if tile.islower() else tile for _, tile in last.new_tiles
+    rack = state.racks[challenged]
+    if rack.count != last.rack_after.count:
+        raise DrawBeforeWithdrawalError(
+            f"{state.players[challenged]} already drew after the play: record the "
+            "withdrawal of the phony before the draw"
         )
-        rack = Rack(sort_tiles(rack.known + returned), rack.unknown)
-        racks = _set(racks, challenged, rack)
-        played = turns[last.turn_index]
-        turns[last.turn_index] = _replace(played, withdrawn=True)
+    # Exactly the points the play was credited with come off: a recorded figure
+    # that differs is reported and never credited (an old record's "-- +0" would
+    # otherwise leave the phony's points on the score).
+    computed = -last.score
+    recorded = computed if event.score is None else event.score
+    discrepancies = _flagged(
+        state, version, challenged, "challenge", recorded, computed
+    )
+    scores = _add(state.scores, challenged, computed)
+    returned = as_tiles("".join(tile for _, tile in last.new_tiles))
+    rack = Rack(sort_tiles(rack.known + returned), rack.unknown)
+    turns = list(state.turns)
+    played = turns[last.turn_index]
+    turns[last.turn_index] = _replace(played, withdrawn=True)
+    turns.append(
+        Turn(
+            version,
+            challenged,
+            TurnKind.PHONY_WITHDRAWN,
+            score=computed,
+            cumulative=scores[challenged],
+            computed=computed,
+            rack=rack.known or None,
+            recorded_rack=event.rack,
+            position=played.position,
+            word=played.word,
+            words=played.words,
+            tiles=returned,
+            count=len(returned),
+            detail=", ".join(event.words),
+        )
+    )
+    # RULES.md: the withdrawn play counts as a scoreless turn, as if it had never
+    # reset the run.
+    scoreless = last.scoreless_before + 1
+    return _evolve(
+        state,
+        board=last.board_before,
+        racks=_set(state.racks, challenged, rack),
+        scores=scores,
+        scores_before_adjustments=scores,
+        scoreless_turns=scoreless,
+        pending_end=_scoreless_end(state, scoreless),
+        pending_player=None,
+        last_play=None,
+        version=version,
+        turns=tuple(turns),
+        discrepancies=discrepancies,
+    )
+
+
+def _uphold_valid_play(
+    state: GameState, event: PlayChallenged, last: LastPlay, version: int
+) -> GameState:
+    """A valid play stands; its effect follows the challenge rule (RULES.md)."""
+    challenged, challenger = last.player, event.challenger
+    credited, computed, kind = _valid_challenge_score(state, event)
+    scores = _add(state.scores, challenged, credited)
+    # RULES.md: under double challenge the challenger loses their next turn (none
+    # is left when the play went out).
+    loses_turn = (
+        state.ruleset.challenge is ChallengeRule.DOUBLE and state.pending_end is None
+    )
+    lost_now = loses_turn and challenger == state.turn
+    turns = list(state.turns)
+    detail = ", ".join(event.words)
+    if not lost_now or credited:
+        # Under double challenge the lost turn is the line that records the
+        # ruling, unless points were recorded for it too.
         turns.append(
             Turn(
                 version,
                 challenged,
-                TurnKind.PHONY_WITHDRAWN,
+                kind,
                 score=credited,
                 cumulative=scores[challenged],
                 computed=computed,
-                rack=rack.known or None,
+                rack=state.racks[challenged].known or None,
                 recorded_rack=event.rack,
-                position=played.position,
-                word=played.word,
-                words=played.words,
-                tiles=returned,
-                count=len(returned),
-                detail=", ".join(event.words),
+                detail=detail,
             )
         )
-        # RULES.md: the withdrawn play counts as a scoreless turn, as if it had never
-        # reset the run.
-        scoreless = last.scoreless_before + 1
+    changes: dict[str, object] = {"last_play": _replace(last, challenged=True)}
+    if lost_now:
+        turns.append(
+            Turn(
+                version,
+                challenger,
+                TurnKind.LOST_TURN,
+                cumulative=scores[challenger],
+                rack=state.racks[challenger].known or None,
+                detail=detail,
+            )
+        )
+        following, lost, scoreless = _advance(
+            state, challenger, version, turns, scores, state.scoreless_turns + 1
+        )
         changes.update(
-            board=last.board_before,
+            turn=following,
+            lost_turns=lost,
             scoreless_turns=scoreless,
             pending_end=_scoreless_end(state, scoreless),
             pending_player=None,
             last_play=None,
         )
-    else:
-        bonus_per_word = ruleset.challenge_bonus
-        if bonus_per_word:
-            computed = bonus_per_word * max(1, len(event.words))
-            recorded = event.score
-            if (
-                not event.words
-                and recorded is not None
-                and recorded > 0
-                and recorded % bonus_per_word == 0
-                and recorded <= bonus_per_word * len(formed_words)
-            ):
-                # The words challenged were not recorded: a bonus for several words
-                # is as right as one for a single word.
-                computed = recorded
-            credited = computed if recorded is None else recorded
-            kind = TurnKind.CHALLENGE_BONUS
-        else:
-            computed = 0
-            credited = 0 if event.score is None else event.score
-            kind = TurnKind.CHALLENGE
-        if credited != computed:
-            discrepancies = (
-                *discrepancies,
-                Discrepancy(version, challenged, "challenge", credited, computed),
-            )
-        scores = _add(scores, challenged, credited)
-        changes["last_play"] = _replace(last, challenged=True)
-        # RULES.md: under double challenge the challenger loses their next turn (none
-        # is left when the play went out).
-        loses_turn = (
-            ruleset.challenge is ChallengeRule.DOUBLE and state.pending_end is None
-        )
-        lost_now = loses_turn and challenger == state.turn
-        if not lost_now or credited:
-            # Under double challenge the lost turn is the line that records the
-            # ruling, unless points were recorded for it too.
-            turns.append(
-                Turn(
-                    version,
-                    challenged,
-                    kind,
-                    score=credited,
-                    cumulative=scores[challenged],
-                    computed=computed,
-                    rack=racks[challenged].known or None,
-                    recorded_rack=event.rack,
-                    detail=", ".join(event.words),
-                )
-            )
-        if lost_now:
-            turns.append(
-                Turn(
-                    version,
-                    challenger,
-                    TurnKind.LOST_TURN,
-                    cumulative=scores[challenger],
-                    rack=racks[challenger].known or None,
-                    detail=", ".join(event.words),
-                )
-            )
-        if loses_turn:
-            if lost_now:
-                following, lost, scoreless = _advance(
-                    state, challenger, version, turns, scores, state.scoreless_turns + 1
-                )
-                changes.update(
-                    turn=following,
-                    lost_turns=lost,
-                    scoreless_turns=scoreless,
-                    pending_end=_scoreless_end(state, scoreless),
-                    pending_player=None,
-                    last_play=None,
-                )
-            else:
-                pending = list(state.lost_turns or (0,) * len(players))
-                pending[challenger] += 1
-                changes["lost_turns"] = tuple(pending)
-    if event.rack is not None:
-        _check_recorded_rack(
-            state, challenged, event.rack, racks[challenged], state.bag.candidates
-        )
+    elif loses_turn:
+        # The challenger is not next to act (more than two players): the turn is
+        # lost when it comes round.
+        pending = list(state.lost_turns or (0,) * len(state.players))
+        pending[challenger] += 1
+        changes["lost_turns"] = tuple(pending)
     return _evolve(
         state,
-        racks=racks,
         scores=scores,
         scores_before_adjustments=scores,
         version=version,
         turns=tuple(turns),
-        discrepancies=discrepancies,
+        discrepancies=_flagged(
+            state, version, challenged, "challenge", credited, computed
+        ),
         **changes,
     )
 
 
+def _valid_challenge_score(
+    state: GameState, event: PlayChallenged
+) -> tuple[int, int, TurnKind]:
+    """The points for a valid play challenged: (credited, computed, the line's kind).
+
+    A recorded bonus is credited as recorded (and reported when it differs).
+    """
+    per_word = state.ruleset.challenge_bonus
+    recorded = event.score
+    if not per_word:
+        return (0 if recorded is None else recorded), 0, TurnKind.CHALLENGE
+    computed = per_word * max(1, len(event.words))
+    if (
+        not event.words
+        and recorded is not None
+        and recorded > 0
+        and recorded % per_word == 0
+        and recorded <= per_word * len(last_play_words(state))
+    ):
+        # The words challenged were not recorded: a bonus for several words is as
+        # right as one for a single word.
+        computed = recorded
+    credited = computed if recorded is None else recorded
+    return credited, computed, TurnKind.CHALLENGE_BONUS
+
+
 # Endings where the named player loses whatever the scores.
 _LOSING_REASONS = (EndReason.RESIGNED, EndReason.FORFEIT, EndReason.TIMED_OUT)
+# Endings the board decides, whose adjustments count the racks left.
+_NATURAL_REASONS = (EndReason.WENT_OUT, EndReason.SCORELESS_TURNS)
 
 
 def _end(state: GameState, event: GameEnded, version: int) -> GameState:
+    _check_end(state, event)
+    bag = _settled_bag(state)
+    racks, pool = _end_racks(state, event, bag.candidates)
+    computed = _end_adjustments(state, event, racks)
+    count = len(state.players)
+    if event.adjustments:
+        if len(event.adjustments) != count:
+            raise InvalidEventError(
+                f"Give an adjustment for each of the {count} players"
+            )
+        credited = tuple(event.adjustments)
+    else:
+        credited = computed
+    for points in (*event.adjustments, *event.final_scores):
+        _check_score(state, points, "An end-of-game score")
+    discrepancies = state.discrepancies + tuple(
+        Discrepancy(version, player, "adjustment", credited[player], computed[player])
+        for player in range(count)
+        if credited[player] != computed[player]
+    )
+    scores = state.scores
+    final = tuple(
+        score + change for score, change in zip(scores, credited, strict=True)
+    )
+    lines = _end_lines(state, event, version, racks, credited, computed, final)
+    loser = event.player if event.reason in _LOSING_REASONS else None
+    outcome = decide(
+        final, scores, ties_are_draws=state.ruleset.ties_are_draws, loser=loser
+    )
+    went_out = event.reason is EndReason.WENT_OUT
+    return _evolve(
+        state,
+        racks=racks,
+        bag=Bag(bag.count, pool),
+        aside=None,
+        scores=final,
+        scores_before_adjustments=scores,
+        adjustments=credited,
+        version=version,
+        turns=state.turns + lines,
+        discrepancies=discrepancies,
+        last_play=None,
+        pending_end=None,
+        pending_player=None,
+        end_reason=event.reason,
+        ended_by=state.pending_player if went_out else event.player,
+        winner=outcome.winner,
+        decided_by_tiebreak=outcome.decided_by_tiebreak,
+    )
+
+
+def _check_end(state: GameState, event: GameEnded) -> None:
+    """Check the game may end now for the reason given, with the fields given."""
     players = state.players
     count = len(players)
     if state.end_reason is not None:
@@ -1208,144 +1392,147 @@ def _end(state: GameState, event: GameEnded, version: int) -> GameState:
         )
     if event.final_scores and len(event.final_scores) != count:
         raise InvalidEventError(f"Give a final score for each of the {count} players")
-    bag = _settled_bag(state)
-    pool = bag.candidates
+
+
+def _end_racks(
+    state: GameState, event: GameEnded, pool: str
+) -> tuple[tuple[Rack, ...], str]:
+    """The racks left at the end, with those the event records checked and known.
+
+    Returns the racks and the tiles that may still be unseen once they are known.
+    """
     racks = list(state.racks)
-    if event.racks:
-        if len(event.racks) != count:
-            raise InvalidEventError(
-                f"Give the rack left for each of the {count} players"
+    if not event.racks:
+        return tuple(racks), pool
+    count = len(state.players)
+    if len(event.racks) != count:
+        raise InvalidEventError(f"Give the rack left for each of the {count} players")
+    for player, recorded in enumerate(event.racks):
+        _check_letters(state, recorded, "the rack")
+        rack = racks[player]
+        name = state.players[player]
+        if len(recorded) != rack.count:
+            raise RackMismatchError(
+                f"{name} holds {rack.count} tiles, not the {len(recorded)} of "
+                f"{recorded or 'an empty rack'}"
             )
-        for player, recorded in enumerate(event.racks):
-            _check_letters(state, recorded, "the rack")
-            rack = racks[player]
-            name = players[player]
-            if len(recorded) != rack.count:
-                raise RackMismatchError(
-                    f"{name} holds {rack.count} tiles, not the {len(recorded)} of "
-                    f"{recorded or 'an empty rack'}"
+        left, missing = split_known(rack.known, recorded)
+        if left:
+            raise RackMismatchError(
+                f"The rack {recorded} recorded for {name} at the end lacks "
+                f"{left}, known to be on it"
+            )
+        if missing:
+            pool_left = remove_tiles(pool, sort_tiles(missing))
+            if pool_left is None:
+                raise TileUnavailableError(
+                    f"The rack {recorded} recorded for {name} at the end cannot "
+                    f"be right: not every tile of {sort_tiles(missing)} can still "
+                    "be unseen"
                 )
-            left, missing = split_known(rack.known, recorded)
-            if left:
-                raise RackMismatchError(
-                    f"The rack {recorded} recorded for {name} at the end lacks "
-                    f"{left}, known to be on it"
-                )
-            if missing:
-                pool_left = remove_tiles(pool, sort_tiles(missing))
-                if pool_left is None:
-                    raise TileUnavailableError(
-                        f"The rack {recorded} recorded for {name} at the end cannot "
-                        f"be right: not every tile of {sort_tiles(missing)} can still "
-                        "be unseen"
-                    )
-                pool = pool_left
-            racks[player] = Rack(sort_tiles(recorded), 0)
-    natural = reason in (EndReason.WENT_OUT, EndReason.SCORELESS_TURNS)
-    scores = state.scores
-    if natural:
+            pool = pool_left
+        racks[player] = Rack(sort_tiles(recorded), 0)
+    return tuple(racks), pool
+
+
+def _end_adjustments(
+    state: GameState, event: GameEnded, racks: tuple[Rack, ...]
+) -> tuple[int, ...]:
+    """What the rules give each player at the end (RULES.md, "End of the game").
+
+    Going out and a scoreless end count the racks left; a director's end moves the
+    scores to the final scores given, if any, and otherwise changes nothing.
+    """
+    if event.reason in _NATURAL_REASONS:
         for player, rack in enumerate(racks):
             if rack.unknown:
                 raise RackUnknownError(
-                    f"The tiles left on {players[player]}'s rack are not known: "
-                    "record them to end the game"
+                    f"The tiles left on {state.players[player]}'s rack are not "
+                    "known: record them to end the game"
                 )
         values = state.context.values
         rack_values = [rack_value(rack.known, values) for rack in racks]
-        if reason is EndReason.WENT_OUT:
+        if event.reason is EndReason.WENT_OUT:
             goer = state.pending_player or 0
-            computed = went_out_adjustments(goer, rack_values, state.ruleset.going_out)
-        else:
-            computed = scoreless_adjustments(rack_values)
-    elif event.final_scores:
-        computed = tuple(
+            return went_out_adjustments(goer, rack_values, state.ruleset.going_out)
+        return scoreless_adjustments(rack_values)
+    if event.final_scores:
+        return tuple(
             final - score
-            for final, score in zip(event.final_scores, scores, strict=True)
+            for final, score in zip(event.final_scores, state.scores, strict=True)
         )
-    else:
-        computed = (0,) * count
-    if event.adjustments:
-        if len(event.adjustments) != count:
-            raise InvalidEventError(
-                f"Give an adjustment for each of the {count} players"
-            )
-        credited = tuple(event.adjustments)
-    else:
-        credited = computed
-    discrepancies = state.discrepancies + tuple(
-        Discrepancy(version, player, "adjustment", credited[player], computed[player])
-        for player in range(count)
-        if credited[player] != computed[player]
-    )
-    final = tuple(
-        score + change for score, change in zip(scores, credited, strict=True)
-    )
-    turns = list(state.turns)
+    return (0,) * len(state.players)
+
+
+def _end_lines(
+    state: GameState,
+    event: GameEnded,
+    version: int,
+    racks: tuple[Rack, ...],
+    credited: tuple[int, ...],
+    computed: tuple[int, ...],
+    final: tuple[int, ...],
+) -> tuple[Turn, ...]:
+    """The score-sheet lines of the end: one per rack counted or score changed, or
+    one line saying why the game ended when nothing changed."""
+    count = len(state.players)
+
+    def rack_line(player: int) -> Turn:
+        return Turn(
+            version,
+            player,
+            TurnKind.END_RACK,
+            score=credited[player],
+            cumulative=final[player],
+            computed=computed[player],
+            rack=racks[player].known or None,
+            tiles=racks[player].known,
+        )
+
+    lines: list[Turn] = []
+    reason = event.reason
     if reason is EndReason.WENT_OUT:
         goer = state.pending_player or 0
-        order = [(goer + offset) % count for offset in range(count)]
-        for player in order:
-            if player == goer:
-                others = "".join(racks[other].known for other in order[1:])
-                turns.append(
-                    Turn(
-                        version,
-                        player,
-                        TurnKind.END_BONUS,
-                        score=credited[player],
-                        cumulative=final[player],
-                        computed=computed[player],
-                        tiles=others,
-                    )
-                )
-            elif (
-                state.ruleset.going_out is GoingOutRule.PLUS_MINUS
-                or credited[player]
-                or computed[player]
-            ):
-                turns.append(
-                    Turn(
-                        version,
-                        player,
-                        TurnKind.END_RACK,
-                        score=credited[player],
-                        cumulative=final[player],
-                        computed=computed[player],
-                        rack=racks[player].known or None,
-                        tiles=racks[player].known,
-                    )
-                )
-    elif reason is EndReason.SCORELESS_TURNS:
-        for offset in range(count):
-            player = (state.turn + offset) % count
-            turns.append(
-                Turn(
-                    version,
-                    player,
-                    TurnKind.END_RACK,
-                    score=credited[player],
-                    cumulative=final[player],
-                    computed=computed[player],
-                    rack=racks[player].known or None,
-                    tiles=racks[player].known,
-                )
+        others = [(goer + offset) % count for offset in range(1, count)]
+        lines.append(
+            Turn(
+                version,
+                goer,
+                TurnKind.END_BONUS,
+                score=credited[goer],
+                cumulative=final[goer],
+                computed=computed[goer],
+                tiles="".join(racks[other].known for other in others),
             )
+        )
+        # Under "twice" the others' scores do not change: no line unless the
+        # record gave them one.
+        plus_minus = state.ruleset.going_out is GoingOutRule.PLUS_MINUS
+        lines.extend(
+            rack_line(player)
+            for player in others
+            if plus_minus or credited[player] or computed[player]
+        )
+    elif reason is EndReason.SCORELESS_TURNS:
+        # Every rack counts, from the player who would have moved next.
+        order = [(state.turn + offset) % count for offset in range(count)]
+        lines.extend(rack_line(player) for player in order)
     else:
-        for player in range(count):
-            if credited[player]:
-                turns.append(
-                    Turn(
-                        version,
-                        player,
-                        TurnKind.ADJUDICATION,
-                        score=credited[player],
-                        cumulative=final[player],
-                        computed=computed[player],
-                        detail=reason.value,
-                    )
-                )
-    if not turns or turns[-1].version != version:
-        turns.append(
+        lines.extend(
+            Turn(
+                version,
+                player,
+                TurnKind.ADJUDICATION,
+                score=credited[player],
+                cumulative=final[player],
+                computed=computed[player],
+                detail=reason.value,
+            )
+            for player in range(count)
+            if credited[player]
+        )
+    if not lines:
+        lines.append(
             Turn(
                 version,
                 event.player,
@@ -1354,29 +1541,7 @@ def _end(state: GameState, event: GameEnded, version: int) -> GameState:
                 cumulative=final[event.player] if event.player is not None else 0,
             )
         )
-    loser = event.player if reason in _LOSING_REASONS else None
-    outcome = decide(
-        final, scores, ties_are_draws=state.ruleset.ties_are_draws, loser=loser
-    )
-    return _evolve(
-        state,
-        racks=tuple(racks),
-        bag=Bag(bag.count, pool),
-        aside=None,
-        scores=final,
-        scores_before_adjustments=scores,
-        adjustments=credited,
-        version=version,
-        turns=tuple(turns),
-        discrepancies=discrepancies,
-        last_play=None,
-        pending_end=None,
-        pending_player=None,
-        end_reason=reason,
-        ended_by=state.pending_player if reason is EndReason.WENT_OUT else event.player,
-        winner=outcome.winner,
-        decided_by_tiebreak=outcome.decided_by_tiebreak,
-    )
+    return tuple(lines)
 
 
 def _rescored(
@@ -1399,20 +1564,26 @@ def _time_penalty(state: GameState, event: TimePenalty, version: int) -> GameSta
     name = state.players[player]
     if state.end_reason is None:
         raise GameNotOverError(
-            f"A time penalty for {name} is recorded after the end of the game"
+            f"A time penalty for {name} comes after the end of the game, and the "
+            "game has not ended"
         )
     if event.minutes < 0:
         raise InvalidEventError(
             f"{name}'s time penalty has a negative number of minutes"
         )
-    computed = -event.minutes * state.ruleset.time_penalty_per_minute
-    credited = computed if event.score is None else event.score
-    discrepancies = state.discrepancies
-    if credited != computed:
-        discrepancies = (
-            *discrepancies,
-            Discrepancy(version, player, "time_penalty", credited, computed),
+    if any(
+        turn.kind is TurnKind.TIME_PENALTY and turn.player == player
+        for turn in state.turns
+    ):
+        raise TimePenaltyRepeatedError(
+            f"{name} already has a time penalty: one penalty counts every minute "
+            "over time (correct that one instead)"
         )
+    computed = -event.minutes * state.ruleset.time_penalty_per_minute
+    _check_score(state, computed, "A time penalty")
+    _check_score(state, event.score, "A time penalty")
+    credited = computed if event.score is None else event.score
+    discrepancies = _flagged(state, version, player, "time_penalty", credited, computed)
     scores = _add(state.scores, player, credited)
     turns = (
         *state.turns,
@@ -1440,6 +1611,7 @@ def _time_penalty(state: GameState, event: TimePenalty, version: int) -> GameSta
 def _correct(state: GameState, event: ScoreCorrected, version: int) -> GameState:
     player = event.player
     _check_player(state, player)
+    _check_score(state, event.amount, "A score correction")
     scores = _add(state.scores, player, event.amount)
     # A correction fixes the scoring of the game itself, so the score before the
     # end-of-game adjustments (the tie-break) moves with it.
@@ -1499,6 +1671,8 @@ _HANDLERS: dict[type, Callable[..., GameState]] = {
     TilesPlaced: _place,
     TilesDrawn: _draw,
     TilesReturned: _return,
+    RackRecorded: _record_rack,
+    RackForgotten: _forget,
     TilesExchanged: _exchange,
     TurnPassed: _pass,
     PlayChallenged: _challenge,

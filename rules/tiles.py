@@ -7,8 +7,11 @@ its own strings sorted so that equal multisets compare equal.
 
 A tile set is data (letters, counts, values), so another language is a new
 :class:`TileSet`, not new code. Its letters must be single cased characters so that a
-blank's declared letter can be written in lower case (digraph tiles such as Spanish
-CH need a one-character stand-in).
+blank's declared letter can be written in lower case. A tile of several letters
+(Spanish CH, Catalan L·L) has a one-character stand-in as its letter inside the engine
+and keeps the letters printed on it as its ``text``: :meth:`TileSet.read_tiles` and
+:meth:`TileSet.write_tiles` convert between the two. The sets of the languages played
+are in :mod:`rules.tilesets`.
 
 Usage::
 
@@ -33,11 +36,21 @@ BLANK = "?"
 
 @dataclass(frozen=True, slots=True)
 class TileKind:
-    """One letter of a tile set: how many tiles carry it and what each is worth."""
+    """One letter of a tile set: how many tiles carry it and what each is worth.
+
+    ``text`` is what is printed on the tile when that is not ``letter`` itself (a
+    tile of several letters, whose ``letter`` is a one-character stand-in).
+    """
 
     letter: str
     count: int
     value: int
+    text: str = ""
+
+    @property
+    def label(self) -> str:
+        """What is printed on the tile."""
+        return self.text or self.letter
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +81,53 @@ class TileSet:
         """
         return tile_values(self)[tile]
 
+    def label(self, tile: str) -> str:
+        """What is printed on ``tile`` (lower case for a blank's declared letter).
+
+        Raises ``KeyError`` when the tile is not in the set.
+        """
+        return _spelling(self).labels[tile]
+
+    def write_tiles(self, tiles: str) -> str:
+        """Tiles as a record writes them: each tile's label, ``.`` and ``?`` kept.
+
+        Raises ``KeyError`` when a tile is not in the set.
+        """
+        if _spelling(self).plain:
+            return tiles
+        labels = _spelling(self).labels
+        return "".join(labels[tile] for tile in tiles)
+
+    def read_tiles(self, text: str) -> str | None:
+        """Tiles as the engine holds them, from a record's text (the inverse of
+        :meth:`write_tiles`); None when the text is not made of this set's tiles.
+
+        The longest label that matches is taken first (Catalan ``L·L`` before
+        ``L``); a label not in upper case is a blank declared as that letter (as
+        Macondo reads it); ``.`` (a tile on the board) and ``?`` (a blank on a
+        rack) are kept.
+        """
+        spelling = _spelling(self)
+        if spelling.plain and text.isascii():
+            return text if all(ch in spelling.labels for ch in text) else None
+        tiles: list[str] = []
+        index = 0
+        while index < len(text):
+            for length in range(min(spelling.longest, len(text) - index), 0, -1):
+                piece = text[index : index + length]
+                tile = spelling.tiles.get(piece)
+                if tile is None:
+                    tile = spelling.tiles.get(piece.upper())
+                    if tile is None or not tile.isupper():
+                        continue
+                    tile = tile.lower()
+                tiles.append(tile)
+                index += length
+                break
+            else:
+                return None
+        return "".join(tiles)
+
     def validate(self) -> None:
         """Check the set can be played with.
 
@@ -89,11 +149,22 @@ class TileSet:
                     f"Tile {letter!r} of tile set {self.name} is not a single "
                     "upper-case letter"
                 )
+            if kind.text and (
+                not kind.text.isupper() or "." in kind.text or BLANK in kind.text
+            ):
+                raise InvalidTileSetError(
+                    f"The text {kind.text!r} of tile {letter} of tile set {self.name} "
+                    "is not upper-case letters"
+                )
             if kind.count < 0 or kind.value < 0:
                 raise InvalidTileSetError(
                     f"Tile {letter} of tile set {self.name} has a negative count "
                     "or value"
                 )
+
+        labels = [kind.label for kind in self.kinds]
+        if len(set(labels)) != len(labels):
+            raise InvalidTileSetError(f"Two tiles of {self} are written alike")
 
     def __str__(self) -> str:
         return f"tile set {self.name}"
@@ -114,6 +185,33 @@ def _english() -> TileSet:
 
 
 ENGLISH = _english()
+
+
+@dataclass(frozen=True, slots=True)
+class _Spelling:
+    """How a tile set's tiles are written: label of each tile, tile of each label."""
+
+    labels: dict[str, str]
+    tiles: dict[str, str]
+    longest: int
+    plain: bool  # every label is the tile's own letter
+
+
+@cache
+def _spelling(tile_set: TileSet) -> _Spelling:
+    labels = {".": ".", BLANK: BLANK}
+    for kind in tile_set.kinds:
+        if kind.letter != BLANK:
+            labels[kind.letter] = kind.label
+            labels[kind.letter.lower()] = kind.label.lower()
+    # Read by the upper-case label; any other case of it is a blank (read_tiles).
+    tiles = {label: tile for tile, label in labels.items() if not tile.islower()}
+    return _Spelling(
+        labels=labels,
+        tiles=tiles,
+        longest=max(len(label) for label in labels.values()),
+        plain=all(tile == label for tile, label in labels.items()),
+    )
 
 
 @cache

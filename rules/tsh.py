@@ -118,7 +118,7 @@ class TFile:
 
 def read_t(text: str) -> TFile:
     """Parse a ``.t`` file; raise TshError (``tsh_syntax``) naming the bad line."""
-    players = []
+    players: list[TPlayer] = []
     for line_number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
@@ -203,11 +203,11 @@ def t_to_events(
                 f"{len(player.scores)} scores for {len(player.opponents)} opponents.",
                 player.line,
             )
-        for round_, opponent in enumerate(player.opponents, start=1):
-            if opponent > len(players) or opponent == player.number:
+        for round_, number in enumerate(player.opponents, start=1):
+            if number > len(players) or number == player.number:
                 raise TshError(
                     "tsh_unknown_opponent",
-                    f"round {round_}: opponent {opponent} is not another player of"
+                    f"round {round_}: opponent {number} is not another player of"
                     " this file.",
                     player.line,
                 )

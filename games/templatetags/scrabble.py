@@ -6,6 +6,10 @@ Usage::
     {% board_grid rows highlight=last_squares caption="Board after turn 12" %}
     {% rack_tiles "AEJNOSV" unknown=0 %}
     {{ turn.score|signed }}
+
+Tiles show what is printed on them and their value in the game's tile set
+(``tile_set=state.tile_set``; English by default): a tile of several letters, such as
+Spanish CH, is one tile with its letters.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
 from rules.board import CENTER, COLUMNS, SIZE, STANDARD_LAYOUT
-from rules.tiles import ENGLISH, tile_values
+from rules.tiles import ENGLISH, TileSet, tile_values
 
 register = template.Library()
 
@@ -79,18 +83,19 @@ _EMPTY_CELLS = tuple(
 )
 
 
-def _filled_cell(index: int, tile: str, last: bool) -> str:
+def _filled_cell(index: int, tile: str, last: bool, tile_set: TileSet = ENGLISH) -> str:
     name, classes, label, _ = _SQUARES[index]
     blank = tile.islower()
-    letter = tile.upper()
-    label += f", blank as {letter}" if blank else f", {tile}"
+    letter = tile_set.label(tile.upper()) if tile_set is not ENGLISH else tile.upper()
+    label += f", blank as {letter}" if blank else f", {letter}"
     classes += " filled"
     if last:
         classes += " last"
         label += ", last play"
     if index == CENTER:
         classes += " centre"
-    value = "" if blank else VALUES.get(tile, "")
+    values = VALUES if tile_set is ENGLISH else tile_values(tile_set)
+    value = "" if blank else values.get(tile, "")
     sub = f"<sub>{escape(value)}</sub>" if value != "" else ""
     inner = (
         f'<span class="tile{" blank" if blank else ""}" aria-hidden="true">'
@@ -109,7 +114,10 @@ _HEAD = "".join(
 
 @register.simple_tag
 def board_grid(
-    rows: Sequence[str], highlight: Iterable[str] = (), caption: str = "Board"
+    rows: Sequence[str],
+    highlight: Iterable[str] = (),
+    caption: str = "Board",
+    tile_set: TileSet = ENGLISH,
 ) -> SafeString:
     """Render a board (15 strings, lower case = blank) as a labelled grid.
 
@@ -130,7 +138,7 @@ def board_grid(
                 cells.append(_EMPTY_CELLS[index])
             else:
                 last = _SQUARES[index][0] in marked
-                cells.append(_filled_cell(index, tile, last))
+                cells.append(_filled_cell(index, tile, last, tile_set))
         cells.append("</tr>")
         body.append("".join(cells))
     # Every value above is escaped or the module's own text.
@@ -142,7 +150,9 @@ def board_grid(
 
 
 @register.simple_tag
-def sheet_rows(lines: Sequence[Any], game_id: Any, index: int) -> SafeString:
+def sheet_rows(
+    lines: Sequence[Any], game_id: Any, index: int, tile_set: TileSet = ENGLISH
+) -> SafeString:
     """The score sheet's rows (the start line, then one per turn), linked to the
     board after each turn. Built in Python for the same reason as the board."""
     prefix = url_prefix("game-turn", game_id)
@@ -161,13 +171,13 @@ def sheet_rows(lines: Sequence[Any], game_id: Any, index: int) -> SafeString:
         if line.main_word and any(kind == "phony" for kind, _ in line.badges):
             css += " is-withdrawn"
         if line.main_word:
-            words = f'<span class="word">{escape(line.main_word)}</span>'
+            main = tile_labels(line.main_word, tile_set)
+            words = f'<span class="word">{escape(main)}</span>'
         else:
             words = f'<span class="muted">{escape(line.what)}</span>'
         if line.other_words:
-            words += (
-                f'<span class="others">{escape(", ".join(line.other_words))}</span>'
-            )
+            others = ", ".join(tile_labels(word, tile_set) for word in line.other_words)
+            words += f'<span class="others">{escape(others)}</span>'
         words += "".join(
             f' <span class="badge {escape(kind)}">{escape(text)}</span>'
             for kind, text in line.badges
@@ -183,7 +193,8 @@ def sheet_rows(lines: Sequence[Any], game_id: Any, index: int) -> SafeString:
             f'<td class="num"><a class="turn-link" href="{url}"'
             f"{current if here else ''}>{line.index}</a></td>"
             f'<td class="hide-phone">{escape(line.player_name)}</td>'
-            f'<td class="rackcell hide-phone">{escape(line.rack)}</td>'
+            f'<td class="rackcell hide-phone">'
+            f"{escape(tile_labels(line.rack, tile_set))}</td>"
             f"<td>{escape(line.position)}</td>"
             f'<td><a class="turn-link" href="{url}">{words}</a></td>'
             f'<td class="num">{signed(line.score)}</td>'
@@ -194,24 +205,30 @@ def sheet_rows(lines: Sequence[Any], game_id: Any, index: int) -> SafeString:
 
 
 @register.simple_tag
-def rack_tiles(tiles: str | None, unknown: int = 0, label: str = "") -> SafeString:
+def rack_tiles(
+    tiles: str | None,
+    unknown: int = 0,
+    label: str = "",
+    tile_set: TileSet = ENGLISH,
+) -> SafeString:
     """Render rack tiles as small tiles (? is a blank) plus unknown ones.
 
     Built in Python like the board: three racks through a template took a tenth of
     a game page's time."""
     tiles = tiles or ""
     unknown = unknown or 0
+    values = VALUES if tile_set is ENGLISH else tile_values(tile_set)
     parts = [
         f'<span class="rack" role="img" '
-        f'aria-label="{escape(label or _rack_label(tiles, unknown))}">'
+        f'aria-label="{escape(label or _rack_label(tiles, unknown, tile_set))}">'
     ]
     for tile in tiles:
         if tile == "?":
             parts.append('<span class="tile blank-tile">&nbsp;</span>')
         else:
             parts.append(
-                f'<span class="tile">{escape(tile)}'
-                f"<sub>{VALUES.get(tile, '')}</sub></span>"
+                f'<span class="tile">{escape(tile_labels(tile, tile_set))}'
+                f"<sub>{values.get(tile, '')}</sub></span>"
             )
     parts.append('<span class="tile unknown"></span>' * unknown)
     if not tiles and not unknown:
@@ -221,13 +238,30 @@ def rack_tiles(tiles: str | None, unknown: int = 0, label: str = "") -> SafeStri
     return mark_safe("".join(parts))
 
 
-def _rack_label(tiles: str, unknown: int) -> str:
+def _rack_label(tiles: str, unknown: int, tile_set: TileSet = ENGLISH) -> str:
     if not tiles and not unknown:
         return "no tiles"
-    text = " ".join("blank" if tile == "?" else tile for tile in tiles)
+    text = " ".join(
+        "blank" if tile == "?" else tile_labels(tile, tile_set) for tile in tiles
+    )
     if unknown:
         text = f"{text} and {unknown} unrecorded" if text else f"{unknown} unrecorded"
     return text
+
+
+@register.filter
+def tile_labels(tiles: str, tile_set: TileSet | None = None) -> str:
+    """Tiles as printed on them in ``tile_set`` (Spanish CH as ``[CH]``); tiles the
+    set does not have are shown as they are."""
+    if tile_set is None or tile_set is ENGLISH:
+        return tiles
+    labels = []
+    for tile in tiles:
+        try:
+            labels.append(tile_set.label(tile))
+        except KeyError:
+            labels.append(tile)
+    return "".join(labels)
 
 
 @register.filter

@@ -199,14 +199,19 @@ def test_gcg_upload_reports_discrepancies_and_download_round_trips(api, shared_g
     assert ">doug: DINNVWY 8D WINDY +32 32" in text
 
 
+def upload(api, data: bytes):
+    """POST a GCG file to the import endpoint."""
+    return api.post(
+        "/api/games/import",
+        {"file": SimpleUploadedFile("g.gcg", data)},
+        format="multipart",
+    )
+
+
 @pytest.mark.django_db
 def test_a_bad_gcg_upload_is_a_400_with_line_numbers(api):
     bad = b"#player1 a A\n#player2 b B\n>c: ABC 8H AB +4 4\n"
-    response = api.post(
-        "/api/games/import",
-        {"file": SimpleUploadedFile("g.gcg", bad)},
-        format="multipart",
-    )
+    response = upload(api, bad)
     assert response.status_code == 400
     problems = response.json()["problems"]
     assert problems[0][0] == 3 or problems[0]["line"] == 3
@@ -214,12 +219,35 @@ def test_a_bad_gcg_upload_is_a_400_with_line_numbers(api):
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("score", ["2147483648", "99999"])
+def test_an_impossible_gcg_score_is_a_400_with_its_line(api, score):
+    """Issue 21: a score no game can reach is refused, never stored (was a 500)."""
+    text = f"#player1 a A\n#player2 b B\n>a: DINNVWY 8D WINDY +{score} {score}\n"
+    response = upload(api, text.encode())
+    assert response.status_code == 400
+    problems = response.json()["problems"]
+    assert problems[0][:2] == [3, "impossible_score"]
+    assert GameProjection.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_gcg_upload_lists_warnings_with_their_lines(api):
+    text = b"#player1 x Ann\n#player2 x Bob\n>x: DINNVWY 8D WINDY +32 32\n"
+    response = upload(api, text)
+    assert response.status_code == 201, response.json()
+    assert response.json()["warnings"] == [
+        {
+            "line": 2,
+            "code": "duplicate_nick",
+            "message": "Both players have the nick 'x': each line is given to a "
+            "player by the order of play",
+        }
+    ]
+
+
+@pytest.mark.django_db
 def test_an_oversized_gcg_is_refused(api):
     big = b"#player1 a A\n#player2 b B\n" + b"#note " + b"x" * (130 * 1024) + b"\n"
-    response = api.post(
-        "/api/games/import",
-        {"file": SimpleUploadedFile("g.gcg", big)},
-        format="multipart",
-    )
+    response = upload(api, big)
     assert response.status_code == 400
     assert "128 KB" in response.json()["file"][0]

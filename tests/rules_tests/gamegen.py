@@ -27,7 +27,7 @@ from rules.events import (
 )
 from rules.ruleset import ChallengeRule, Ruleset, ruleset
 from rules.state import GameState, apply
-from rules.tiles import ENGLISH
+from rules.tiles import BLANK, ENGLISH, TileSet
 
 
 @dataclass(frozen=True)
@@ -65,16 +65,17 @@ def random_game(
     rules: Ruleset | None = None,
     players: int = 2,
     options: GameOptions | None = None,
+    tile_set: TileSet = ENGLISH,
 ) -> list[Event]:
-    """Play a random legal game; return its events (finished unless ``finish`` is
-    False or the turn limit is reached)."""
+    """Play a random legal game with ``tile_set``; return its events (finished
+    unless ``finish`` is False or the turn limit is reached)."""
     options = options or GameOptions()
     rules = rules or ruleset(rng.choice(["classic", "naspa", "wespa"]))
-    bag = list(ENGLISH.tiles())
+    bag = list(tile_set.tiles())
     rng.shuffle(bag)
     recorder = Recorder()
     names = tuple(f"player{index + 1}" for index in range(players))
-    recorder.add(GameStarted(players=names, ruleset=rules, tile_set=ENGLISH))
+    recorder.add(GameStarted(players=names, ruleset=rules, tile_set=tile_set))
     # The real racks: the generator always knows them, even when the events record
     # only how many tiles were drawn.
     hands = [""] * players
@@ -180,9 +181,9 @@ def _random_placement(
     low = 2 if first else 1
     count = rng.randint(low, max(low, min(len(rack), max_tiles)))
     tiles = rng.sample(rack, count)
+    declared = state.tile_set.letters.replace(BLANK, "")
     letters = [
-        tile if tile != "?" else rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ").lower()
-        for tile in tiles
+        tile if tile != BLANK else rng.choice(declared).lower() for tile in tiles
     ]
     if first:
         direction = rng.choice(list(Direction))

@@ -76,12 +76,15 @@ def test_withdrawal_must_come_before_the_draw():
     assert error.value.code == "drawn_before_withdrawal"
 
 
-def test_recorded_withdrawal_that_differs_is_kept_and_reported():
-    """A withdrawal recorded as -30 for a 32-point play keeps -30 and flags it."""
-    state = windy().phony(1, score=-30)
-    assert state.scores == (2, 0)
+@pytest.mark.parametrize("recorded", [-30, 0, -45])
+def test_withdrawal_removes_exactly_the_points_credited(recorded):
+    """Issue 20, rule 4: a withdrawal recorded as anything but -32 for a 32-point
+    play still removes 32; the recorded figure is reported, never credited."""
+    state = windy().phony(1, score=recorded)
+    assert state.scores == (0, 0)
+    assert state.turns[-1].score == -32
     assert [(d.kind, d.recorded, d.computed) for d in state.discrepancies] == [
-        ("challenge", -30, -32)
+        ("challenge", recorded, -32)
     ]
 
 

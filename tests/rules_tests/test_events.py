@@ -27,6 +27,8 @@ EXPECTED_TYPES = {
     "game_started",
     "tiles_drawn",
     "tiles_returned",
+    "rack_recorded",
+    "rack_forgotten",
     "tiles_placed",
     "tiles_exchanged",
     "turn_passed",
@@ -123,7 +125,12 @@ def test_payload_is_plain_json():
     )
     assert payload["players"] == ["a", "b"]
     assert payload["ruleset"]["challenge"] == "five_point"
-    assert payload["tile_set"]["kinds"][0] == {"letter": "A", "count": 9, "value": 1}
+    assert payload["tile_set"]["kinds"][0] == {
+        "letter": "A",
+        "count": 9,
+        "value": 1,
+        "text": "",
+    }
     json.dumps(payload)
 
 

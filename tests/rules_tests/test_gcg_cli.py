@@ -65,7 +65,16 @@ def test_json_prints_one_object_per_file_on_one_line(tmp_path, capsys):
     lines = out.splitlines()
     assert len(lines) == 3
     six, open_game, bad = (json.loads(line) for line in lines)
-    keys = {"file", "ok", "players", "winner", "end_reason", "errors", "discrepancies"}
+    keys = {
+        "file",
+        "ok",
+        "players",
+        "winner",
+        "end_reason",
+        "errors",
+        "warnings",
+        "discrepancies",
+    }
     assert set(six) == set(open_game) == set(bad) == keys
     assert six["ok"] is True
     assert six["players"] == [
@@ -89,6 +98,7 @@ def test_json_prints_one_object_per_file_on_one_line(tmp_path, capsys):
     assert open_game["winner"] is None
     assert open_game["end_reason"] is None
     assert open_game["discrepancies"] == [{"line": 3, "recorded": 30, "computed": 32}]
+    assert open_game["warnings"] == []
     assert bad["ok"] is False
     assert bad["errors"] == [
         {
@@ -144,3 +154,19 @@ def test_module_runs_from_the_command_line():
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
     assert json.loads(result.stdout)["players"][0]["final_score"] == 397
+
+
+def test_warnings_are_printed_with_their_lines_and_exit_zero(tmp_path, capsys):
+    """A record read leniently is ok; each warning is printed with its line."""
+    shared = tmp_path / "shared.gcg"
+    shared.write_text(
+        "#player1 NoName Ann\n#player2 NoName Bob\n"
+        ">NoName: DINNVWY 8D WINDY +32 32\n>NoName: ADEEGIL E7 A.E +3 3\n",
+        encoding="latin-1",
+    )
+    status, out = run(capsys, "check", str(shared))
+    assert status == 0
+    assert f"{shared}: ok (NoName 32, NoName 3; unfinished, 1 warning)" in out
+    assert "  line 2: warning: duplicate_nick: Both players have the nick" in out
+    status, out = run(capsys, "check", "--json", str(shared))
+    assert json.loads(out)["warnings"][0]["line"] == 2

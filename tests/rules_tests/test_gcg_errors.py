@@ -45,9 +45,10 @@ def test_pragma_after_events():
     assert problems(OPEN + "#title Late title\n") == [(4, "pragma_after_events")]
 
 
-def test_duplicate_nicks():
-    """Two players with the same nick."""
-    assert problems("#player1 ann Ann\n#player2 ann Anne\n") == [(2, "duplicate_nick")]
+def test_duplicate_or_impossible_player_numbers():
+    """The same #player line twice, or a #player0."""
+    text = "#player1 ann Ann\n#player1 bob Bob\n#player2 cy Cy\n#player0 di Di\n"
+    assert problems(text) == [(2, "bad_pragma"), (4, "bad_pragma")]
 
 
 def test_missing_players():
@@ -142,8 +143,9 @@ def test_move_after_the_game_ended():
 
 
 def test_move_after_a_player_went_out():
-    """After going out, a further turn is refused."""
-    text = doug(">emely:  (OPEG) +14 345", ">doug: EGOP - +0 451")
+    """After going out, a further turn is refused (one 0-point pass by the opponent
+    is how some programs wrote the end: see test_gcg_lenient)."""
+    text = doug(">emely:  (OPEG) +14 345", ">doug: EGOP -EG +0 451")
     assert problems(text) == [(30, "game_over")]
 
 

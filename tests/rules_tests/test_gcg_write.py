@@ -7,13 +7,14 @@ import pytest
 from rules.errors import GcgError
 from rules.events import (
     ChallengeOutcome,
+    EndReason,
     GameStarted,
     NoteAdded,
     PlayChallenged,
     ScoreCorrected,
     TurnPassed,
 )
-from rules.gcg import GcgMetadata, GcgPlayer, read, write
+from rules.gcg import GcgMetadata, GcgPlayer, check_file, read, write
 from rules.ruleset import ruleset
 from rules.state import replay
 from tests.rules_tests.support import GAME_FILES, GAMES, Game
@@ -155,3 +156,54 @@ def test_free_challenge_is_written_and_read_back():
     assert again.ruleset.challenge == "single"
     assert again.state.turns[-1].kind == "challenge"
     assert again.state.turn == 1
+
+
+def _tie_won_on_pre_adjustment_scores() -> Game:
+    """A classic game whose final scores tie (-7 each) and which ann wins on her
+    higher score before the rack adjustments (32 to 3)."""
+    game = Game("DINNVWY", "ADEEGIL", rules="classic")
+    game.place(0, "8D", "WINDY")
+    game.draw(0, "AJKQZ")  # ann keeps NV: her rack is worth 39
+    game.place(1, "E7", "A.E")
+    game.draw(1, "AD")  # bob's rack ADDEGIL is worth 10
+    for player in (0, 1, 0, 1):
+        game.pass_(player)
+    game.end(EndReason.SCORELESS_TURNS)
+    return game
+
+
+def test_a_tie_won_on_the_tie_break_keeps_its_winner_when_read_back(tmp_path):
+    """Issue 20: the ruleset travels with the record when the tie-break decided the
+    game; the reader and the checker read it back with it, --rules still wins."""
+    game = _tie_won_on_pre_adjustment_scores()
+    assert game.now.scores == (-7, -7)
+    assert (game.now.winner, game.now.decided_by_tiebreak) == (0, True)
+    text = write(game.events)
+    assert (
+        "#ruleset classic challenge=double going_out=plus_minus "
+        "scoreless_end=all_pass_twice ties_are_draws=false\n"
+    ) in text
+    again = read(text)
+    assert again.ruleset == ruleset("classic")
+    assert again.state.winner == 0
+    assert write(again.events, again.metadata) == text
+    without = text.replace(text.split("\n")[3] + "\n", "")
+    assert "#ruleset" not in without
+    assert read(without).state.winner is None  # inferred naspa: a draw
+    path = tmp_path / "tie.gcg"
+    path.write_text(text, encoding="utf-8")
+    assert check_file(str(path))["winner"] == "ann"
+    assert check_file(str(path), "naspa")["winner"] is None
+
+
+def test_games_not_decided_by_the_tie_break_name_no_ruleset():
+    """Only the tie-break makes the ruleset part of the record."""
+    record = read((GAMES / "doug_v_emely.gcg").read_bytes())
+    assert "#ruleset" not in write(record.events, record.metadata)
+
+
+def test_a_bad_ruleset_pragma_is_refused_with_its_line():
+    """A ruleset field or value no ruleset has."""
+    with pytest.raises(GcgError) as error:
+        read("#player1 a A\n#player2 b B\n#ruleset classic challenge=triple\n")
+    assert error.value.problems[0][:2] == (3, "bad_ruleset")

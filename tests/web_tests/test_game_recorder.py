@@ -203,6 +203,19 @@ def test_an_unreadable_gcg_is_refused_with_its_line(client, player_user):
     assert not GameProjection.objects.exists()
 
 
+def test_an_impossible_score_in_an_upload_is_refused_with_its_line(client, player_user):
+    """Issue 21: the upload page answers 400 with the line, not a 500."""
+    client.force_login(player_user)
+    huge = SimpleUploadedFile(
+        "huge.gcg",
+        b"#player1 a A\n#player2 b B\n>a: DINNVWY 8D WINDY +2147483648 2147483648\n",
+    )
+    response = client.post(reverse("game-upload"), {"file": huge, "rules": ""})
+    assert response.status_code == 400
+    assert "Line 3: +2147483648 cannot be a score" in response.content.decode()
+    assert not GameProjection.objects.exists()
+
+
 def test_uploading_needs_a_sign_in(client):
     response = client.get(reverse("game-upload"))
     assert response.status_code == 302

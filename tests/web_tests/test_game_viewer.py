@@ -293,3 +293,21 @@ def test_reading_a_game_does_not_keep_its_state_in_the_cache(client, game_id):
     assert eventstore.state_cache.entry(game_services.game_stream(game_id)) is None
     game_services.game_load(game_id)  # an appender's load keeps it
     assert eventstore.state_cache.entry(game_services.game_stream(game_id)) is not None
+
+
+def test_a_spanish_game_shows_its_tiles_and_values(client, director):
+    """Issue 20: the board, racks, score sheet and unseen tiles of a game in another
+    tile set show its tiles as printed ([CH] is one tile worth 5)."""
+    text = (
+        "#character-encoding UTF-8\n#player1 ana Ana\n#player2 bea Bea\n"
+        "#lexicon FILE2017\n>ana: [CH]ICOAER 8E [CH]ICO +20 20\n"
+    )
+    result, _ = game_services.game_import_gcg(text=text.encode(), user=director)
+    body = turn(client, result.stream.id, 1)
+    assert square(body, "E8") == "E8, [CH], last play"
+    assert "[CH]<sub>5</sub>" in body
+    assert '<span class="word">[CH]ICO</span>' in body
+    unseen = re.search(r'<span class="unseen">([^<]*)</span>', body)
+    assert unseen is not None
+    assert "[LL]" in unseen.group(1)
+    assert "[RR]" in unseen.group(1)

@@ -5,7 +5,8 @@
 
 Each file is read by ``rules.gcg`` and stored event by event; a file that cannot be
 right is reported with every problem and its line, and nothing of it is stored. A
-recorded score that differs from the rules' is kept as recorded and listed.
+recorded score that differs from the rules' is kept as recorded and listed, and so is
+every warning (what the record says that the reader accepted anyway).
 """
 
 from __future__ import annotations
@@ -70,6 +71,11 @@ class Command(BaseCommand):
                 f"{path}: imported as game {result.stream.id} "
                 f"({result.version} events, {scores})"
             )
+            for warning in record.warnings:
+                self.stdout.write(
+                    f"  line {warning.line}: warning: {warning.message} "
+                    f"[{warning.code}]"
+                )
             for discrepancy in record.discrepancies:
                 self.stdout.write(
                     f"  line {discrepancy.line}: {discrepancy.kind} recorded "
