@@ -124,16 +124,14 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 
-# Sign-in rate limit (config/auth.py): failures per username and client address. The
-# local-memory cache is per process: with N worker processes the limit is N times.
+# The read cache (games.readcache): rendered pages and API bodies keyed by version,
+# per process, bounded in bytes (config/memory_cache.py): an entry count let a few
+# thousand large pages, or a flood of distinct URLs, take hundreds of MB a worker.
 CACHES = {
     "default": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "BACKEND": "config.memory_cache.BoundedMemoryCache",
         "LOCATION": "scrabble-records",
-        # The read cache (games.readcache) holds rendered pages keyed by version; the
-        # default 300 entries is fewer than a national event's divisions, players
-        # and games, so pages were culled before their second read.
-        "OPTIONS": {"MAX_ENTRIES": env_int("READ_CACHE_ENTRIES", default=5000)},
+        "OPTIONS": {"MAX_BYTES": env_int("READ_CACHE_MB", default=64) * 2**20},
     }
 }
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", default=5)

@@ -108,8 +108,20 @@ def game_detail(
             context["note_form"] = NoteForm(initial={"turn": context["index"]})
         return render(request, "games/viewer.html", context)
 
-    # Everything the page shows is the game's stream up to this version.
-    return cached_page(request, [game.game_id], game.version, build)
+    # Everything the page shows is the game's stream up to this version, at the
+    # line shown. A turn past the end shows the last line, and is kept as that
+    # line's page: made-up turn numbers add no entries.
+    count = game.turn_count
+    shown = count if turn is None else min(turn, count)
+    past_end = turn is not None and turn > count
+    return cached_page(
+        request,
+        [game.game_id, shown],
+        game.version,
+        build,
+        page=turn_url(game_id, count) if past_end else request.path,
+        reads=("turn",),
+    )
 
 
 @require_POST
