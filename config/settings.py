@@ -8,6 +8,7 @@ ALLOWED_HOSTS  comma-separated (default 127.0.0.1,localhost)
 
 from __future__ import annotations
 
+import datetime
 from pathlib import Path
 
 from config.env import (
@@ -40,6 +41,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "rest_framework.authtoken",
+    "axes",
     "drf_spectacular",
     "django_filters",
     "django_htmx",
@@ -58,6 +60,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last: it turns a sign-in that django-axes refused into the 429 (config/auth.py).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -134,8 +138,26 @@ CACHES = {
         "OPTIONS": {"MAX_BYTES": env_int("READ_CACHE_MB", default=64) * 2**20},
     }
 }
+# One sign-in throttle for every way in (config/auth.py): django-axes counts failures
+# in the database, which every worker and machine shares, per username and per
+# address (so spraying one password over many usernames is limited too).
+AUTHENTICATION_BACKENDS = [
+    "config.auth.SignInThrottleBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", default=5)
 LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", default=15 * 60)
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
+AXES_COOLOFF_TIME = datetime.timedelta(seconds=LOGIN_FAILURE_WINDOW)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_CLIENT_IP_CALLABLE = "config.auth.client_address"
+AXES_LOCKOUT_CALLABLE = "config.auth.lockout_response"
+# A success must not clear an address's failures (see config/auth.py); successful
+# sign-ins are not logged (Django keeps last_login), so no table grows with them.
+AXES_RESET_ON_SUCCESS = False
+AXES_DISABLE_ACCESS_LOG = True
+AXES_VERBOSE = False
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
