@@ -46,7 +46,7 @@ from rest_framework.views import APIView
 
 from config.filters import UtcDateTimeFilter
 from rules.ratings import RatingsError
-from rules.submissions import SubmissionError
+from rules.submissions import SubmissionError, spreadsheet_text
 from tournaments import ratings
 from tournaments import ratings_serializers as rs
 from tournaments.apis import get_tournament
@@ -108,7 +108,7 @@ def _cell(value: Any) -> str:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
-    return _text(value)
+    return spreadsheet_text(_text(value))
 
 
 def csv_lines(header: list[str], rows: Iterable[Mapping[str, Any]]) -> Iterator[str]:
