@@ -51,6 +51,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # A view that loses the database answers 503, not 500 (config/middleware.py).
+    "config.middleware.DatabaseUnavailableMiddleware",
     # Serves the pages' CSS and JS under gunicorn too (no separate web server).
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

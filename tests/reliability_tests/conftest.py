@@ -4,7 +4,14 @@ way to reach the test database from another process."""
 from __future__ import annotations
 
 import os
+import socket
+import subprocess
 import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import quote
 
@@ -144,3 +151,59 @@ def subprocess_env(**extra: str) -> dict[str, str]:
 
 def manage(*args: str) -> list[str]:
     return [sys.executable, str(PROJECT_DIR / "manage.py"), *args]
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextmanager
+def gunicorn_server(**env: str) -> Iterator[str]:
+    """A gunicorn process of its own (one worker) on the test database unless `env`
+    says otherwise; yields its URL once it answers, and stops it afterwards."""
+    port = _free_port()
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "--workers=1",
+            f"--bind=127.0.0.1:{port}",
+            "config.wsgi",
+        ],
+        cwd=PROJECT_DIR,
+        env=subprocess_env(**env),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(f"{url}/api/health", timeout=5)
+                break
+            except urllib.error.HTTPError:
+                break  # it answers, whatever it says of the database
+            except (urllib.error.URLError, ConnectionError):
+                assert process.poll() is None, process.stderr.read().decode()
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.2)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def http(
+    url: str, *, data: bytes | None = None, headers: dict[str, str] | None = None
+) -> tuple[int, dict[str, str], bytes]:
+    """(status, headers, body) of a request to a server of the test's own."""
+    request = urllib.request.Request(url, data=data, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()

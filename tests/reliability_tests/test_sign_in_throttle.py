@@ -6,13 +6,6 @@ from __future__ import annotations
 
 import datetime
 import json
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
-from contextlib import contextmanager
 
 import pytest
 from axes.models import AccessAttempt
@@ -21,7 +14,7 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from tests.reliability_tests.conftest import PROJECT_DIR, subprocess_env
+from tests.reliability_tests.conftest import gunicorn_server, http
 
 RIGHT = {"username": "mara", "password": "pw-mara-123"}
 LIMIT = 5
@@ -127,65 +120,20 @@ def test_the_limit_ends_with_its_window(director):
 # --- two worker processes -----------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-@contextmanager
-def _worker():
-    """A gunicorn worker process of its own on the test database; yields its URL."""
-    port = _free_port()
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "--workers=1",
-            f"--bind=127.0.0.1:{port}",
-            "config.wsgi",
-        ],
-        cwd=PROJECT_DIR,
-        env=subprocess_env(),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                urllib.request.urlopen(f"{url}/api/health", timeout=5)
-                break
-            except (urllib.error.URLError, ConnectionError):
-                assert process.poll() is None, process.stderr.read().decode()
-                assert time.monotonic() < deadline, "the worker did not start"
-                time.sleep(0.2)
-        yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
-
-
 def _sign_in(url: str, password: str) -> int:
     body = json.dumps({"username": "mara", "password": password}).encode()
-    request = urllib.request.Request(
+    status, _, _ = http(
         f"{url}/api/auth/token",
         data=body,
         headers={"Content-Type": "application/json"},
     )
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status
-    except urllib.error.HTTPError as error:
-        return error.code
+    return status
 
 
 @pytest.mark.django_db(transaction=True)
 def test_two_worker_processes_share_the_throttle():
     get_user_model().objects.create_user("mara", password="pw-mara-123")
-    with _worker() as first, _worker() as second:
+    with gunicorn_server() as first, gunicorn_server() as second:
         assert [_sign_in(first, "guess") for _ in range(3)] == [400, 400, 400]
         assert _sign_in(second, "guess") == 400
         # The fifth failure, counted with the first worker's three.
