@@ -11,6 +11,8 @@ from __future__ import annotations
 import datetime
 from pathlib import Path
 
+from csp.constants import NONE, SELF, UNSAFE_INLINE
+
 from config.env import (
     EnvError,
     env_bool,
@@ -43,6 +45,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "axes",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_filters",
     "django_htmx",
     "games",
@@ -51,6 +54,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     # A view that loses the database answers 503, not 500 (config/middleware.py).
     "config.middleware.DatabaseUnavailableMiddleware",
     # Serves the pages' CSS and JS under gunicorn too (no separate web server).
@@ -191,6 +195,34 @@ SPECTACULAR_SETTINGS = {
     # One schema name for the ruleset presets (GameStartInput.ruleset and
     # GcgUploadInput.rules offer the same choices).
     "ENUM_NAME_OVERRIDES": {"RulesetEnum": "rules.ruleset.PRESETS"},
+    # Swagger UI from our own static files (drf-spectacular-sidecar): the API docs
+    # work offline and load nothing from elsewhere.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+# Content-Security-Policy on every response: scripts, styles, fonts and data only
+# from this site, so an injected <script> or <style> never runs. No nonces: signed-
+# out pages are cached whole and shared, so a page cannot carry a per-request
+# secret. Style *attributes* are allowed (style-src-attr): some pages and Swagger
+# UI set them, and they cannot run script. tests/web_tests/test_csp.py fails on any
+# violation the browser reports.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "style-src-attr": [UNSAFE_INLINE],
+        # Swagger UI draws its icons as data: SVG images.
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
 }
 
 LOGGING = {
