@@ -153,7 +153,7 @@ def manage(*args: str) -> list[str]:
     return [sys.executable, str(PROJECT_DIR / "manage.py"), *args]
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
@@ -163,7 +163,7 @@ def _free_port() -> int:
 def gunicorn_server(**env: str) -> Iterator[str]:
     """A gunicorn process of its own (one worker) on the test database unless `env`
     says otherwise; yields its URL once it answers, and stops it afterwards."""
-    port = _free_port()
+    port = free_port()
     process = subprocess.Popen(
         [
             sys.executable,
