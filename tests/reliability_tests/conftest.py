@@ -55,35 +55,59 @@ def other_user(django_user_model):
     return django_user_model.objects.create_user("oscar", password="pw-oscar-123")
 
 
-def make_tournament(user, *, players: int = 8, name: str = "Riverside Open"):
-    """A published tournament of `players` players with round 1 paired by hand
-    (1 v 2, 3 v 4, …). Returns (tournament_id, player ids in number order)."""
+def make_tournament(
+    user,
+    *,
+    players: int = 8,
+    name: str = "Riverside Open",
+    names: list[str] | None = None,
+    rounds: int = 5,
+    pair_by_hand: bool = True,
+):
+    """A published tournament of `players` players (or of `names`) with round 1
+    paired by hand (1 v 2, 3 v 4, …) unless told not to. Returns (tournament_id,
+    player ids in number order)."""
+    names = names or [f"Player {n}" for n in range(1, players + 1)]
     result = services.tournament_create(
         user=user,
         name=name,
         start_date="2026-11-21",
         end_date="2026-11-22",
-        rounds=5,
+        rounds=rounds,
         venue="Riverside Library",
     )
     tournament_id = result.stream.id
     services.players_register(
         tournament_id=tournament_id,
         division="A",
-        entries=[(f"Player {n}", 1500 - n, "") for n in range(1, players + 1)],
+        entries=[(player, 1500 - n, "") for n, player in enumerate(names, start=1)],
         user=user,
     )
     _, state = services.tournament_state(tournament_id)
     ids = sorted(state.rules.players, key=lambda pid: state.rules.players[pid].number)
-    services.round_pair(
+    if pair_by_hand:
+        services.round_pair(
+            tournament_id=tournament_id,
+            division="A",
+            round_=1,
+            method="manual",
+            games=[(n // 2 + 1, ids[n], ids[n + 1]) for n in range(0, len(ids) - 1, 2)],
+            user=user,
+        )
+    return tournament_id, ids
+
+
+def record_result(user, tournament_id, first: str, second: str, scores=(400, 300)):
+    """Record a round-1 result: `first` scores scores[0], `second` scores[1]."""
+    return services.result_record(
         tournament_id=tournament_id,
-        division="A",
         round_=1,
-        method="manual",
-        games=[(n // 2 + 1, ids[n], ids[n + 1]) for n in range(0, players - 1, 2)],
+        player_a=first,
+        player_b=second,
+        score_a=scores[0],
+        score_b=scores[1],
         user=user,
     )
-    return tournament_id, ids
 
 
 @pytest.fixture

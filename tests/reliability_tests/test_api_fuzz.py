@@ -16,8 +16,7 @@ from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from games.models import GameProjection, StoredEvent
-from tests.reliability_tests.conftest import DERANDOMIZE, start_game
-from tournaments import services
+from tests.reliability_tests.conftest import DERANDOMIZE, record_result, start_game
 
 # 415: a JSON body to the upload endpoint, which takes multipart forms only.
 ALLOWED = {201, 400, 403, 404, 409, 415}
@@ -469,15 +468,7 @@ def test_figures():
 def test_updated_since_with_any_offset_is_answered_not_a_500(director, paired, path):
     """PostgreSQL refuses offsets beyond ±15:59: the value reaches it in UTC."""
     tournament_id, players = paired
-    services.result_record(
-        tournament_id=tournament_id,
-        round_=1,
-        player_a=players[0],
-        player_b=players[1],
-        score_a=400,
-        score_b=300,
-        user=director,
-    )
+    record_result(director, tournament_id, players[0], players[1])
     client = APIClient()
     for since in [
         "2026-01-01T00:00:00+16:00",

@@ -10,7 +10,7 @@ import io
 import pytest
 from rest_framework.test import APIClient
 
-from tournaments import services
+from tests.reliability_tests.conftest import make_tournament, record_result
 
 pytestmark = pytest.mark.django_db
 
@@ -19,44 +19,11 @@ NAMES = ["=cmd|' /C calc'!A0", "@SUM(1+1)*cmd|' /C calc'!A0", "+1+1", "-2+3"]
 
 @pytest.fixture
 def formula_tournament(director):
-    created = services.tournament_create(
-        user=director,
-        name='=HYPERLINK("http://evil.example","Click")',
-        start_date="2026-11-21",
-        end_date="2026-11-21",
-        rounds=3,
-        venue="Riverside Library",
-    )
-    tournament_id = created.stream.id
-    services.players_register(
-        tournament_id=tournament_id,
-        division="A",
-        entries=[(name, 1500, "") for name in NAMES],
-        user=director,
-    )
-    _, state = services.tournament_state(tournament_id)
-    ids = sorted(state.rules.players, key=lambda pid: state.rules.players[pid].number)
-    services.round_pair(
-        tournament_id=tournament_id,
-        division="A",
-        round_=1,
-        method="manual",
-        games=[(1, ids[0], ids[1]), (2, ids[2], ids[3])],
-        user=director,
+    tournament_id, ids = make_tournament(
+        director, name='=HYPERLINK("http://evil.example","Click")', names=NAMES
     )
     for first, second in ((ids[0], ids[1]), (ids[2], ids[3])):
-        services.result_record(
-            tournament_id=tournament_id,
-            round_=1,
-            player_a=first,
-            player_b=second,
-            score_a=300,
-            score_b=400,
-            user=director,
-        )
-    services.tournament_publish(
-        tournament_id=tournament_id, published=True, user=director
-    )
+        record_result(director, tournament_id, first, second, scores=(300, 400))
     return tournament_id
 
 

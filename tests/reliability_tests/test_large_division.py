@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from games import eventstore
+from tests.reliability_tests.conftest import make_tournament
 from tournaments import services
 
 pytestmark = pytest.mark.django_db
@@ -15,20 +16,8 @@ PLAYERS = 301  # 150 games and a bye: every game a tie for who goes first
 
 @pytest.mark.parametrize("method", ["swiss", "king_of_the_hill"])
 def test_a_national_division_is_paired_by_the_system(director, method):
-    created = services.tournament_create(
-        user=director,
-        name="Nationals",
-        start_date="2026-08-01",
-        end_date="2026-08-05",
-        rounds=31,
-        venue="Convention Centre",
-    )
-    tournament_id = created.stream.id
-    services.players_register(
-        tournament_id=tournament_id,
-        division="A",
-        entries=[(f"Player {n}", 2100 - n, "") for n in range(1, PLAYERS + 1)],
-        user=director,
+    tournament_id, _ = make_tournament(
+        director, players=PLAYERS, name="Nationals", rounds=31, pair_by_hand=False
     )
     services.round_pair(
         tournament_id=tournament_id,

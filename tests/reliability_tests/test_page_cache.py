@@ -56,6 +56,14 @@ def test_made_up_query_parameters_add_no_entries(page_urls):
     print(f"FIGURES page cache: {FLOOD} made-up URLs, {held} bytes before and after")
 
 
+# What Django's test client itself keeps per request (a signal receiver's weakref
+# finalizer, about 1.4 KB), which a real server does not: left out of the count.
+TEST_CLIENT_BOOKKEEPING = [
+    tracemalloc.Filter(False, "*/weakref.py"),
+    tracemalloc.Filter(False, "*/django/dispatch/dispatcher.py"),
+]
+
+
 def test_a_flood_of_made_up_urls_does_not_grow_the_worker(game_id):
     """The issue's attack: 400 requests with ?z=1..400 added 105 MB to a worker."""
     client = Client()
@@ -64,15 +72,16 @@ def test_a_flood_of_made_up_urls_does_not_grow_the_worker(game_id):
     gc.collect()
     tracemalloc.start()
     try:
-        before = tracemalloc.get_traced_memory()[0]
+        before = tracemalloc.take_snapshot().filter_traces(TEST_CLIENT_BOOKKEEPING)
         for number in range(FLOOD):
             assert client.get(f"{url}?z={number}").status_code == 200
         gc.collect()
-        grown = tracemalloc.get_traced_memory()[0] - before
+        after = tracemalloc.take_snapshot().filter_traces(TEST_CLIENT_BOOKKEEPING)
     finally:
         tracemalloc.stop()
+    grown = sum(stat.size_diff for stat in after.compare_to(before, "filename"))
     print(f"FIGURES page cache: {FLOOD} made-up URLs grew the process {grown} bytes")
-    assert grown < 1 * 2**20
+    assert grown < 2**20
 
 
 def test_every_turn_past_the_end_is_the_last_turns_page(game_id):
