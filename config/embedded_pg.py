@@ -21,6 +21,7 @@ temporary directory that is deleted when the process exits.
 
 from __future__ import annotations
 
+import atexit
 import json
 import logging
 import os
@@ -160,6 +161,12 @@ class PostgresWatchdog(threading.Thread):
         self.interval = interval
         self.stopped = threading.Event()
 
+    def stop(self) -> None:
+        """Stop watching (and wait for a restart under way to finish)."""
+        self.stopped.set()
+        if self.is_alive() and self is not threading.current_thread():
+            self.join(RESTART_SECONDS + 15)
+
     def run(self) -> None:
         while not self.stopped.wait(self.interval):
             pid = postmaster_pid(_server.pgdata)
@@ -189,4 +196,7 @@ def watch_embedded_postgres() -> PostgresWatchdog | None:
         return None
     watchdog = PostgresWatchdog()
     watchdog.start()
+    # Registered after pgserver's own exit handler, so it runs first: the server is
+    # never restarted while the process stops it.
+    atexit.register(watchdog.stop)
     return watchdog

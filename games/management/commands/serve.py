@@ -41,7 +41,11 @@ class Command(BaseCommand):
         # A shell starting us in the background leaves SIGINT ignored; Ctrl-C (or
         # kill -INT) must still stop the server and, through atexit, PostgreSQL.
         signal.signal(signal.SIGINT, signal.default_int_handler)
-        watch_embedded_postgres()
-        with contextlib.suppress(KeyboardInterrupt):
-            # No autoreloader: it would fork a child that outlives a SIGTERM.
-            call_command("runserver", options["addrport"], use_reloader=False)
+        watchdog = watch_embedded_postgres()
+        try:
+            with contextlib.suppress(KeyboardInterrupt):
+                # No autoreloader: it would fork a child that outlives a SIGTERM.
+                call_command("runserver", options["addrport"], use_reloader=False)
+        finally:
+            if watchdog is not None:
+                watchdog.stop()
