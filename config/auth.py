@@ -1,11 +1,16 @@
-"""Sign-in for people (a form) and for API clients (a token), both rate-limited.
+"""Sign-in for people (a form) and for API clients (a token), one throttle for all.
 
-Failed sign-ins are counted per username and client address in Django's cache. After
+Every way in (the site's sign-in form, the admin's, the token endpoint) goes through
+``django.contrib.auth.authenticate`` with the request, where django-axes counts the
+failures in the database that every worker and machine shares. After
 ``LOGIN_FAILURE_LIMIT`` failures (default 5) within ``LOGIN_FAILURE_WINDOW`` seconds
-(default 15 minutes) of the first, that username is refused from that address until
-the window ends, even with the right password: the form answers 429 with an error
-and the token endpoint 429 with ``Retry-After``. A successful sign-in clears the
-count. Usage (config/urls.py)::
+(default 15 minutes) of each other, for one username from any address, or from one
+address for any usernames (password spraying), sign-in is refused even with the
+right password until the window has passed since the last failure: the forms answer
+429 with the sign-in page and its error, the token endpoint 429 with ``Retry-After``.
+A successful sign-in does not clear the count, else a sprayer could clear their
+address's failures by signing in to an account of their own. Usage
+(config/urls.py)::
 
     path("accounts/login/", LoginView.as_view(), name="login"),
     path("api/auth/token", TokenApi.as_view(), name="api-token"),
@@ -17,25 +22,21 @@ count. Usage (config/urls.py)::
 
 from __future__ import annotations
 
-import hashlib
 import math
-import time
 from typing import Any
 
-from django import forms
+from axes.backends import AxesStandaloneBackend
 from django.conf import settings
 from django.contrib.auth import authenticate
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm
-from django.core.cache import cache
-from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template import TemplateDoesNotExist, engines
 from django.template.loader import select_template
+from django.template.response import TemplateResponse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.authtoken.models import Token
-from rest_framework.exceptions import Throttled
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -44,92 +45,66 @@ from rest_framework.views import APIView
 from games.serializer_base import StrictSerializer
 
 
-class LoginThrottle:
-    """Counts failed sign-ins per (username, address) in a fixed window."""
-
-    prefix = "login-failures"
-
-    @property
-    def limit(self) -> int:
-        return getattr(settings, "LOGIN_FAILURE_LIMIT", 5)
-
-    @property
-    def window(self) -> int:
-        return getattr(settings, "LOGIN_FAILURE_WINDOW", 15 * 60)
-
-    def _key(self, username: str, address: str) -> str:
-        # Hashed: cache keys must be short and printable, usernames need not be.
-        digest = hashlib.sha256(f"{username.casefold()}\0{address}".encode())
-        return f"{self.prefix}:{digest.hexdigest()}"
-
-    def wait(self, username: str, address: str) -> int:
-        """Seconds until this username may try again from this address (0: now)."""
-        entry = cache.get(self._key(username, address))
-        if entry is None:
-            return 0
-        count, first = entry
-        if count < self.limit:
-            return 0
-        return max(1, math.ceil(first + self.window - time.time()))
-
-    def failed(self, username: str, address: str) -> None:
-        key = self._key(username, address)
-        now = time.time()
-        count, first = cache.get(key) or (0, now)
-        # The entry expires when its window ends, whichever backend keeps it.
-        remaining = max(1, math.ceil(first + self.window - now))
-        cache.set(key, (count + 1, first), timeout=remaining)
-
-    def succeeded(self, username: str, address: str) -> None:
-        cache.delete(self._key(username, address))
-
-
-throttle = LoginThrottle()
-
-
 def client_address(request: HttpRequest) -> str:
+    """The address failures are counted against (``AXES_CLIENT_IP_CALLABLE``)."""
     # REMOTE_ADDR only: X-Forwarded-For is whatever the client says unless a proxy
     # we trust sets it, and trusting it would let anyone pick a fresh address.
     return request.META.get("REMOTE_ADDR") or "unknown"
 
 
-def _too_many(wait: int) -> str:
-    minutes = max(1, math.ceil(wait / 60))
+def _window() -> int:
+    return int(settings.LOGIN_FAILURE_WINDOW)
+
+
+def too_many_message() -> str:
+    minutes = max(1, math.ceil(_window() / 60))
     return (
-        "Too many failed sign-ins for this username. "
+        "Too many failed sign-ins for this username or from this address. "
         f"Try again in {minutes} minute{'s' if minutes != 1 else ''}."
     )
 
 
-class ThrottledAuthenticationForm(AuthenticationForm):
-    """Django's sign-in form, refusing a (username, address) with too many failures."""
+class SignInThrottleBackend(AxesStandaloneBackend):
+    """django-axes' check, for sign-ins that come with a request.
 
-    error_messages = {
-        **AuthenticationForm.error_messages,
-        "rate_limited": "%(message)s",
-    }
+    Only web sign-ins carry a request, and only they are throttled: a call without
+    one (the test client's ``login``, a shell) is left to the next backend.
+    """
 
-    def clean(self) -> dict[str, Any]:
-        username = self.cleaned_data.get("username")
-        if not username or self.cleaned_data.get("password") is None:
-            return super().clean()
-        address = client_address(self.request) if self.request else "unknown"
-        wait = throttle.wait(username, address)
-        if wait:
-            self.retry_after = wait
-            raise ValidationError(
-                self.error_messages["rate_limited"],
-                code="rate_limited",
-                params={"message": _too_many(wait)},
-            )
-        try:
-            cleaned = super().clean()
-        except ValidationError as error:
-            if error.code == "invalid_login":
-                throttle.failed(username, address)
-            raise
-        throttle.succeeded(username, address)
-        return cleaned
+    def authenticate(
+        self, request: HttpRequest | None, *args: Any, **kwargs: Any
+    ) -> None:
+        if request is None:
+            return None
+        return super().authenticate(request, *args, **kwargs)
+
+
+class LockedOutForm(AuthenticationForm):
+    """The sign-in form as a refused sign-in shows it: empty, with the reason."""
+
+    def non_field_errors(self) -> Any:
+        return self.error_class([too_many_message()], error_class="nonfield")
+
+
+def lockout_response(
+    request: HttpRequest, original_response: Any = None, credentials: Any = None
+) -> HttpResponse:
+    """The 429 a refused sign-in gets (``AXES_LOCKOUT_CALLABLE``): JSON for the API,
+    the sign-in page with the error for a form."""
+    if request.path.startswith("/api/"):
+        response: HttpResponse = JsonResponse(
+            {"detail": too_many_message()}, status=429
+        )
+    else:
+        response = TemplateResponse(
+            request,
+            LoginView().get_template_names(),
+            {"form": LockedOutForm(request), "next": request.POST.get("next", "")},
+            status=429,
+        )
+        response.render()
+    response["Retry-After"] = str(_window())
+    return response
 
 
 _FALLBACK_TEMPLATE = """<!doctype html>
@@ -142,9 +117,8 @@ _FALLBACK_TEMPLATE = """<!doctype html>
 
 
 class LoginView(auth_views.LoginView):
-    """The sign-in page, rate-limited (429 with the form's error when refused)."""
+    """The sign-in page (throttled with every other way in; see the module)."""
 
-    form_class = ThrottledAuthenticationForm
     template_name = "registration/login.html"
 
     def get_template_names(self) -> Any:
@@ -154,13 +128,6 @@ class LoginView(auth_views.LoginView):
             # The site's pages provide the template; until then the form still works.
             return engines["django"].from_string(_FALLBACK_TEMPLATE)
         return [self.template_name]
-
-    def form_invalid(self, form: forms.Form) -> HttpResponse:
-        response = super().form_invalid(form)
-        if form.has_error(NON_FIELD_ERRORS, "rate_limited"):
-            response.status_code = 429
-            response["Retry-After"] = str(getattr(form, "retry_after", 1))
-        return response
 
 
 class TokenInput(StrictSerializer):
@@ -193,19 +160,16 @@ class TokenApi(APIView):
     def post(self, request: Request) -> Response:
         data = TokenInput(data=request.data)
         data.is_valid(raise_exception=True)
-        username = data.validated_data["username"]
-        address = client_address(request)
-        wait = throttle.wait(username, address)
-        if wait:
-            raise Throttled(wait=wait, detail=_too_many(wait))
+        # The Django request: django-axes marks it when it refuses, and its
+        # middleware then answers 429 (lockout_response) instead of this view.
         user = authenticate(
-            request, username=username, password=data.validated_data["password"]
+            request._request,
+            username=data.validated_data["username"],
+            password=data.validated_data["password"],
         )
         if user is None or not user.is_active:
-            throttle.failed(username, address)
             raise serializers.ValidationError(
                 {"non_field_errors": ["Wrong username or password."]}
             )
-        throttle.succeeded(username, address)
         token, _ = Token.objects.get_or_create(user=user)
         return Response({"token": token.key})

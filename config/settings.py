@@ -8,7 +8,10 @@ ALLOWED_HOSTS  comma-separated (default 127.0.0.1,localhost)
 
 from __future__ import annotations
 
+import datetime
 from pathlib import Path
+
+from csp.constants import NONE, SELF, UNSAFE_INLINE
 
 from config.env import (
     EnvError,
@@ -40,7 +43,9 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "rest_framework.authtoken",
+    "axes",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_filters",
     "django_htmx",
     "games",
@@ -49,6 +54,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # A view that loses the database answers 503, not 500 (config/middleware.py).
+    "config.middleware.DatabaseUnavailableMiddleware",
     # Serves the pages' CSS and JS under gunicorn too (no separate web server).
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -58,6 +66,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last: it turns a sign-in that django-axes refused into the 429 (config/auth.py).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -124,20 +134,36 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 
-# Sign-in rate limit (config/auth.py): failures per username and client address. The
-# local-memory cache is per process: with N worker processes the limit is N times.
+# The read cache (games.readcache): rendered pages and API bodies keyed by version,
+# per process, bounded in bytes (config/memory_cache.py): an entry count let a few
+# thousand large pages, or a flood of distinct URLs, take hundreds of MB a worker.
 CACHES = {
     "default": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "BACKEND": "config.memory_cache.BoundedMemoryCache",
         "LOCATION": "scrabble-records",
-        # The read cache (games.readcache) holds rendered pages keyed by version; the
-        # default 300 entries is fewer than a national event's divisions, players
-        # and games, so pages were culled before their second read.
-        "OPTIONS": {"MAX_ENTRIES": env_int("READ_CACHE_ENTRIES", default=5000)},
+        "OPTIONS": {"MAX_BYTES": env_int("READ_CACHE_MB", default=64) * 2**20},
     }
 }
+# One sign-in throttle for every way in (config/auth.py): django-axes counts failures
+# in the database, which every worker and machine shares, per username and per
+# address (so spraying one password over many usernames is limited too).
+AUTHENTICATION_BACKENDS = [
+    "config.auth.SignInThrottleBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", default=5)
 LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", default=15 * 60)
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
+AXES_COOLOFF_TIME = datetime.timedelta(seconds=LOGIN_FAILURE_WINDOW)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_CLIENT_IP_CALLABLE = "config.auth.client_address"
+AXES_LOCKOUT_CALLABLE = "config.auth.lockout_response"
+# A success must not clear an address's failures (see config/auth.py); successful
+# sign-ins are not logged (Django keeps last_login), so no table grows with them.
+AXES_RESET_ON_SUCCESS = False
+AXES_DISABLE_ACCESS_LOG = True
+AXES_VERBOSE = False
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -147,6 +173,12 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": [
         "rest_framework.permissions.IsAuthenticatedOrReadOnly",
+    ],
+    # JSON bounded in depth (a 400, not a RecursionError's 500); forms as DRF's.
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "config.pagination.BoundedLimitOffsetPagination",
@@ -170,6 +202,34 @@ SPECTACULAR_SETTINGS = {
         "GameKindEnum": "tournaments.ratings_serializers.GAME_KINDS",
         "OutcomeEnum": "tournaments.serializers.OUTCOMES",
     },
+    # Swagger UI from our own static files (drf-spectacular-sidecar): the API docs
+    # work offline and load nothing from elsewhere.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+# Content-Security-Policy on every response: scripts, styles, fonts and data only
+# from this site, so an injected <script> or <style> never runs. No nonces: signed-
+# out pages are cached whole and shared, so a page cannot carry a per-request
+# secret. Style *attributes* are allowed (style-src-attr): some pages and Swagger
+# UI set them, and they cannot run script. tests/web_tests/test_csp.py fails on any
+# violation the browser reports.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "style-src-attr": [UNSAFE_INLINE],
+        # Swagger UI draws its icons as data: SVG images.
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
 }
 
 LOGGING = {

@@ -5,6 +5,11 @@ built at version V is right for as long as the stream stays at V: the key includ
 the version and nothing ever needs invalidating. The same key is the response's ETag,
 so a client polling standings gets a 304 until a result changes them.
 
+Keys hold only what a page reads (the version, the path or the caller's name for the
+page, and the normalised parameters it uses), never the raw query string, and the
+cache itself is bounded in bytes (config/memory_cache.py): no run of made-up URLs
+can grow a worker's memory.
+
 Pages are cached whole only for signed-out readers: theirs is the same page for
 everyone (no user, no form, no message), while a signed-in page carries a name, a
 CSRF token and forms.
@@ -72,12 +77,20 @@ def cached_page(
     parts: Iterable[object],
     version: int,
     build: Callable[[], HttpResponse],
+    *,
+    page: str | None = None,
+    reads: Iterable[str] = (),
 ) -> HttpResponse:
     """The page `build()` renders, from the cache for a signed-out reader when this
-    path was rendered at this version before.
+    page was rendered at this version before.
 
     `version` must cover everything the page shows: the caller checks who may read
-    before asking, so a page unpublished since is never served from here.
+    before asking, so a page unpublished since is never served from here. The key
+    is `parts`, the version and `page` (default: the request's path), never the
+    query string: a page that reads query parameters names them in `reads` and puts
+    their normalised values in `parts`. A request carrying any other parameter is
+    served the cached page when there is one, else built and not kept, so that
+    made-up parameters cannot fill the cache.
     """
     if not signed_out_reader(request):
         return build()
@@ -85,8 +98,9 @@ def cached_page(
         "page:"
         + ":".join(str(part) for part in parts)
         + f":v{version}:"
-        + request.get_full_path()
+        + (page or request.path)
     )
+    keep = set(request.GET) <= set(reads)
     etag = _etag(key)
     if request.headers.get("If-None-Match") == etag:
         response = HttpResponse(status=304)
@@ -97,7 +111,8 @@ def cached_page(
             # Only a plain page: an error, a redirect, or a page that set a cookie,
             # used a CSRF token or wrote the session, is not everyone's.
             if (
-                response.status_code != 200
+                not keep
+                or response.status_code != 200
                 or response.cookies
                 or request.META.get("CSRF_COOKIE_NEEDS_UPDATE")
                 or getattr(getattr(request, "session", None), "modified", False)

@@ -39,6 +39,7 @@ __all__ = [
     "PairingInputs",
     "assign_firsts",
     "choose_bye",
+    "coin_flips_needed",
     "pair_king_of_the_hill",
     "pair_next_round",
     "pair_round_robin",
@@ -93,6 +94,16 @@ def assign_firsts(
             used += 1
             oriented.append((a, b) if flip else (b, a))
     return tuple(oriented), tuple(coin_flips[:used])
+
+
+def coin_flips_needed(state: TournamentState, division: str) -> int:
+    """The most coin flips pairing a round of `division` can consume.
+
+    One per game at most (``assign_firsts``), and a round has at most half the
+    division's players as games: the caller draws this many, and the event keeps
+    the ones used. 0 for a division that does not exist (pairing it is refused).
+    """
+    return len(state.division_players.get(division, ())) // 2
 
 
 def _boards(pairs: Iterable[tuple[str, str]]) -> tuple[Board, ...]:

@@ -35,6 +35,8 @@ the project's issue 7. Every line ends in CRLF. The layout this writer produces:
 
 ABSP CSV: the header ``Division,Round,Player1,Score1,Player2,Score2`` and one row per
 played game, quoted by the ``csv`` module, with CRLF line ends (its default, RFC 4180).
+A name that a spreadsheet would run as a formula (``=HYPERLINK(…)``) is written with a
+leading ``'`` (``spreadsheet_text``).
 Only rated games are written: byes, forfeits and absences are left out, since the ABSP
 rates games and they are not games. ``Player1`` is the player who went first, or the
 lower-numbered player when neither is recorded as first. Rows run division by division
@@ -54,6 +56,7 @@ from __future__ import annotations
 import csv
 import datetime
 import io
+import re
 import unicodedata
 from dataclasses import dataclass
 
@@ -74,6 +77,7 @@ __all__ = [
     "SubmissionError",
     "format_absp_csv",
     "format_tou",
+    "spreadsheet_text",
     "to_ascii",
 ]
 
@@ -99,6 +103,23 @@ class SubmissionError(ValueError):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
+
+
+# A text cell starting with one of these is read as a formula by spreadsheets
+# (OWASP, "CSV Injection"): =, +, - and @, and tab or carriage return before them.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def spreadsheet_text(text: str) -> str:
+    """Return a CSV text cell that a spreadsheet shows as text, never runs.
+
+    A cell starting with a formula character gets a leading ``'`` (OWASP's advice),
+    unless it is a plain number (``-12``, ``+3.5``), which no spreadsheet runs.
+    """
+    if text.startswith(_FORMULA_START) and not _PLAIN_NUMBER.fullmatch(text):
+        return "'" + text
+    return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,11 +323,11 @@ def format_absp_csv(tournament: TournamentRecord) -> str:
         for game in games:
             writer.writerow(
                 (
-                    division.name,
+                    spreadsheet_text(division.name),
                     game.round,
-                    names[game.player],
+                    spreadsheet_text(names[game.player]),
                     game.own_score,
-                    names[game.opponent],
+                    spreadsheet_text(names[game.opponent]),
                     game.opponent_score,
                 )
             )

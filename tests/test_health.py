@@ -23,5 +23,5 @@ def test_health_is_503_when_the_database_does_not_answer(client):
     ):
         response = client.get("/api/health")
     assert response.status_code == 503
-    assert response.json()["status"] == "unavailable"
-    assert response.json()["database"] == "connection refused"
+    # The error's text (hosts, sockets, roles) is for the log, not for the client.
+    assert response.json() == {"status": "unavailable", "database": "unavailable"}

@@ -16,12 +16,13 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import ValidationError
 from rest_framework.generics import ListAPIView
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.parsers import BoundedJSONParser
 from games.eventstore import AppendResult
 from games.readcache import cached_json
 from tournaments import selectors, services
@@ -332,7 +333,7 @@ class AuditApi(APIView):
 
 class TshImportApi(APIView):
     permission_classes = (IsAuthenticated,)
-    parser_classes = (MultiPartParser, FormParser, JSONParser)
+    parser_classes = (MultiPartParser, FormParser, BoundedJSONParser)
 
     @extend_schema(request=s.TshImportInput, responses={201: s.CommandOutput})
     def post(self, request: Request, tournament_id: UUID) -> Response:

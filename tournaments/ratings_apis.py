@@ -44,8 +44,9 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
+from config.filters import UtcDateTimeFilter
 from rules.ratings import RatingsError
-from rules.submissions import SubmissionError
+from rules.submissions import SubmissionError, spreadsheet_text
 from tournaments import ratings
 from tournaments import ratings_serializers as rs
 from tournaments.apis import get_tournament
@@ -107,7 +108,7 @@ def _cell(value: Any) -> str:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
-    return _text(value)
+    return spreadsheet_text(_text(value))
 
 
 def csv_lines(header: list[str], rows: Iterable[Mapping[str, Any]]) -> Iterator[str]:
@@ -176,7 +177,7 @@ class GameFilter(django_filters.FilterSet):
     member_id = django_filters.CharFilter(
         method="filter_member", label="Membership id, on either side."
     )
-    updated_since = django_filters.IsoDateTimeFilter(
+    updated_since = UtcDateTimeFilter(
         method="filter_updated_since",
         label="Rows changed at or after this time (or of a tournament published "
         "since): an amended result appears again.",
@@ -276,7 +277,7 @@ class PlayerRatingFilter(django_filters.FilterSet):
     date_to = django_filters.DateFilter(
         field_name="tournament__start_date", lookup_expr="lte"
     )
-    updated_since = django_filters.IsoDateTimeFilter(
+    updated_since = UtcDateTimeFilter(
         field_name="tournament__updated_at",
         lookup_expr="gte",
         label="Players of tournaments changed at or after this time (any result "

@@ -253,7 +253,7 @@ def player_reactivate(
     )
 
 
-def _coin_flips(count: int = 64) -> tuple[bool, ...]:
+def _coin_flips(count: int) -> tuple[bool, ...]:
     # The only randomness of pairing: drawn here, recorded in the event (the ones
     # used), so the pairing replays identically from the log.
     bits = secrets.randbits(count)
@@ -296,7 +296,7 @@ def round_pair(
             division,
             round_,
             pairing_method,
-            _coin_flips(),
+            _coin_flips(rp.coin_flips_needed(state.rules, division)),
             based_on_round=based_on_round,
         )
     return _append_as_director(

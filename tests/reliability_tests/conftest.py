@@ -4,7 +4,14 @@ way to reach the test database from another process."""
 from __future__ import annotations
 
 import os
+import socket
+import subprocess
 import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import quote
 
@@ -48,35 +55,59 @@ def other_user(django_user_model):
     return django_user_model.objects.create_user("oscar", password="pw-oscar-123")
 
 
-def make_tournament(user, *, players: int = 8, name: str = "Riverside Open"):
-    """A published tournament of `players` players with round 1 paired by hand
-    (1 v 2, 3 v 4, …). Returns (tournament_id, player ids in number order)."""
+def make_tournament(
+    user,
+    *,
+    players: int = 8,
+    name: str = "Riverside Open",
+    names: list[str] | None = None,
+    rounds: int = 5,
+    pair_by_hand: bool = True,
+):
+    """A published tournament of `players` players (or of `names`) with round 1
+    paired by hand (1 v 2, 3 v 4, …) unless told not to. Returns (tournament_id,
+    player ids in number order)."""
+    names = names or [f"Player {n}" for n in range(1, players + 1)]
     result = services.tournament_create(
         user=user,
         name=name,
         start_date="2026-11-21",
         end_date="2026-11-22",
-        rounds=5,
+        rounds=rounds,
         venue="Riverside Library",
     )
     tournament_id = result.stream.id
     services.players_register(
         tournament_id=tournament_id,
         division="A",
-        entries=[(f"Player {n}", 1500 - n, "") for n in range(1, players + 1)],
+        entries=[(player, 1500 - n, "") for n, player in enumerate(names, start=1)],
         user=user,
     )
     _, state = services.tournament_state(tournament_id)
     ids = sorted(state.rules.players, key=lambda pid: state.rules.players[pid].number)
-    services.round_pair(
+    if pair_by_hand:
+        services.round_pair(
+            tournament_id=tournament_id,
+            division="A",
+            round_=1,
+            method="manual",
+            games=[(n // 2 + 1, ids[n], ids[n + 1]) for n in range(0, len(ids) - 1, 2)],
+            user=user,
+        )
+    return tournament_id, ids
+
+
+def record_result(user, tournament_id, first: str, second: str, scores=(400, 300)):
+    """Record a round-1 result: `first` scores scores[0], `second` scores[1]."""
+    return services.result_record(
         tournament_id=tournament_id,
-        division="A",
         round_=1,
-        method="manual",
-        games=[(n // 2 + 1, ids[n], ids[n + 1]) for n in range(0, players - 1, 2)],
+        player_a=first,
+        player_b=second,
+        score_a=scores[0],
+        score_b=scores[1],
         user=user,
     )
-    return tournament_id, ids
 
 
 @pytest.fixture
@@ -144,3 +175,59 @@ def subprocess_env(**extra: str) -> dict[str, str]:
 
 def manage(*args: str) -> list[str]:
     return [sys.executable, str(PROJECT_DIR / "manage.py"), *args]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextmanager
+def gunicorn_server(**env: str) -> Iterator[str]:
+    """A gunicorn process of its own (one worker) on the test database unless `env`
+    says otherwise; yields its URL once it answers, and stops it afterwards."""
+    port = free_port()
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "--workers=1",
+            f"--bind=127.0.0.1:{port}",
+            "config.wsgi",
+        ],
+        cwd=PROJECT_DIR,
+        env=subprocess_env(**env),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(f"{url}/api/health", timeout=5)
+                break
+            except urllib.error.HTTPError:
+                break  # it answers, whatever it says of the database
+            except (urllib.error.URLError, ConnectionError):
+                assert process.poll() is None, process.stderr.read().decode()
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.2)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def http(
+    url: str, *, data: bytes | None = None, headers: dict[str, str] | None = None
+) -> tuple[int, dict[str, str], bytes]:
+    """(status, headers, body) of a request to a server of the test's own."""
+    request = urllib.request.Request(url, data=data, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()

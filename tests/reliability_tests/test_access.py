@@ -1,4 +1,5 @@
-"""Access: who may write what, API tokens, rate-limited sign-in, CSRF on forms."""
+"""Access: who may write what, API tokens, CSRF on forms (the sign-in throttle:
+test_sign_in_throttle.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ from django.test import Client
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
-from config import auth
 from games import services as game_services
 from games.models import StoredEvent
 from tests.reliability_tests.conftest import make_tournament, start_game
@@ -197,69 +197,6 @@ def test_an_api_client_gets_a_token_and_writes_with_it(director):
     )
     assert refused.status_code in {401, 403}
     assert "Invalid token" in refused.json()["detail"]
-
-
-@pytest.mark.django_db
-def test_the_token_endpoint_is_rate_limited(director, other_user):
-    client = APIClient()
-    wrong = {"username": "mara", "password": "guess"}
-    for _ in range(5):
-        response = client.post("/api/auth/token", wrong, format="json")
-        assert response.status_code == 400
-        assert response.json() == {"non_field_errors": ["Wrong username or password."]}
-    right = {"username": "mara", "password": "pw-mara-123"}
-    blocked = client.post("/api/auth/token", right, format="json")
-    assert blocked.status_code == 429
-    assert "Too many failed sign-ins" in blocked.json()["detail"]
-    assert int(blocked["Retry-After"]) > 14 * 60
-    # Another account from the same address is not affected.
-    other = {"username": "oscar", "password": "pw-oscar-123"}
-    assert client.post("/api/auth/token", other, format="json").status_code == 200
-    # Nor is the same account from another address.
-    elsewhere = APIClient(REMOTE_ADDR="10.0.0.7")
-    assert elsewhere.post("/api/auth/token", right, format="json").status_code == 200
-
-
-@pytest.mark.django_db
-def test_the_limit_ends_with_its_window(director, monkeypatch):
-    client = APIClient()
-    for _ in range(5):
-        client.post(
-            "/api/auth/token", {"username": "mara", "password": "x"}, format="json"
-        )
-    right = {"username": "mara", "password": "pw-mara-123"}
-    assert client.post("/api/auth/token", right, format="json").status_code == 429
-    later = auth.time.time() + 15 * 60 + 1
-    monkeypatch.setattr(auth.time, "time", lambda: later)
-    assert auth.throttle.wait("mara", "127.0.0.1") == 0
-
-
-@pytest.mark.django_db
-def test_the_login_form_is_rate_limited(director):
-    client = Client()
-    for _ in range(5):
-        response = client.post(
-            "/accounts/login/", {"username": "mara", "password": "guess"}
-        )
-        assert response.status_code == 200  # the form again, with its error
-    blocked = client.post(
-        "/accounts/login/", {"username": "mara", "password": "pw-mara-123"}
-    )
-    assert blocked.status_code == 429
-    assert b"Too many failed sign-ins" in blocked.content
-    assert "_auth_user_id" not in client.session
-
-
-@pytest.mark.django_db
-def test_a_successful_login_clears_the_failures(director):
-    client = Client()
-    for _ in range(4):
-        client.post("/accounts/login/", {"username": "mara", "password": "guess"})
-    signed_in = client.post(
-        "/accounts/login/", {"username": "mara", "password": "pw-mara-123"}
-    )
-    assert signed_in.status_code == 302
-    assert auth.throttle.wait("mara", "127.0.0.1") == 0
 
 
 @pytest.mark.django_db

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from games.models import GameProjection, StoredEvent
-from tests.reliability_tests.conftest import DERANDOMIZE, start_game
+from tests.reliability_tests.conftest import DERANDOMIZE, record_result, start_game
 
 # 415: a JSON body to the upload endpoint, which takes multipart forms only.
 ALLOWED = {201, 400, 403, 404, 409, 415}
@@ -265,6 +265,43 @@ def test_malformed_json_and_non_objects_are_400(world, path):
     assert StoredEvent.objects.count() == before
 
 
+def deep(depth: int, kind: str) -> str:
+    if kind == "array":
+        return "[" * depth + "]" * depth
+    return '{"a": ' * depth + "1" + "}" * depth
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", sorted(PATHS))
+def test_json_nested_thousands_deep_is_a_400(world, path):
+    """A RecursionError in the JSON decoder was a 500 on every JSON endpoint."""
+    client, ids, _ = world
+    before = StoredEvent.objects.count()
+    for depth, kind in [(2_000, "array"), (2_000, "object"), (100_000, "array")]:
+        response = client.post(
+            url(path, ids), deep(depth, kind), content_type="application/json"
+        )
+        assert response.status_code in {400, 415}, (depth, response.content[:300])
+    assert StoredEvent.objects.count() == before
+
+
+@pytest.mark.django_db
+def test_anonymous_sign_in_with_deep_json_is_a_400_that_says_why():
+    client = APIClient()
+    for depth, kind in [(2_000, "array"), (2_000, "object"), (33, "object")]:
+        response = client.post(
+            "/api/auth/token", deep(depth, kind), content_type="application/json"
+        )
+        assert response.status_code == 400
+        assert "nested more than 32 levels deep" in response.content.decode()
+    # Within the bound, the body reaches the serializer, which names the field.
+    response = client.post(
+        "/api/auth/token", deep(32, "object"), content_type="application/json"
+    )
+    assert response.status_code == 400
+    assert "a" in response.json()
+
+
 @pytest.mark.django_db
 def test_unknown_fields_are_a_400_naming_them(world):
     client, ids, _ = world
@@ -424,3 +461,33 @@ def test_figures():
             f"{len(SENT)} endpoints, answers {dict(sorted(STATUSES.items()))}; "
             f"{sum(MATRIX.values())} field x value bodies"
         )
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/api/ratings/games", "/api/ratings/players"])
+def test_updated_since_with_any_offset_is_answered_not_a_500(director, paired, path):
+    """PostgreSQL refuses offsets beyond ±15:59: the value reaches it in UTC."""
+    tournament_id, players = paired
+    record_result(director, tournament_id, players[0], players[1])
+    client = APIClient()
+    for since in [
+        "2026-01-01T00:00:00+16:00",
+        "2026-01-01T00:00:00-23:59",
+        "2026-01-01T00:00:00+15:59",
+        "9999-12-31T23:00:00+16:00",
+    ]:
+        response = client.get(path, {"updated_since": since})
+        assert response.status_code == 200, (since, response.content[:300])
+    # The same instant, written with any offset, selects the same rows.
+    late = client.get(path, {"updated_since": "2000-01-02T16:00:00+16:00"})
+    utc = client.get(path, {"updated_since": "2000-01-02T00:00:00Z"})
+    assert late.json() == utc.json()
+    assert utc.json()["results"]
+    for since in [
+        "0001-01-01T00:00:00+16:00",  # no UTC form after year 1
+        "9999-12-31T23:00:00-16:00",  # nor before year 10000
+        "2026-01-01T00:00:00+24:00",  # not a time-zone offset at all
+    ]:
+        response = client.get(path, {"updated_since": since})
+        assert response.status_code == 400, (since, response.content[:300])
+        assert "updated_since" in response.json()

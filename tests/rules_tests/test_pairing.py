@@ -9,6 +9,7 @@ import pytest
 
 from rules.pairing import (
     assign_firsts,
+    coin_flips_needed,
     pair_king_of_the_hill,
     pair_next_round,
     pair_round_robin,
@@ -246,6 +247,32 @@ def test_pair_next_round_swiss_uses_standings_and_is_reproducible():
     assert state.round_state("A", 2).pairing.method is PairingMethod.SWISS
     earlier = {frozenset((g.first, g.second)) for g in games}
     assert all(frozenset((g.first, g.second)) not in earlier for g in event.games)
+
+
+@pytest.mark.parametrize(
+    "method", [PairingMethod.SWISS, PairingMethod.KING_OF_THE_HILL]
+)
+def test_a_national_division_gets_a_coin_flip_for_every_game(method):
+    """300 players: 150 games in round 1, each a tie for who goes first (a fixed
+    64 flips refused any division over 128 players)."""
+    state = replay(
+        [
+            TournamentCreated("Nationals", "2025-08-01", "2025-08-05", 31),
+            DivisionAdded("A"),
+            *[
+                PlayerRegistered(f"p{i}", "A", f"Player {i}", 2100 - i)
+                for i in range(1, 301)
+            ],
+        ]
+    )
+    needed = coin_flips_needed(state, "A")
+    assert needed == 150
+    event = pair_next_round(state, "A", 1, method, [True, False] * (needed // 2))
+    assert len(event.games) == 150
+    assert len(event.coin_flips) == 150
+    state = apply(state, event)
+    assert state.round_state("A", 1).pairing.games == event.games
+    assert coin_flips_needed(state, "B") == 0
 
 
 def test_pair_next_round_refuses_while_the_previous_round_is_incomplete():

@@ -19,6 +19,7 @@ from rules.submissions import (
     SubmissionError,
     format_absp_csv,
     format_tou,
+    spreadsheet_text,
     to_ascii,
 )
 
@@ -248,6 +249,39 @@ def test_absp_csv_leaves_out_byes_and_forfeits() -> None:
     round_three = [row for row in rows if row.startswith("A,3,")]
     assert round_three == ['A,3,"Björk, Zoë",455,"Chen, Wei",370']
     assert len(rows) == 1 + 9 + 1  # header, nine games, the empty string after CRLF
+
+
+@pytest.mark.parametrize(
+    ("text", "cell"),
+    [
+        ('=HYPERLINK("http://x")', '\'=HYPERLINK("http://x")'),
+        ("+1+2", "'+1+2"),
+        ("-2+3", "'-2+3"),
+        ("@SUM(A1)", "'@SUM(A1)"),
+        ("\t=1", "'\t=1"),
+        ("\r=1", "'\r=1"),
+        ("-12", "-12"),
+        ("+3.5", "+3.5"),
+        ("-0.25e3", "-0.25e3"),
+        ("Ann = Able", "Ann = Able"),
+        ("", ""),
+    ],
+)
+def test_spreadsheet_text_neutralises_formulas_but_not_numbers(text, cell) -> None:
+    assert spreadsheet_text(text) == cell
+
+
+def test_absp_csv_writes_a_formula_name_as_text() -> None:
+    record = spring_open()
+    division = record.divisions[0]
+    players = list(division.players)
+    players[0] = dataclasses.replace(players[0], name='=HYPERLINK("http://x","y")')
+    renamed = dataclasses.replace(division, name="@A", players=tuple(players))
+    text = format_absp_csv(
+        dataclasses.replace(record, divisions=(renamed, *record.divisions[1:]))
+    )
+    row = text.split("\r\n")[1]
+    assert row.startswith('\'@A,1,"\'=HYPERLINK(""http://x"",""y"")",400,')
 
 
 # Errors, raised by both writers

@@ -164,13 +164,37 @@ def browser():
         browser.close()
 
 
+# Every Content-Security-Policy violation a page reports reaches the test (the
+# listener is Playwright's, so the page's own policy does not block it).
+REPORT_CSP_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.reportCspViolation(
+    `${event.effectiveDirective} blocked ${event.blockedURI || "inline"}` +
+    ` at ${event.sourceFile}:${event.lineNumber} on ${document.location.pathname}`
+  );
+});
+"""
+
+
 @pytest.fixture
-def page(browser):
+def csp_violations() -> list[str]:
+    return []
+
+
+@pytest.fixture
+def page(browser, csp_violations):
+    """A fresh browser page; the test fails if any page it opened broke the
+    Content-Security-Policy (an inline script or style the policy refused)."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.expose_function(
+        "reportCspViolation", lambda text: csp_violations.append(text)
+    )
+    context.add_init_script(REPORT_CSP_VIOLATIONS)
     page = context.new_page()
     page.set_default_timeout(10_000)
     yield page
     context.close()
+    assert not csp_violations, f"Content-Security-Policy violations: {csp_violations}"
 
 
 @pytest.fixture(scope="session")

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from games import eventstore
 from games import services as game_services
-from games.views import placed_squares
+from games.presenters import placed_squares
 from rules import gcg
 from rules import state as rs
 from rules.board import square_name

@@ -2,7 +2,9 @@
 
 The README's run command. The database (embedded PostgreSQL unless DATABASE_URL is
 set) was started when settings loaded; Ctrl-C or SIGTERM stops the web server and,
-through atexit, the embedded PostgreSQL.
+through atexit, the embedded PostgreSQL. While serving, a watchdog restarts an
+embedded PostgreSQL that dies, or stops the server with a message saying why
+(config/embedded_pg.py).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 from django.core.management import call_command, get_commands
 from django.core.management.base import BaseCommand, CommandParser
 
+from config.embedded_pg import watch_embedded_postgres
 from games.repair import repair_projections
 
 
@@ -38,6 +41,11 @@ class Command(BaseCommand):
         # A shell starting us in the background leaves SIGINT ignored; Ctrl-C (or
         # kill -INT) must still stop the server and, through atexit, PostgreSQL.
         signal.signal(signal.SIGINT, signal.default_int_handler)
-        with contextlib.suppress(KeyboardInterrupt):
-            # No autoreloader: it would fork a child that outlives a SIGTERM.
-            call_command("runserver", options["addrport"], use_reloader=False)
+        watchdog = watch_embedded_postgres()
+        try:
+            with contextlib.suppress(KeyboardInterrupt):
+                # No autoreloader: it would fork a child that outlives a SIGTERM.
+                call_command("runserver", options["addrport"], use_reloader=False)
+        finally:
+            if watchdog is not None:
+                watchdog.stop()
