@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "django_filters",
     "django_htmx",
+    "games.eventstore",
     "games",
     "tournaments",
 ]

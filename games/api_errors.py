@@ -14,7 +14,7 @@ from rest_framework.exceptions import APIException
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from games.eventstore import ConcurrencyError, EventRejectedError
+from games.eventstore.errors import ConcurrencyError, EventRejectedError
 
 
 class Conflict(APIException):

@@ -27,7 +27,8 @@ from rest_framework.views import APIView
 
 from games import reads, selectors, services
 from games import serializers as s
-from games.eventstore import AppendResult, stream_type
+from games.eventstore.store import AppendResult
+from games.eventstore.streams import stream_type
 from games.models import GameProjection
 from games.readcache import cached_json
 from rules.state import effective_events

@@ -8,7 +8,8 @@ from typing import Any
 from django.apps import apps
 from django.db.models import Q, QuerySet
 
-from games.eventstore import RecordedEvent, read_stream
+from games.eventstore.store import read_stream
+from games.eventstore.streams import RecordedEvent
 from games.models import GameProjection
 from games.services import game_load, game_stream
 from games.streams import GameAggregate

@@ -26,7 +26,8 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
-from games.eventstore import AppendResult, NewEvent, StreamKey, append, load_state
+from games.eventstore.store import AppendResult, append, load_state
+from games.eventstore.streams import NewEvent, StreamKey
 from games.streams import GameAggregate
 from rules import events as ev
 from rules import gcg

@@ -18,8 +18,9 @@ from django.db import connection
 from django.utils import timezone
 
 from games import snapshots
-from games.codec import Codec
-from games.eventstore import RecordedEvent, StreamKey, StreamType, binary_cursor
+from games.eventstore.codec import Codec
+from games.eventstore.sql import binary_cursor
+from games.eventstore.streams import RecordedEvent, StreamKey, StreamType
 from games.models import GameProjection, GameTurn
 from rules import events as ev
 from rules import state as rs

@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import reads, selectors, services, snapshots
-from games.eventstore import ConcurrencyError, EventRejectedError
+from games.eventstore.errors import ConcurrencyError, EventRejectedError
 from games.forms import (
     ChallengeForm,
     EndForm,

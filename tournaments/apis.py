@@ -22,7 +22,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.eventstore import AppendResult
+from games.eventstore.store import AppendResult
 from games.readcache import cached_json
 from tournaments import reads, selectors, services
 from tournaments import serializers as s

@@ -8,7 +8,11 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self) -> None:
-        from games.eventstore import register_stream_type
+        from games.eventstore.streams import ProjectionIndex, register_stream_type
+        from tournaments.models import Tournament
         from tournaments.streams import TournamentStream
 
-        register_stream_type(TournamentStream())
+        register_stream_type(
+            TournamentStream(),
+            projection=ProjectionIndex(Tournament, "tournament_id"),
+        )

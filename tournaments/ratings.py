@@ -31,8 +31,9 @@ from typing import Any
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
-from games.eventstore import read_all, stream_type
-from games.models import StoredEvent
+from games.eventstore.models import StoredEvent
+from games.eventstore.store import read_all
+from games.eventstore.streams import stream_type
 from rules.ratings import (
     NASPA,
     NaspaParams,

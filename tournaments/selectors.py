@@ -9,7 +9,8 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
-from games.eventstore import read_stream, stream_type
+from games.eventstore.store import read_stream
+from games.eventstore.streams import stream_type
 from rules.standings import format_record
 from tournaments import reads
 from tournaments.models import Director, Pairing, Player, Standing, Tournament

@@ -27,15 +27,9 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404
 
-from games.eventstore import (
-    AppendResult,
-    ConcurrencyError,
-    NewEvent,
-    StreamKey,
-    append,
-    load_state,
-    lock_stream,
-)
+from games.eventstore.errors import ConcurrencyError
+from games.eventstore.store import AppendResult, append, load_state, lock_stream
+from games.eventstore.streams import NewEvent, StreamKey
 from rules import pairing as rp
 from rules import tournament as rt
 from rules import tsh

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 
-from games.models import GameProjection, GameTurn, StoredEvent
+from games.eventstore.models import StoredEvent
+from games.models import GameProjection, GameTurn
 from tournaments.models import Pairing, Player, Standing, Tournament
 
 

@@ -12,8 +12,8 @@ import pytest
 from django.core.cache import cache
 from django.db import connection
 
-from games import eventstore
 from games import services as game_services
+from games.eventstore.cache import state_cache
 from tournaments import services
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
@@ -26,10 +26,10 @@ DERANDOMIZE = os.environ.get("FUZZ_RANDOM") != "1"
 @pytest.fixture(autouse=True)
 def _fresh_state_and_cache():
     """Each test starts with an empty state cache and no sign-in failures counted."""
-    eventstore.state_cache.clear()
+    state_cache.clear()
     cache.clear()
     yield
-    eventstore.state_cache.clear()
+    state_cache.clear()
     cache.clear()
 
 

@@ -17,10 +17,17 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from rest_framework.authtoken.models import Token
 
-from games import eventstore, selectors
+from games import selectors
 from games import services as game_services
-from games.backup import BackupError, export_events, import_events, recompute_hash
-from games.models import GameProjection, GameTurn, StoredEvent
+from games.eventstore.backup import (
+    BackupError,
+    export_events,
+    import_events,
+    recompute_hash,
+)
+from games.eventstore.cache import state_cache
+from games.eventstore.models import StoredEvent
+from games.models import GameProjection, GameTurn
 from tests.reliability_tests.conftest import (
     PROJECT_DIR,
     make_tournament,
@@ -194,7 +201,7 @@ def wipe_database() -> None:
     """
     tables = [
         model._meta.db_table
-        for label in ("games", "tournaments")
+        for label in ("eventstore", "games", "tournaments")
         for model in apps.get_app_config(label).get_models()
     ]
     tables += [Token._meta.db_table, "django_admin_log", "auth_user_groups"]
@@ -205,7 +212,7 @@ def wipe_database() -> None:
         for table in tables:
             cursor.execute(f'DELETE FROM "{table}"')
         cursor.execute("SET LOCAL session_replication_role = origin")
-    eventstore.state_cache.clear()
+    state_cache.clear()
 
 
 def export_text(**options) -> str:
@@ -423,7 +430,7 @@ def test_import_into_a_log_without_those_streams_appends_them(
             "DELETE FROM event_log WHERE stream_id = ANY(%s)", [list(streams)]
         )
         cursor.execute("SET LOCAL session_replication_role = origin")
-    eventstore.state_cache.clear()
+    state_cache.clear()
     Tournament.objects.filter(pk=history["tournament"]).delete()
     GameProjection.objects.filter(pk__in=history["games"]).delete()
     make_tournament(director, name="Another Open")  # the log grows meanwhile

@@ -27,8 +27,8 @@ def main(
     django.setup()
     from django.contrib.auth import get_user_model
 
-    from games import eventstore
     from games import services as game_services
+    from games.eventstore.streams import stream_type
     from tournaments import services
     from tournaments.models import Pairing
 
@@ -42,7 +42,7 @@ def main(
     )
 
     if mode == "in-projection":
-        handler = eventstore.stream_type("tournament")
+        handler = stream_type("tournament")
         original = handler.project
 
         def project(stream, state, new_events, **kwargs):

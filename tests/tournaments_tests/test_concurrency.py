@@ -7,7 +7,7 @@ import threading
 import pytest
 from django.db import connections
 
-from games.eventstore import EventRejectedError
+from games.eventstore.errors import EventRejectedError
 from tournaments import services
 from tournaments.models import Pairing
 

@@ -12,8 +12,8 @@ import pytest
 # database work from that thread is still synchronous.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-from games import eventstore
 from games import services as game_services
+from games.eventstore.cache import state_cache
 from tournaments import services
 from tournaments.models import Player
 
@@ -48,9 +48,9 @@ PASSWORD = "pw-web-12345"
 @pytest.fixture(autouse=True)
 def _fresh_state_cache():
     """Each test starts with an empty per-process state cache."""
-    eventstore.state_cache.clear()
+    state_cache.clear()
     yield
-    eventstore.state_cache.clear()
+    state_cache.clear()
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from games.models import StoredEvent
+from games.eventstore.models import StoredEvent
 from tests.web_tests.conftest import ids_by_number, pair_by_hand
 from tournaments.models import Pairing, Player, Tournament
 

@@ -26,7 +26,8 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 from tqdm import tqdm
 
-from games.eventstore import NewEvent, StreamKey, append
+from games.eventstore.store import append
+from games.eventstore.streams import NewEvent, StreamKey
 from games.simulate import Plan, SimulatedGame, english_word_graph, simulate_game
 from rules.ruleset import ruleset
 from tournaments import services as tournament_services

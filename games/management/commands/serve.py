@@ -14,7 +14,7 @@ from typing import Any
 from django.core.management import call_command, get_commands
 from django.core.management.base import BaseCommand, CommandParser
 
-from games.repair import repair_projections
+from games.eventstore.repair import repair_projections
 
 
 class Command(BaseCommand):

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.backup import BackupError, export_events
+from games.eventstore.backup import BackupError, export_events
 
 
 class Command(BaseCommand):

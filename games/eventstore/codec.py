@@ -22,12 +22,9 @@ import typing
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from games.eventstore.errors import CodecError
+
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
-
-
-class CodecError(Exception):
-    """Raised when an event cannot be encoded or a stored payload cannot be decoded."""
-
 
 _Encoder = Callable[[Any], Any]
 _Decoder = Callable[[Any], Any]

@@ -7,7 +7,7 @@ A backup file has one JSON object per line, each written with ``canonical_json``
   events name (``[id, username]``: restoring needs them, the events keep the ids);
 * one line per event, in log order, with every column of ``event_log`` and its
   ``chain_hash`` (sha256 over the previous event's hash and this event's content,
-  see :func:`games.eventstore.chain_hash`);
+  see :func:`games.eventstore.chain.chain_hash`);
 * the last line, the end: how many events and streams, and the sha256 of every
   byte before it (a line changed outside the chained content, removed, added or a
   truncated file is refused too).
@@ -41,18 +41,12 @@ from django.core.management.color import no_style
 from django.db import connection, transaction
 from django.db.models import Q
 
-from games.codec import CodecError
-from games.eventstore import (
-    EventStoreError,
-    StreamKey,
-    StreamType,
-    canonical_json,
-    chain_hash,
-    database_is_postgresql,
-    stream_type,
-)
-from games.models import StoredEvent
-from games.repair import reproject
+from games.eventstore.chain import canonical_json, chain_hash
+from games.eventstore.errors import CodecError, EventStoreError
+from games.eventstore.models import StoredEvent
+from games.eventstore.repair import reproject
+from games.eventstore.store import database_is_postgresql
+from games.eventstore.streams import StreamKey, StreamType, stream_type
 
 FORMAT = "scrabble-records/event-log"
 FORMAT_VERSION = 1
@@ -73,7 +67,7 @@ EVENT_FIELDS = (
 _BATCH = 1000
 
 
-class BackupError(Exception):
+class BackupError(EventStoreError):
     """Raised when a backup file cannot be restored; nothing was written.
 
     ``line`` is the 1-based line of the file that fails (None for the file as a
