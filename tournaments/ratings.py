@@ -45,22 +45,9 @@ from rules.records import DivisionRecord, EntryKind, TournamentRecord
 from rules.submissions import format_absp_csv, format_tou
 from rules.tournament import tournament_to_records
 from rules.tsh import write_t
+from tournaments.events import RESULT_EVENT_TYPES
 from tournaments.models import Pairing, Player, Tournament
 from tournaments.services import STREAM_TYPE, tournament_state
-
-# Every event that can change a result: recording, amending and forfeiting one,
-# crediting an unpaired round, and withdrawing or re-activating a player (which turn
-# paired games into forfeits and back). A publication makes a tournament's earlier
-# results visible at once, so a follower is told of it too.
-RESULT_EVENT_TYPES = (
-    "result_recorded",
-    "result_amended",
-    "forfeit_recorded",
-    "unpaired_round_recorded",
-    "player_withdrawn",
-    "player_reactivated",
-    "publication_changed",
-)
 
 TIE_BREAK_PRE_ADJUSTMENT = "pre_adjustment_score"
 

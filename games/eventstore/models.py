@@ -48,24 +48,8 @@ class StoredEvent(models.Model):
                 fields=["stream_id", "version"], name="event_log_stream_version"
             ),
         ]
-        indexes = [
-            # Serves the ratings change feed (WHERE event_type IN (the result events)
-            # AND position > … ORDER BY position). Partial: every index on the log
-            # costs every append, and only these events are followed by type.
-            models.Index(
-                fields=["position"],
-                name="event_log_result_feed",
-                condition=models.Q(
-                    event_type__in=[
-                        "result_recorded",
-                        "result_amended",
-                        "forfeit_recorded",
-                        "unpaired_round_recorded",
-                        "player_withdrawn",
-                    ]
-                ),
-            ),
-        ]
+        # The ratings feed's partial index is made by migration 0002 alone: its
+        # event types are the tournaments app's (the store imports no domain code).
 
     def __str__(self) -> str:
         return f"{self.stream_type}/{self.stream_id}@{self.version} {self.event_type}"
