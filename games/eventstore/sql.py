@@ -10,13 +10,14 @@ is never written out by hand::
     TURNS = BulkInsert(GameTurn, ["game_id", "index", ..., "notes"])
     TURNS.insert(rows)          # rows in that column order; jsonb as JSON text
     TURNS.copy(rows)            # the same rows through COPY (a rebuild's bulk)
+    TURNS.insert(TURNS.json_rows(values))   # jsonb columns given as Python values
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -72,6 +73,7 @@ class BulkInsert:
         fixed = [meta.get_field(name) for name in constant]
         self.columns = tuple(field.column for field in fields)
         kinds = [_array_type(field) for field in fields]
+        self._json = tuple(i for i, kind in enumerate(kinds) if kind == "jsonb")
         names = ", ".join(self.columns)
         selected = ", ".join(
             [f"%s::{_array_type(field)}" for field in fixed]
@@ -92,6 +94,16 @@ class BulkInsert:
             returned = ", ".join(meta.get_field(name).column for name in returning)
             self.sql += f" RETURNING {returned}"
         self.copy_sql = f"COPY {self.table} ({names}) FROM STDIN"
+
+    def json_rows(self, rows: Iterable[Sequence[Any]]) -> list[list[Any]]:
+        """`rows` of Python values with their jsonb columns written as JSON text."""
+        written = []
+        for row in rows:
+            values = list(row)
+            for index in self._json:
+                values[index] = json_text(values[index])
+            written.append(values)
+        return written
 
     def insert(
         self, rows: Sequence[Sequence[Any]], constants: Sequence[Any] = ()
