@@ -12,7 +12,7 @@ from django.db import models
 
 class GameProjectionManager(models.Manager["GameProjection"]):
     def get_queryset(self) -> models.QuerySet[GameProjection]:
-        # The snapshot is read only by the game page (games.reads, in SQL); a list
+        # The snapshot is read only by the game page (games.selectors, in SQL); a list
         # of games through the ORM would otherwise fetch kilobytes for every row.
         return super().get_queryset().defer("snapshot")
 

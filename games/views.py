@@ -20,7 +20,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import reads, selectors, services, snapshots
+from games import selectors, services, snapshots
 from games.eventstore.errors import ConcurrencyError, EventRejectedError
 from games.forms import (
     ChallengeForm,
@@ -333,8 +333,8 @@ def flagged_note(discrepancies: Any) -> str:
 # --- the viewer -------------------------------------------------------------------
 
 
-def _readable_game(request: HttpRequest, game_id: uuid.UUID) -> reads.GameHeader:
-    game = reads.game_header(game_id)
+def _readable_game(request: HttpRequest, game_id: uuid.UUID) -> selectors.GameHeader:
+    game = selectors.game_header(game_id)
     if game is None or not selectors.game_readable(
         game.tournament_id, game.published, request.user
     ):
@@ -349,7 +349,7 @@ def _turn_param(value: str | None) -> int | None:
 
 
 def _tournament_info(
-    context: dict[str, Any], game: reads.GameHeader
+    context: dict[str, Any], game: selectors.GameHeader
 ) -> dict[str, Any] | None:
     tournament_id = context.get("tournament_id")
     if not tournament_id:
@@ -376,7 +376,7 @@ def turn_url(game_id: uuid.UUID, index: int) -> str:
     return reverse("game-turn", args=[game_id, index])
 
 
-def _viewer_aggregate(game: reads.GameHeader, turn: int | None) -> GameAggregate:
+def _viewer_aggregate(game: selectors.GameHeader, turn: int | None) -> GameAggregate:
     """The game at the header's version: its snapshot when the page shows the final
     position, else the replay of its events (an earlier turn's board needs them)."""
     # The row's turn count is the score sheet's length at this version: an earlier
@@ -396,7 +396,7 @@ def _viewer_aggregate(game: reads.GameHeader, turn: int | None) -> GameAggregate
 
 
 def _viewer_context(
-    request: HttpRequest, game: reads.GameHeader, turn: int | None
+    request: HttpRequest, game: selectors.GameHeader, turn: int | None
 ) -> dict[str, Any]:
     aggregate = _viewer_aggregate(game, turn)
     final = aggregate.state
@@ -619,7 +619,7 @@ def _record_command(
 def game_record(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """Record a game move by move (the game's directors; for a casual game, its
     owner), with the board as it stands."""
-    game = reads.game_header(game_id)
+    game = selectors.game_header(game_id)
     if game is None:
         raise Http404("No such game.")
     version, aggregate = services.game_load(game_id)

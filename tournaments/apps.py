@@ -8,7 +8,9 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self) -> None:
+        from games.context import register_tournament_link
         from games.eventstore.streams import ProjectionIndex, register_stream_type
+        from tournaments.game_context import TournamentGames
         from tournaments.models import Tournament
         from tournaments.streams import TournamentStream
 
@@ -16,3 +18,4 @@ class TournamentsConfig(AppConfig):
             TournamentStream(),
             projection=ProjectionIndex(Tournament, "tournament_id"),
         )
+        register_tournament_link(TournamentGames())

@@ -48,7 +48,9 @@ def other_user(django_user_model):
     return django_user_model.objects.create_user("oscar", password="pw-oscar-123")
 
 
-def make_tournament(user, *, players: int = 8, name: str = "Riverside Open"):
+def make_tournament(
+    user, *, players: int = 8, name: str = "Riverside Open", preset: str = "classic"
+):
     """A published tournament of `players` players with round 1 paired by hand
     (1 v 2, 3 v 4, …). Returns (tournament_id, player ids in number order)."""
     result = services.tournament_create(
@@ -58,6 +60,7 @@ def make_tournament(user, *, players: int = 8, name: str = "Riverside Open"):
         end_date="2026-11-22",
         rounds=5,
         venue="Riverside Library",
+        preset=preset,
     )
     tournament_id = result.stream.id
     services.players_register(

@@ -42,8 +42,9 @@ from tournaments.models import Director, Pairing, Player, Standing, Tournament
 def history(director, other_user, shared_gcg_dir):
     """A tournament with two rounds of results (one amended), a linked player who
     annotated their game, two games recorded for it (one from a GCG file), and a
-    casual game that belongs to no tournament."""
-    tournament_id, ids = make_tournament(director)
+    casual game that belongs to no tournament. WESPA rules: the GCG file is a
+    five-point challenge game, and a tournament's games play under its rules."""
+    tournament_id, ids = make_tournament(director, preset="wespa")
     for board in range(4):
         services.result_record(
             tournament_id=tournament_id,
