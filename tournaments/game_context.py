@@ -69,12 +69,18 @@ class TournamentGames:
     def game_ruleset(self, context: Mapping[str, Any]) -> Ruleset:
         state = _tournament_rules(context.get("tournament_id"))
         check_pairing(state, context)
-        settings = state.settings
-        return ruleset(
-            settings.preset.value,
-            challenge=settings.challenge_rule,
-            ties_are_draws=settings.ties_are_draws,
-        )
+        return game_ruleset(state)
+
+
+def game_ruleset(state: rt.TournamentState) -> Ruleset:
+    """The rules every game of the tournament plays under: its preset, with its
+    challenge and tie rules."""
+    settings = state.settings
+    return ruleset(
+        settings.preset.value,
+        challenge=settings.challenge_rule,
+        ties_are_draws=settings.ties_are_draws,
+    )
 
 
 def _tournament_rules(tournament_id: object) -> rt.TournamentState:

@@ -1,4 +1,5 @@
-"""The demo command loads the tournament the README promises."""
+"""The demo command (the tournaments app's) loads the tournament the README
+promises."""
 
 from __future__ import annotations
 
