@@ -5,7 +5,7 @@ Nothing here is typed twice. The rated-games list reads the ``Pairing`` projecti
 it); rating estimates and submission files are built from the replayed tournament
 (``rules.tournament.tournament_to_records``) by the writers and formulas of
 ``rules.tsh``, ``rules.submissions`` and ``rules.ratings``; the change feed reads the
-log itself (``games.eventstore.read_all``).
+log itself (``games.eventstore.store.read_all``).
 
 Only published tournaments are visible to the cross-tournament reads (``*_list``,
 ``result_changes``); the per-tournament files are for whoever may read the tournament.

@@ -15,7 +15,8 @@ from games.eventstore.backup import BackupError, export_events
 class Command(BaseCommand):
     help = (
         "Export the event log as JSON Lines: a header, one line per event with its "
-        "chain hash, and an end line with the file's sha256 (see games/backup.py)."
+        "chain hash, and an end line with the file's sha256 "
+        "(see games/eventstore/backup.py)."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
