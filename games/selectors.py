@@ -22,11 +22,12 @@ from django.db.models import Q, QuerySet
 from rest_framework.fields import DateTimeField
 
 from games.context import tournament_link
+from games.eventstore.models import StoredEvent
 from games.eventstore.store import read_stream
 from games.eventstore.streams import RecordedEvent
 from games.models import GameProjection
 from games.serializers import GameDetailOutput, TurnOutput
-from games.services import game_load, game_stream
+from games.services import STREAM_TYPE, game_load, game_stream
 from games.streams import GameAggregate
 from rules import state as rs
 from rules.tiles import sort_tiles
@@ -182,6 +183,18 @@ def game_header(game_id: uuid.UUID) -> GameHeader | None:
         cursor.execute(sql, [game_id])
         row = cursor.fetchone()
     return None if row is None else GameHeader(*row)
+
+
+# --- a tournament's games ----------------------------------------------------------
+
+
+def tournament_game_ids(tournament_id: uuid.UUID) -> list[uuid.UUID]:
+    """The games started for a tournament, from the log itself (a backup of the
+    tournament takes them along): their first event's context names it."""
+    first_events = StoredEvent.objects.filter(
+        stream_type=STREAM_TYPE, version=1, metadata__tournament_id=str(tournament_id)
+    )
+    return list(first_events.values_list("stream_id", flat=True))
 
 
 # --- replays -----------------------------------------------------------------------

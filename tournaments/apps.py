@@ -8,6 +8,7 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self) -> None:
+        from games import selectors as game_selectors
         from games.context import register_tournament_link
         from games.eventstore.streams import ProjectionIndex, register_stream_type
         from tournaments.game_context import TournamentGames
@@ -17,5 +18,6 @@ class TournamentsConfig(AppConfig):
         register_stream_type(
             TournamentStream(),
             projection=ProjectionIndex(Tournament, "tournament_id"),
+            members=game_selectors.tournament_game_ids,
         )
         register_tournament_link(TournamentGames())

@@ -14,7 +14,7 @@ against the log, a :class:`ProjectionIndex`. The store looks up nothing else::
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Generic, TypeVar
@@ -138,27 +138,39 @@ class ProjectionIndex:
     version_field: str = "version"
 
 
+# The ids of the other streams that belong with one stream of a type (a
+# tournament's games), for a backup of that stream.
+Members = Callable[[uuid.UUID], Iterable[uuid.UUID]]
+
 _registry: dict[str, StreamType[Any]] = {}
 _projections: dict[str, ProjectionIndex] = {}
+_members: dict[str, Members] = {}
 
 
 def register_stream_type(
-    stream_type: StreamType[Any], *, projection: ProjectionIndex | None = None
+    stream_type: StreamType[Any],
+    *,
+    projection: ProjectionIndex | None = None,
+    members: Members | None = None,
 ) -> None:
     """Make a stream type known to the store (called from AppConfig.ready).
 
     `projection` names the row of each stream that records its projected version;
     streams of a type registered without one are not checked by ``repair``.
+    `members` gives the streams a backup of one of these streams takes along.
     """
     _registry[stream_type.name] = stream_type
     if projection is not None:
         _projections[stream_type.name] = projection
+    if members is not None:
+        _members[stream_type.name] = members
 
 
 def unregister_stream_type(name: str) -> None:
     """Forget a stream type (tests register stream types of their own)."""
     _registry.pop(name, None)
     _projections.pop(name, None)
+    _members.pop(name, None)
 
 
 def stream_type(name: str) -> StreamType[Any]:
@@ -170,6 +182,11 @@ def stream_type(name: str) -> StreamType[Any]:
 
 def stream_types() -> list[StreamType[Any]]:
     return list(_registry.values())
+
+
+def stream_members(name: str) -> Members | None:
+    """What a stream type registered as the members of one of its streams."""
+    return _members.get(name)
 
 
 def projection_indexes() -> dict[str, ProjectionIndex]:

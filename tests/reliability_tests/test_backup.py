@@ -27,6 +27,7 @@ from games.eventstore.backup import (
 )
 from games.eventstore.cache import state_cache
 from games.eventstore.models import StoredEvent
+from games.eventstore.streams import StreamKey
 from games.models import GameProjection, GameTurn
 from tests.reliability_tests.conftest import (
     PROJECT_DIR,
@@ -216,6 +217,11 @@ def wipe_database() -> None:
     state_cache.clear()
 
 
+def tournament_text(history) -> str:
+    """The backup of the history's tournament (with its games)."""
+    return export_text(scope=StreamKey("tournament", history["tournament"]))
+
+
 def export_text(**options) -> str:
     out = io.StringIO()
     export_events(out, **options)
@@ -253,7 +259,7 @@ def test_export_then_import_into_an_empty_database_reproduces_everything(
 
 @pytest.mark.django_db
 def test_a_tournament_export_holds_it_and_its_games_only(history, tmp_path):
-    text = export_text(tournament_id=history["tournament"])
+    text = tournament_text(history)
     lines = lines_of(text)
     streams = {line["stream_id"] for line in lines if line["kind"] == "event"}
     assert streams == {str(history["tournament"]), *map(str, history["games"])}
@@ -266,7 +272,7 @@ def test_a_tournament_export_holds_it_and_its_games_only(history, tmp_path):
     import_events(path)
     assert snapshot(history, casual=False) == before
     assert not StoredEvent.objects.filter(stream_id=history["casual"]).exists()
-    assert export_text(tournament_id=history["tournament"]) == text
+    assert tournament_text(history) == text
 
 
 @pytest.mark.django_db
@@ -420,7 +426,7 @@ def test_import_into_a_log_without_those_streams_appends_them(
     """A non-empty log accepts a backup whose streams it lacks (positions are then
     assigned after its own)."""
     path = tmp_path / "tournament.jsonl"
-    text = export_text(tournament_id=history["tournament"])
+    text = tournament_text(history)
     path.write_text(text)
     before = snapshot(history)
     streams = [history["tournament"], *history["games"]]
@@ -446,7 +452,7 @@ def test_import_into_a_log_without_those_streams_appends_them(
     assert after == before
     assert {
         line["chain_hash"]
-        for line in lines_of(export_text(tournament_id=history["tournament"]))
+        for line in lines_of(tournament_text(history))
         if line["kind"] == "event"
     } == {line["chain_hash"] for line in lines_of(text) if line["kind"] == "event"}
 
