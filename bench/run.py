@@ -172,8 +172,9 @@ class Bench:
         from django.contrib.auth import get_user_model
         from rest_framework.authtoken.models import Token
 
-        from games.eventstore import NewEvent, StreamKey, append
         from games.eventstore.codec import Codec
+        from games.eventstore.store import append
+        from games.eventstore.streams import NewEvent, StreamKey
         from rules import events as ev
         from tournaments import services
         from tournaments.models import Pairing
