@@ -85,7 +85,7 @@ def _setup_django(database_url: str | None) -> None:
 def _simulate(seed: int, index: int) -> list[tuple[str, int, dict[str, Any]]]:
     """One pooled game, encoded (runs in a worker process)."""
     _setup_worker()
-    from games.codec import Codec
+    from games.eventstore.codec import Codec
     from games.simulate import english_word_graph, simulate_game
     from rules import events as ev
     from rules.ruleset import ruleset
@@ -172,8 +172,9 @@ class Bench:
         from django.contrib.auth import get_user_model
         from rest_framework.authtoken.models import Token
 
-        from games.codec import Codec
-        from games.eventstore import NewEvent, StreamKey, append
+        from games.eventstore.codec import Codec
+        from games.eventstore.store import append
+        from games.eventstore.streams import NewEvent, StreamKey
         from rules import events as ev
         from tournaments import selectors, services
 
@@ -379,7 +380,7 @@ class Bench:
     # --- rules --------------------------------------------------------------
 
     def bench_rules(self) -> None:
-        from games.codec import Codec
+        from games.eventstore.codec import Codec
         from rules import events as ev
         from rules.state import replay
 
@@ -405,7 +406,8 @@ class Bench:
     # --- standings after a result -------------------------------------------
 
     def bench_standings_after_result(self) -> None:
-        from games import eventstore
+        from games.eventstore.cache import state_cache
+        from games.eventstore.store import current_version
         from tournaments import services
         from tournaments.models import PlayerRound
 
@@ -436,7 +438,7 @@ class Bench:
         cold = None
         for index, result in enumerate(sample):
             if index == 0:
-                eventstore.state_cache.clear()
+                state_cache.clear()
                 cold = record(result)
                 continue
             timings.append(record(result))
@@ -446,7 +448,7 @@ class Bench:
             "warm_ms_p95": percentile(timings, 0.95),
             "warm_ms_max": max(timings) if timings else None,
             "cold_ms": cold,
-            "events_in_tournament": eventstore.current_version(
+            "events_in_tournament": current_version(
                 services.tournament_stream(self.tid)
             ),
         }

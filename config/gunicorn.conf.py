@@ -49,8 +49,8 @@ keepalive = int(os.environ.get("WEB_KEEPALIVE", "0"))
 
 def post_worker_init(worker: Any) -> None:
     """Replay the tournaments being played now before taking requests (see
-    games.warmup: a cold replay would stall this worker's readers)."""
-    from games.warmup import warm_recent_streams
+    games.eventstore.warmup: a cold replay would stall this worker's readers)."""
+    from games.eventstore.warmup import warm_recent_streams
 
     warm_recent_streams("tournament")
     # The replayed tournaments are long-lived: out of the collector's sight, a full

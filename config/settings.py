@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_filters",
     "django_htmx",
+    "games.eventstore",
     "games",
     "tournaments",
 ]

@@ -1,8 +1,13 @@
-"""Translate the store's and the rules' errors into HTTP answers at the API edge.
+"""Translate refusals into HTTP answers at the API edge, in one place.
 
-A rule the event breaks is a 400 with the rule's stable code and message (and the
-field when the rule names one); a stale ``expected_version`` is a 409 with the current
-version.
+* a rule the input breaks (``rules.errors.RulesError``, the one root of refusals:
+  an event the store's validation refused, a GCG file that cannot be read, a ratings
+  file the record cannot make): 400 with the rule's stable ``code`` and
+  ``message``, and the ``field`` at fault (or a file's ``problems``) when known;
+* a stale ``expected_version`` (the store's ``ConcurrencyError``): 409 with the
+  current version;
+* missing rights (Django's ``PermissionDenied``, which the services' errors
+  subclass): 403, by DRF's own handler, as is everything else.
 """
 
 from __future__ import annotations
@@ -10,31 +15,26 @@ from __future__ import annotations
 from typing import Any
 
 from rest_framework import status
-from rest_framework.exceptions import APIException
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from games.eventstore import ConcurrencyError, EventRejectedError
+from games.eventstore.errors import ConcurrencyError
+from rules.errors import RulesError
 
 
-class Conflict(APIException):
-    """Raised when a command was based on a version that is no longer current."""
-
-    status_code = status.HTTP_409_CONFLICT
-    default_detail = "The record changed since you read it."
-    default_code = "stale_version"
-
-
-def rejection_body(error: EventRejectedError) -> dict[str, Any]:
+def rejection_body(error: RulesError) -> dict[str, Any]:
+    """The body of a 400: the rule's code and message, its field or problems."""
     body: dict[str, Any] = {"code": error.code, "message": error.message}
-    if error.field:
-        body["field"] = error.field
+    for extra in ("field", "problems"):
+        value = getattr(error, extra, None)
+        if value:
+            body[extra] = _jsonable(value)
     return body
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """DRF's handler, plus EventRejectedError → 400 and ConcurrencyError → 409."""
-    if isinstance(exc, EventRejectedError):
+    """DRF's handler, plus RulesError → 400 and ConcurrencyError → 409."""
+    if isinstance(exc, RulesError):
         return Response(rejection_body(exc), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, ConcurrencyError):
         return Response(
@@ -45,20 +45,6 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             },
             status=status.HTTP_409_CONFLICT,
         )
-    code = getattr(exc, "code", None)
-    message = getattr(exc, "message", None)
-    if (
-        isinstance(code, str)
-        and isinstance(message, str)
-        and not isinstance(exc, APIException)
-        and type(exc).__module__.startswith("rules.")
-    ):
-        # A RulesError raised outside an append (a GCG file that cannot be read).
-        body: dict[str, Any] = {"code": code, "message": message}
-        for extra in ("field", "problems"):
-            if getattr(exc, extra, None):
-                body[extra] = _jsonable(getattr(exc, extra))
-        return Response(body, status=status.HTTP_400_BAD_REQUEST)
     return drf_exception_handler(exc, context)
 
 

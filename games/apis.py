@@ -25,9 +25,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import reads, selectors, services
+from games import selectors, services
 from games import serializers as s
-from games.eventstore import AppendResult, stream_type
+from games.eventstore.store import AppendResult
+from games.eventstore.streams import stream_type
 from games.models import GameProjection
 from games.readcache import cached_json
 from rules.state import effective_events
@@ -74,7 +75,8 @@ class GameListApi(ListAPIView):
         result = services.game_start(
             user=request.user,
             players=v["players"],
-            ruleset_name=v["ruleset"],
+            # Left out, a tournament's game plays under the tournament's rules.
+            ruleset_name=v["ruleset"] if "ruleset" in request.data else None,
             lexicon=v.get("lexicon"),
             seed=v.get("seed"),
             racks=v.get("racks"),
@@ -88,17 +90,16 @@ class GameListApi(ListAPIView):
 class GameDetailApi(APIView):
     @extend_schema(responses=s.GameDetailOutput)
     def get(self, request: Request, game_id: UUID) -> Response:
-        found = reads.game_detail(game_id)
-        if found is None:
-            raise Http404
-        game, published = found
-        if not selectors.game_readable(game["tournament_id"], published, request.user):
+        game = selectors.game_detail(game_id)
+        if game is None or not selectors.game_readable(
+            game.tournament_id, game.published, request.user
+        ):
             raise Http404
 
         def build() -> Any:
-            return {**game, "turns": reads.game_turns(game_id)}
+            return {**game.fields, "turns": selectors.game_turns(game_id)}
 
-        return cached_json(request, ("game", game_id), game["version"], build)
+        return cached_json(request, ("game", game_id), game.version, build)
 
 
 class GameEventsApi(ListAPIView):

@@ -1,9 +1,7 @@
-"""The append-only event log, and the game projections derived from it.
+"""The game projections: read models derived from the event log.
 
-`StoredEvent` is the single source of truth for every stream (games and tournaments).
-Rows are immutable: a database trigger (migration 0002) refuses UPDATE, DELETE and
-TRUNCATE. Everything else in this module is a projection: disposable, rebuilt from the
-log by ``manage.py rebuild_projections``.
+Everything here is disposable, rebuilt from the log (``games.eventstore.models``) by
+``manage.py rebuild_projections``.
 """
 
 from __future__ import annotations
@@ -12,69 +10,9 @@ from django.conf import settings
 from django.db import models
 
 
-class StoredEvent(models.Model):
-    """One immutable event of one stream, in the global order of `position`."""
-
-    # bigserial: one total order over all streams for readers that follow everything.
-    position = models.BigAutoField(primary_key=True)
-    stream_type = models.CharField(max_length=32)
-    stream_id = models.UUIDField()
-    version = models.PositiveIntegerField()
-    event_type = models.CharField(max_length=64)
-    schema_version = models.PositiveSmallIntegerField(default=1)
-    payload = models.JSONField()
-    # Facts about the event that the rules do not read (tournament of a game, GCG line).
-    metadata = models.JSONField(default=dict, blank=True)
-    recorded_at = models.DateTimeField()
-    # PROTECT: a user with recorded events cannot be deleted (SET_NULL would be an
-    # UPDATE of the log, which the trigger refuses anyway).
-    recorded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="+",
-    )
-    correlation_id = models.UUIDField(null=True, blank=True)
-    # sha256 over the previous event's hash and this event's content: tampering done
-    # directly in the database breaks the chain (manage.py verify_events).
-    chain_hash = models.CharField(max_length=64)
-
-    class Meta:
-        db_table = "event_log"
-        constraints = [
-            # Optimistic concurrency: two appenders at the same version, one wins.
-            # Also serves read_stream (WHERE stream_id = … ORDER BY version).
-            models.UniqueConstraint(
-                fields=["stream_id", "version"], name="event_log_stream_version"
-            ),
-        ]
-        indexes = [
-            # Serves the ratings change feed (WHERE event_type IN (the result events)
-            # AND position > … ORDER BY position). Partial: every index on the log
-            # costs every append, and only these events are followed by type.
-            models.Index(
-                fields=["position"],
-                name="event_log_result_feed",
-                condition=models.Q(
-                    event_type__in=[
-                        "result_recorded",
-                        "result_amended",
-                        "forfeit_recorded",
-                        "unpaired_round_recorded",
-                        "player_withdrawn",
-                    ]
-                ),
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.stream_type}/{self.stream_id}@{self.version} {self.event_type}"
-
-
 class GameProjectionManager(models.Manager["GameProjection"]):
     def get_queryset(self) -> models.QuerySet[GameProjection]:
-        # The snapshot is read only by the game page (games.reads, in SQL); a list
+        # The snapshot is read only by the game page (games.selectors, in SQL); a list
         # of games through the ORM would otherwise fetch kilobytes for every row.
         return super().get_queryset().defer("snapshot")
 

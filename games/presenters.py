@@ -18,7 +18,7 @@ from typing import Any
 
 from django.urls import reverse
 
-from games import reads, selectors
+from games import selectors
 from games.streams import GameAggregate
 from rules import state as rs
 from rules.board import Position as BoardPosition
@@ -387,7 +387,7 @@ def turn_url(game_id: uuid.UUID, index: int) -> str:
 
 
 def _tournament_info(
-    context: dict[str, Any], game: reads.GameHeader
+    context: dict[str, Any], game: selectors.GameHeader
 ) -> dict[str, Any] | None:
     tournament_id = context.get("tournament_id")
     if not tournament_id:
@@ -402,7 +402,7 @@ def _tournament_info(
 
 
 def viewer_page(
-    game: reads.GameHeader, aggregate: GameAggregate, turn: int | None
+    game: selectors.GameHeader, aggregate: GameAggregate, turn: int | None
 ) -> dict[str, Any]:
     """The viewer's context at score-sheet line `turn` (None: the end; out of range:
     the nearest line)."""
@@ -443,7 +443,7 @@ def viewer_page(
 
 
 def recorder_page(
-    game: reads.GameHeader, aggregate: GameAggregate, names: list[str]
+    game: selectors.GameHeader, aggregate: GameAggregate, names: list[str]
 ) -> dict[str, Any]:
     """The recorder's context: the game as it stands and what may come next."""
     state = aggregate.state

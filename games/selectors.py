@@ -1,60 +1,204 @@
-"""Selectors: read games from their projections, or replay a game to any point."""
+"""Selectors: every read of games, by role, whatever runs it (SQL or the ORM).
+
+Who may read a game is decided once, by its tournament's rule, which the tournaments
+app registers (``games.context``): casual games are public, a tournament's games
+are readable as the tournament is. The game documents and the game page's header
+are plain SQL: a national event has thousands of games and players open them at
+random, so most reads of a game are first reads and must be cheap to build (through
+the ORM and the serializer a game took 7 ms, mostly Django's query compilation,
+model instances and per-field serializer work). Lists go through the ORM (filters,
+pagination); a game at an earlier version is replayed from its events.
+"""
 
 from __future__ import annotations
 
+import json
 import uuid
+from dataclasses import dataclass, field
 from typing import Any
 
-from django.apps import apps
+from django.db import connection
 from django.db.models import Q, QuerySet
+from rest_framework.fields import DateTimeField
 
-from games.eventstore import RecordedEvent, read_stream
+from games.context import tournament_link
+from games.eventstore.models import StoredEvent
+from games.eventstore.store import read_stream
+from games.eventstore.streams import RecordedEvent
 from games.models import GameProjection
-from games.services import game_load, game_stream
+from games.serializers import GameDetailOutput, TurnOutput
+from games.services import STREAM_TYPE, game_load, game_stream
 from games.streams import GameAggregate
 from rules import state as rs
 from rules.tiles import sort_tiles
 from rules.tournament import RecordedGame
 
-
-def _visible_tournament_ids(user: Any) -> QuerySet:
-    tournament = apps.get_model("tournaments", "Tournament")
-    visible = Q(published=True)
-    if user is not None and user.is_authenticated:
-        visible |= Q(directors__user=user)
-    return tournament.objects.filter(visible).values("tournament_id")
+# --- who may read ------------------------------------------------------------------
 
 
 def game_list(user: Any = None) -> QuerySet[GameProjection]:
     """Games anyone may read: casual games, and games of readable tournaments."""
     return GameProjection.objects.filter(
         Q(tournament_id__isnull=True)
-        | Q(tournament_id__in=_visible_tournament_ids(user))
+        | Q(tournament_id__in=tournament_link().readable_ids(user))
     )
 
 
 def game_can_read(game: GameProjection, user: Any) -> bool:
-    if game.tournament_id is None:
-        return True
-    return tournament_readable(game.tournament_id, user)
+    return game_readable(game.tournament_id, None, user)
 
 
 def game_readable(
     tournament_id: uuid.UUID | str | None, published: bool | None, user: Any
 ) -> bool:
-    """``game_can_read`` from a game's tournament id and the published flag read
-    with it: a query only for a signed-in reader of an unpublished tournament's
-    game."""
-    if tournament_id is None or published:
+    """Whether `user` may read a game of this tournament (None: a casual game).
+
+    `published` is the tournament's flag when it was read with the game (the
+    tournament's rule then needs a query only for a signed-in reader of an
+    unpublished tournament's game).
+    """
+    if tournament_id is None:
         return True
-    if user is None or not user.is_authenticated:
-        return False
-    return tournament_readable(tournament_id, user)
+    return tournament_link().may_read(tournament_id, user, published=published)
 
 
-def tournament_readable(tournament_id: uuid.UUID | str, user: Any) -> bool:
-    """Whether the user may read the tournament's games (published, or directs it)."""
-    return _visible_tournament_ids(user).filter(tournament_id=tournament_id).exists()
+# --- the game document (the API's GameDetailOutput) -------------------------------
+
+# The columns, in the documented order (GameDetailOutput's "id" is game_id; its
+# turns come from their own table).
+GAME_FIELDS = tuple(name for name in GameDetailOutput.Meta.fields if name != "turns")
+TURN_FIELDS = tuple(TurnOutput.Meta.fields)
+_JSON_GAME_FIELDS = (
+    "players",
+    "scores",
+    "scores_before_adjustments",
+    "discrepancies",
+    "board",
+)
+_DATETIME = DateTimeField()  # the API's one datetime format
+
+
+@dataclass(frozen=True, slots=True)
+class GameDetail:
+    """A game's documented fields (without its turns), JSON-ready, and its
+    tournament's published flag (None for a casual game)."""
+
+    fields: dict[str, Any]
+    published: bool | None
+
+    @property
+    def version(self) -> int:
+        return int(self.fields["version"])
+
+    @property
+    def tournament_id(self) -> str | None:
+        return self.fields["tournament_id"]
+
+
+def _with_tournament(columns: str, tournament_columns: tuple[str, ...]) -> str:
+    """`SELECT columns, <the tournament's columns> FROM games_game g …` joined with
+    the registered tournament table (NULLs when there is none)."""
+    table = tournament_link().table
+    if table is None:
+        extra = ", ".join("NULL" for _ in tournament_columns)
+        join = ""
+    else:
+        extra = ", ".join(f"t.{getattr(table, name)}" for name in tournament_columns)
+        join = f"LEFT JOIN {table.table} t ON t.{table.id_column} = g.tournament_id "
+    return (
+        f"SELECT {columns}, {extra} FROM {GameProjection._meta.db_table} g "
+        f"{join}WHERE g.game_id = %s"
+    )
+
+
+def game_detail(game_id: uuid.UUID) -> GameDetail | None:
+    """The game's fields and its tournament's published flag, in one statement;
+    None when there is no such game."""
+    columns = ", ".join(
+        f"g.{'game_id' if name == 'id' else name}" for name in GAME_FIELDS
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(_with_tournament(columns, ("published_column",)), [game_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    game = dict(zip(GAME_FIELDS, row[:-1], strict=True))
+    # Django's connection hands jsonb over as text (JSONField parses it itself).
+    for name in _JSON_GAME_FIELDS:
+        game[name] = json.loads(game[name])
+    game["id"] = str(game["id"])
+    if game["tournament_id"] is not None:
+        game["tournament_id"] = str(game["tournament_id"])
+    game["started_at"] = _DATETIME.to_representation(game["started_at"])
+    game["updated_at"] = _DATETIME.to_representation(game["updated_at"])
+    return GameDetail(game, row[-1])
+
+
+_TURNS = f"""
+SELECT {", ".join(f'"{name}"' for name in TURN_FIELDS)}
+FROM games_turn WHERE game_id = %s ORDER BY index
+"""
+
+
+def game_turns(game_id: uuid.UUID) -> list[dict[str, Any]]:
+    """The score sheet, in turn order (TurnOutput's documents)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_TURNS, [game_id])
+        rows = cursor.fetchall()
+    loads = json.loads
+    turns = []
+    for row in rows:
+        turn = dict(zip(TURN_FIELDS, row, strict=True))
+        turn["words"] = loads(turn["words"])
+        turn["notes"] = loads(turn["notes"])
+        turns.append(turn)
+    return turns
+
+
+# --- the game page's header --------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GameHeader:
+    """What the game page needs before it replays: the game's version (the replay's
+    bound) and title, its tournament's name and published flag (who may read), and
+    the state snapshot written with that version (games.snapshots)."""
+
+    game_id: uuid.UUID
+    version: int
+    title: str
+    tournament_id: uuid.UUID | None
+    turn_count: int = 0
+    snapshot: bytes | None = field(default=None, repr=False)
+    tournament_name: str | None = None
+    published: bool | None = None
+
+
+def game_header(game_id: uuid.UUID) -> GameHeader | None:
+    """The game's header in one statement, or None when there is no such game."""
+    sql = _with_tournament(
+        "g.game_id, g.version, g.title, g.tournament_id, g.turn_count, g.snapshot",
+        ("name_column", "published_column"),
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [game_id])
+        row = cursor.fetchone()
+    return None if row is None else GameHeader(*row)
+
+
+# --- a tournament's games ----------------------------------------------------------
+
+
+def tournament_game_ids(tournament_id: uuid.UUID) -> list[uuid.UUID]:
+    """The games started for a tournament, from the log itself (a backup of the
+    tournament takes them along): their first event's context names it."""
+    first_events = StoredEvent.objects.filter(
+        stream_type=STREAM_TYPE, version=1, metadata__tournament_id=str(tournament_id)
+    )
+    return list(first_events.values_list("stream_id", flat=True))
+
+
+# --- replays -----------------------------------------------------------------------
 
 
 def game_events(game_id: uuid.UUID) -> list[RecordedEvent]:

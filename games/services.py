@@ -21,21 +21,24 @@ import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.apps import apps
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
-from games.eventstore import AppendResult, NewEvent, StreamKey, append, load_state
+from games.context import tournament_link
+from games.eventstore.store import AppendResult, append, load_state
+from games.eventstore.streams import NewEvent, StreamKey
 from games.streams import GameAggregate
 from rules import events as ev
 from rules import gcg
 from rules.errors import InvalidEventError
 from rules.lexicon import Lexicon, adjudicate, load_lexicon
+from rules.ruleset import Ruleset
 from rules.ruleset import ruleset as make_ruleset
 from rules.state import GameState
 from rules.state import apply as rules_apply
 from rules.tilesets import tile_set
+from rules.tournament import TournamentError
 
 STREAM_TYPE = "game"
 RACK_SIZE = 7
@@ -68,32 +71,13 @@ def game_load(
 # --- rights ----------------------------------------------------------------------
 
 
-def _tournament_directors(tournament_id: str) -> set[int]:
-    # Looked up by name: games must not import tournaments (which builds on games).
-    director = apps.get_model("tournaments", "Director")
-    return set(
-        director.objects.filter(tournament_id=tournament_id).values_list(
-            "user_id", flat=True
-        )
-    )
-
-
-def _linked_player_ids(tournament_id: str, user: Any) -> set[str]:
-    player = apps.get_model("tournaments", "Player")
-    return set(
-        player.objects.filter(tournament_id=tournament_id, user=user).values_list(
-            "player_id", flat=True
-        )
-    )
-
-
 def can_record(aggregate: GameAggregate, user: Any) -> bool:
     """Directors of the game's tournament; for a casual game, whoever started it."""
     if user is None or not getattr(user, "is_authenticated", False):
         return False
     tournament_id = aggregate.context.get("tournament_id")
     if tournament_id:
-        return user.pk in _tournament_directors(tournament_id)
+        return tournament_link().directs(tournament_id, user)
     return aggregate.context.get("owner_id") == user.pk
 
 
@@ -107,7 +91,7 @@ def can_annotate(aggregate: GameAggregate, user: Any) -> bool:
     if not tournament_id:
         return False
     ids = set(aggregate.context.get("player_ids") or ())
-    return bool(ids & _linked_player_ids(tournament_id, user))
+    return bool(ids & tournament_link().linked_player_ids(tournament_id, user))
 
 
 def _require(allowed: bool, message: str) -> None:
@@ -210,7 +194,7 @@ def game_start(
     *,
     user: Any,
     players: Sequence[str],
-    ruleset_name: str = "classic",
+    ruleset_name: str | None = None,
     overrides: Mapping[str, Any] | None = None,
     lexicon: str | None = None,
     tile_set_name: str = "english",
@@ -224,7 +208,10 @@ def game_start(
     `tile_set_name` is one of rules.tilesets.TILE_SETS (the game's start records the
     whole set); `lexicon` is the word list's name. `context` may link the game to a
     tournament: tournament_id, division, round, board, player_ids (the tournament's
-    ids, in turn order).
+    ids, in turn order). A tournament's game plays under the tournament's rules,
+    and the context must name a real pairing of it (TournamentError naming the
+    field); otherwise the game plays under `ruleset_name` (classic by default) with
+    `overrides`.
 
     Raises UnknownTileSetError (a RulesError: 400 at the API) for an unknown set.
     """
@@ -232,18 +219,14 @@ def game_start(
         user is not None and getattr(user, "is_authenticated", False),
         "Sign in to record a game.",
     )
-    context = dict(context or {})
-    if context.get("tournament_id"):
-        _require(
-            user.pk in _tournament_directors(str(context["tournament_id"])),
-            "Only the tournament's directors may record its games.",
-        )
-        context["tournament_id"] = str(context["tournament_id"])
-    context["owner_id"] = user.pk
+    context = _game_context(context, user)
     context["player_names"] = list(players)
     if seed is not None:
         context["seed"] = seed
-    rules = make_ruleset(ruleset_name, **dict(overrides or {}))
+    rules = _game_rules(
+        context, ruleset_name, overrides, field="ruleset", default="classic"
+    )
+    assert rules is not None
     tiles = tile_set(tile_set_name)
     start = ev.GameStarted(
         players=tuple(players), ruleset=rules, tile_set=tiles, lexicon=lexicon
@@ -267,6 +250,51 @@ def game_start(
         expected_version=0,
         recorded_by=user,
     )
+
+
+def _game_context(context: Mapping[str, Any] | None, user: Any) -> dict[str, Any]:
+    """A new game's context, its recorder as owner; a tournament's game only by
+    one of its directors."""
+    context = dict(context or {})
+    if context.get("tournament_id"):
+        context["tournament_id"] = str(context["tournament_id"])
+        _require(
+            tournament_link().directs(context["tournament_id"], user),
+            "Only the tournament's directors may record its games.",
+        )
+    context["owner_id"] = user.pk
+    return context
+
+
+def _game_rules(
+    context: Mapping[str, Any],
+    requested: str | Ruleset | None,
+    overrides: Mapping[str, Any] | None,
+    *,
+    field: str,
+    default: str | None,
+) -> Ruleset | None:
+    """The rules a new game plays under: its tournament's (asked of the registered
+    tournament link, which checks the pairing), else the requested preset (or
+    `default`) with its overrides; None leaves a GCG record's own, read from it.
+
+    A tournament's game may name its rules only as the tournament's: another preset
+    or an override is refused, naming `field`.
+    """
+    if not context.get("tournament_id"):
+        chosen = requested or default
+        if chosen is None or isinstance(chosen, Ruleset):
+            return chosen
+        return make_ruleset(chosen, **dict(overrides or {}))
+    rules = tournament_link().game_ruleset(context)
+    if overrides or requested not in (None, rules, rules.name):
+        raise TournamentError(
+            "tournament_rules",
+            f"A game of this tournament plays under its rules ({rules.name}, "
+            f"{rules.challenge.value} challenges): leave the {field} out.",
+            field,
+        )
+    return rules
 
 
 def game_place(
@@ -498,29 +526,25 @@ def game_import_gcg(
     *,
     text: str | bytes,
     user: Any,
-    rules_name: str | None = None,
+    rules_name: str | Ruleset | None = None,
     context: Mapping[str, Any] | None = None,
     game_id: uuid.UUID | None = None,
 ) -> tuple[AppendResult, gcg.GcgRecord]:
     """Store a GCG record as a game stream: every event, every discrepancy kept.
 
-    Raises GcgError (with every problem and its line) when the file cannot be right.
+    The record plays under `rules_name` (by default the rules its file implies), or
+    for a tournament's game under the tournament's (see game_start). Raises
+    GcgError (with every problem and its line) when the file cannot be right.
     """
     _require(
         user is not None and getattr(user, "is_authenticated", False),
         "Sign in to upload a game.",
     )
-    record = gcg.read(text, rules=rules_name)
+    context = _game_context(context, user)
+    rules = _game_rules(context, rules_name, None, field="rules", default=None)
+    record = gcg.read(text, rules=rules)
     meta = record.metadata
-    context = dict(context or {})
-    if context.get("tournament_id"):
-        _require(
-            user.pk in _tournament_directors(str(context["tournament_id"])),
-            "Only the tournament's directors may record its games.",
-        )
-        context["tournament_id"] = str(context["tournament_id"])
     context.update(
-        owner_id=user.pk,
         source="gcg",
         player_names=[player.name or player.nick for player in meta.players],
         title=meta.title or "",

@@ -9,7 +9,6 @@ event's metadata is the game's context.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -18,8 +17,9 @@ from django.db import connection
 from django.utils import timezone
 
 from games import snapshots
-from games.codec import Codec
-from games.eventstore import RecordedEvent, StreamKey, StreamType, binary_cursor
+from games.eventstore.codec import Codec
+from games.eventstore.sql import BulkInsert
+from games.eventstore.streams import RecordedEvent, StreamKey, StreamType
 from games.models import GameProjection, GameTurn
 from rules import events as ev
 from rules import state as rs
@@ -208,132 +208,45 @@ def _project_turns(
         _insert_turns(rows)
 
 
-# The score sheet is written on every append: one statement with binary arrays, as
-# for the events themselves (the ORM's per-field adaptation dominated the append).
-_INSERT_TURNS = """
-INSERT INTO games_turn (game_id, index, version, player, kind, rack, position, word,
-                        words, score, cumulative, withdrawn, notes)
-SELECT u.game_id, u.index, u.version, u.player, u.kind, u.rack, u.position, u.word,
-       u.words::jsonb, u.score, u.cumulative, u.withdrawn, u.notes::jsonb
-FROM unnest(%b::uuid[], %b::int[], %b::int[], %b::int[], %b::text[], %b::text[],
-            %b::text[], %b::text[], %b::text[], %b::int[], %b::int[], %b::bool[],
-            %b::text[])
-     AS u(game_id, index, version, player, kind, rack, position, word, words, score,
-          cumulative, withdrawn, notes)
-"""
+class TurnRow(NamedTuple):
+    """One score-sheet row as written to ``games_turn`` (cheaper than a model)."""
+
+    game_id: Any
+    index: int
+    version: int
+    player: int | None
+    kind: str
+    rack: str
+    position: str
+    word: str
+    words: list[dict[str, Any]]
+    score: int
+    cumulative: int
+    withdrawn: bool
+    notes: list[str]
 
 
-# A rebuild writes games in batches: binary arrays, as for the score sheet (the
-# ORM's bulk_create quoted every element of its text arrays with a regex).
-_GAME_COLUMNS = {
-    "game_id": "uuid",
-    "version": "int",
-    "tournament_id": "uuid",
-    "division": "text",
-    "round": "int",
-    "board_number": "int",
-    "title": "text",
-    "players": "jsonb",
-    "ruleset": "text",
-    "lexicon": "text",
-    "scores": "jsonb",
-    "scores_before_adjustments": "jsonb",
-    "to_move": "int",
-    "is_over": "bool",
-    "winner": "int",
-    "decided_by_tiebreak": "bool",
-    "end_reason": "text",
-    "turn_count": "int",
-    "board": "jsonb",
-    "bag_count": "int",
-    "discrepancies": "jsonb",
-    "created_by_id": "int",
-    "started_at": "timestamptz",
-    "updated_at": "timestamptz",
-    "snapshot": "bytea",
-}
-
-
-def _insert_games_sql() -> str:
-    columns = ", ".join(_GAME_COLUMNS)
-    # JSON goes over as text and is cast on the server.
-    selected = ", ".join(
-        f"u.{name}::jsonb" if kind == "jsonb" else f"u.{name}"
-        for name, kind in _GAME_COLUMNS.items()
-    )
-    arrays = ", ".join(
-        "%b::text[]" if kind == "jsonb" else f"%b::{kind}[]"
-        for kind in _GAME_COLUMNS.values()
-    )
-    return (
-        f"INSERT INTO games_game ({columns}) SELECT {selected} "
-        f"FROM unnest({arrays}) AS u({columns})"
-    )
-
-
-_INSERT_GAMES = _insert_games_sql()
+# The score sheet is written on every append, and a rebuild writes games in
+# batches: one statement of binary arrays each (the ORM's per-field adaptation
+# dominated the append), the columns and their types from the models.
+_TURNS = BulkInsert(GameTurn, TurnRow._fields)
+_GAME_FIELDS = [field.attname for field in GameProjection._meta.concrete_fields]
+_GAMES = BulkInsert(GameProjection, _GAME_FIELDS)
 
 
 def _insert_games(games: list[dict[str, Any]]) -> None:
-    dumps = json.dumps
-    params = [
-        [dumps(game[name], ensure_ascii=False) for game in games]
-        if kind == "jsonb"
-        else [game[name] for game in games]
-        for name, kind in _GAME_COLUMNS.items()
-    ]
-    with binary_cursor() as cursor:
-        cursor.execute(_INSERT_GAMES, params)
-
-
-_COPY_TURNS = """
-COPY games_turn (game_id, index, version, player, kind, rack, position, word, words,
-                 score, cumulative, withdrawn, notes) FROM STDIN
-"""
+    _GAMES.insert(
+        _GAMES.json_rows([game[name] for name in _GAME_FIELDS] for game in games)
+    )
 
 
 def _copy_turns(rows: list[TurnRow]) -> None:
-    """A rebuild's score sheets in bulk: COPY, whose rows psycopg formats in C
-    (the arrays of an INSERT are built element by element in Python)."""
-    if not rows:
-        return
-    dumps = json.dumps
-    with binary_cursor() as cursor, cursor.copy(_COPY_TURNS) as copy:
-        write = copy.write_row
-        for row in rows:
-            write(
-                (
-                    *row[:8],
-                    dumps(row.words, ensure_ascii=False),
-                    row.score,
-                    row.cumulative,
-                    row.withdrawn,
-                    dumps(row.notes, ensure_ascii=False),
-                )
-            )
+    """A rebuild's score sheets in bulk, through COPY."""
+    _TURNS.copy(_TURNS.json_rows(rows))
 
 
 def _insert_turns(rows: list[TurnRow]) -> None:
-    if not rows:
-        return
-    dumps = json.dumps
-    params = [
-        [row.game_id for row in rows],
-        [row.index for row in rows],
-        [row.version for row in rows],
-        [row.player for row in rows],
-        [row.kind for row in rows],
-        [row.rack for row in rows],
-        [row.position for row in rows],
-        [row.word for row in rows],
-        [dumps(row.words, ensure_ascii=False) for row in rows],
-        [row.score for row in rows],
-        [row.cumulative for row in rows],
-        [row.withdrawn for row in rows],
-        [dumps(row.notes, ensure_ascii=False) for row in rows],
-    ]
-    with binary_cursor() as cursor:
-        cursor.execute(_INSERT_TURNS, params)
+    _TURNS.insert(_TURNS.json_rows(rows))
 
 
 def state_values(game_state: rs.GameState, version: int) -> dict[str, Any]:
@@ -363,24 +276,6 @@ def state_values(game_state: rs.GameState, version: int) -> dict[str, Any]:
             for d in game_state.discrepancies
         ],
     }
-
-
-class TurnRow(NamedTuple):
-    """One score-sheet row as written to ``games_turn`` (cheaper than a model)."""
-
-    game_id: Any
-    index: int
-    version: int
-    player: int | None
-    kind: str
-    rack: str
-    position: str
-    word: str
-    words: list[dict[str, Any]]
-    score: int
-    cumulative: int
-    withdrawn: bool
-    notes: list[str]
 
 
 def turn_rows(

@@ -20,8 +20,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import reads, selectors, services, snapshots
-from games.eventstore import ConcurrencyError, EventRejectedError
+from games import selectors, services, snapshots
+from games.eventstore.errors import ConcurrencyError, EventRejectedError
 from games.forms import (
     ChallengeForm,
     EndForm,
@@ -48,8 +48,8 @@ STALE = "Someone else changed this game since you loaded it: reload and try agai
 # --- the viewer -------------------------------------------------------------------
 
 
-def _readable_game(request: HttpRequest, game_id: uuid.UUID) -> reads.GameHeader:
-    game = reads.game_header(game_id)
+def _readable_game(request: HttpRequest, game_id: uuid.UUID) -> selectors.GameHeader:
+    game = selectors.game_header(game_id)
     if game is None or not selectors.game_readable(
         game.tournament_id, game.published, request.user
     ):
@@ -63,7 +63,7 @@ def _turn_param(value: str | None) -> int | None:
     return int(value)
 
 
-def _viewer_aggregate(game: reads.GameHeader, turn: int | None) -> GameAggregate:
+def _viewer_aggregate(game: selectors.GameHeader, turn: int | None) -> GameAggregate:
     """The game at the header's version: its snapshot when the page shows the final
     position, else the replay of its events (an earlier turn's board needs them)."""
     # The row's turn count is the score sheet's length at this version: an earlier
@@ -83,7 +83,7 @@ def _viewer_aggregate(game: reads.GameHeader, turn: int | None) -> GameAggregate
 
 
 def _viewer_context(
-    request: HttpRequest, game: reads.GameHeader, turn: int | None
+    request: HttpRequest, game: selectors.GameHeader, turn: int | None
 ) -> dict[str, Any]:
     aggregate = _viewer_aggregate(game, turn)
     return {
@@ -309,7 +309,7 @@ RECORD_COMMANDS: dict[str, RecordCommand] = {
 def game_record(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """Record a game move by move (the game's directors; for a casual game, its
     owner), with the board as it stands."""
-    game = reads.game_header(game_id)
+    game = selectors.game_header(game_id)
     if game is None:
         raise Http404("No such game.")
     version, aggregate = services.game_load(game_id)

@@ -36,8 +36,6 @@ from rules.events import (
     TilesReturned,
     TimePenalty,
     TurnPassed,
-    event_from_payload,
-    event_to_payload,
 )
 from rules.ruleset import ChallengeRule, GoingOutRule, Ruleset, ScorelessRule
 from rules.state import (
@@ -89,8 +87,6 @@ __all__ = [
     "apply",
     "bag_count",
     "effective_events",
-    "event_from_payload",
-    "event_to_payload",
     "replay",
     "unseen_tiles",
     "validate_append",

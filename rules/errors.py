@@ -314,12 +314,6 @@ class ReplayRequiredError(RulesError):
     code = "replay_required"
 
 
-class PayloadError(RulesError):
-    """Raised when a stored payload does not match its event type."""
-
-    code = "bad_payload"
-
-
 # --- Records ---------------------------------------------------------------------
 
 

@@ -10,28 +10,17 @@ Players are numbers: 0 is the player who moved first, in the order of
 letter a blank on the board).
 
 Every field is JSON-encodable from its type hint alone (str, int, bool, ``X | None``,
-``tuple[X, ...]``, a ``StrEnum`` or a nested frozen dataclass of the same), so
-:func:`event_to_payload` / :func:`event_from_payload` give a lossless JSON form.
-
-Usage::
-
-    >>> event = TilesPlaced(player=0, position="8D", word="WINDY", score=32)
-    >>> event_to_payload(event)
-    {'player': 0, 'position': '8D', 'word': 'WINDY', 'score': 32, 'rack': None}
-    >>> event_from_payload("tiles_placed", event_to_payload(event)) == event
-    True
+``tuple[X, ...]``, a ``StrEnum`` or a nested frozen dataclass of the same): the event
+store's codec (``games.eventstore.codec``) stores them by ``type_name`` as lossless
+JSON, with no code per event.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import enum
-import types
-import typing
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from rules.errors import PayloadError
 from rules.ruleset import ChallengeRule, GoingOutRule, Ruleset, ScorelessRule
 from rules.tiles import ENGLISH, TileKind, TileSet
 
@@ -60,8 +49,6 @@ __all__ = [
     "TilesReturned",
     "TimePenalty",
     "TurnPassed",
-    "event_from_payload",
-    "event_to_payload",
 ]
 
 
@@ -323,150 +310,3 @@ EVENT_TYPES: dict[str, type[Event]] = {
         EventsSuperseded,
     )
 }
-
-# --- JSON payload codec ----------------------------------------------------------
-#
-# Driven by the type hints alone, so a new event or field needs no codec code. A
-# per-class plan is built once: the hot path of a store decoding thousands of events
-# does no reflection.
-
-_Codec = tuple[Any, Any]  # (encode, decode) functions
-_PLANS: dict[type, list[tuple[str, _Codec]]] = {}
-
-
-def _codec_for(hint: Any, where: str) -> _Codec:
-    origin = typing.get_origin(hint)
-    if origin in (types.UnionType, typing.Union):
-        options = [arg for arg in typing.get_args(hint) if arg is not type(None)]
-        if len(options) != 1:
-            raise TypeError(f"{where}: only `X | None` unions are supported")
-        inner_encode, inner_decode = _codec_for(options[0], where)
-
-        def encode_optional(value: Any) -> Any:
-            return None if value is None else inner_encode(value)
-
-        def decode_optional(value: Any) -> Any:
-            return None if value is None else inner_decode(value)
-
-        return encode_optional, decode_optional
-    if origin is tuple:
-        args = typing.get_args(hint)
-        if len(args) != 2 or args[1] is not Ellipsis:
-            raise TypeError(f"{where}: only tuple[X, ...] is supported")
-        item_encode, item_decode = _codec_for(args[0], where)
-
-        def encode_tuple(value: Any) -> Any:
-            return [item_encode(item) for item in value]
-
-        def decode_tuple(value: Any) -> Any:
-            if not isinstance(value, list | tuple):
-                raise PayloadError(f"{where}: expected a list, got {value!r}")
-            return tuple(item_decode(item) for item in value)
-
-        return encode_tuple, decode_tuple
-    if hint is bool:
-
-        def decode_bool(value: Any) -> Any:
-            if not isinstance(value, bool):
-                raise PayloadError(f"{where}: expected true or false, got {value!r}")
-            return value
-
-        return _identity, decode_bool
-    if hint is int:
-
-        def decode_int(value: Any) -> Any:
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise PayloadError(f"{where}: expected an integer, got {value!r}")
-            return value
-
-        return _identity, decode_int
-    if hint is str:
-
-        def decode_str(value: Any) -> Any:
-            if not isinstance(value, str):
-                raise PayloadError(f"{where}: expected a string, got {value!r}")
-            return value
-
-        return _identity, decode_str
-    if isinstance(hint, type) and issubclass(hint, enum.StrEnum):
-        enum_type = hint
-
-        def encode_enum(value: Any) -> Any:
-            return str(value.value)
-
-        def decode_enum(value: Any) -> Any:
-            try:
-                return enum_type(value)
-            except ValueError:
-                choices = ", ".join(member.value for member in enum_type)
-                raise PayloadError(
-                    f"{where}: {value!r} is not one of {choices}"
-                ) from None
-
-        return encode_enum, decode_enum
-    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
-        nested = hint
-        return (
-            lambda value: _encode_dataclass(value),
-            lambda value: _decode_dataclass(nested, value, where),
-        )
-    raise TypeError(f"{where}: type {hint!r} cannot be stored as JSON")
-
-
-def _identity(value: Any) -> Any:
-    return value
-
-
-def _plan(cls: type) -> list[tuple[str, _Codec]]:
-    plan = _PLANS.get(cls)
-    if plan is None:
-        hints = typing.get_type_hints(cls)
-        plan = [
-            (field.name, _codec_for(hints[field.name], f"{cls.__name__}.{field.name}"))
-            for field in dataclasses.fields(cls)
-        ]
-        _PLANS[cls] = plan
-    return plan
-
-
-def _encode_dataclass(value: Any) -> dict[str, Any]:
-    return {
-        name: encode(getattr(value, name)) for name, (encode, _) in _plan(type(value))
-    }
-
-
-def _decode_dataclass(cls: type, payload: Any, where: str) -> Any:
-    if not isinstance(payload, dict):
-        raise PayloadError(f"{where}: expected an object, got {payload!r}")
-    plan = _plan(cls)
-    known = {name for name, _ in plan}
-    extra = set(payload) - known
-    if extra:
-        raise PayloadError(f"{where}: unknown fields {', '.join(sorted(extra))}")
-    values = {}
-    for name, (_, decode) in plan:
-        if name in payload:
-            values[name] = decode(payload[name])
-    try:
-        return cls(**values)
-    except TypeError as error:
-        raise PayloadError(f"{where}: {error}") from None
-
-
-def event_to_payload(event: Event) -> dict[str, Any]:
-    """Encode an event's fields as a JSON-safe dict (its type: ``event.type_name``)."""
-    return _encode_dataclass(event)
-
-
-def event_from_payload(type_name: str, payload: dict[str, Any]) -> Event:
-    """Decode an event from its type name and payload (the inverse of
-    :func:`event_to_payload`).
-
-    Raises :class:`PayloadError` when the type is unknown or the payload does not fit
-    it (a missing required field, an unknown field, a value of the wrong type).
-    """
-    cls = EVENT_TYPES.get(type_name)
-    if cls is None:
-        raise PayloadError(f"Unknown event type {type_name!r}")
-    event: Event = _decode_dataclass(cls, payload, type_name)
-    return event

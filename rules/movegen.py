@@ -39,6 +39,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TypeAlias
 
+from rules.errors import RulesError
+
 __all__ = [
     "BLANK",
     "BOARD_SIZE",
@@ -71,7 +73,7 @@ _Node: TypeAlias = dict[str, int]
 _END = ""
 
 
-class MoveGenError(ValueError):
+class MoveGenError(RulesError):
     """Raised when a board, rack, placement or word-list option is malformed.
 
     ``code`` is stable (``bad_board``, ``bad_rack``, ``bad_tiles``, ``bad_option``);

@@ -65,6 +65,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from rules.errors import RulesError
 from rules.records import DivisionRecord, EntryKind, PlayerRecord, RoundEntry
 
 __all__ = [
@@ -95,7 +96,7 @@ __all__ = [
 ]
 
 
-class RatingsError(ValueError):
+class RatingsError(RulesError):
     """Raised when the players or games given to a ratings function are inconsistent.
 
     ``code`` is stable (``unknown_player``, ``duplicate_player``, ``self_game``,

@@ -60,6 +60,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from rules.errors import RulesError
 from rules.records import (
     DivisionRecord,
     EntryKind,
@@ -92,7 +93,7 @@ TOU_END = "*** END OF FILE ***"
 ABSP_CSV_HEADER = ("Division", "Round", "Player1", "Score1", "Player2", "Score2")
 
 
-class SubmissionError(ValueError):
+class SubmissionError(RulesError):
     """Raised when a record cannot be written as a submission file.
 
     ``code`` is stable (``bad_date``, ``bad_numbering``, ``duplicate_round``,

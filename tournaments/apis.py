@@ -23,7 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.parsers import BoundedJSONParser
-from games.eventstore import AppendResult
+from games.eventstore.store import AppendResult
 from games.readcache import cached_json
 from tournaments import selectors, services
 from tournaments import serializers as s

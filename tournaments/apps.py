@@ -8,7 +8,16 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self) -> None:
-        from games.eventstore import register_stream_type
+        from games import selectors as game_selectors
+        from games.context import register_tournament_link
+        from games.eventstore.streams import ProjectionIndex, register_stream_type
+        from tournaments.game_context import TournamentGames
+        from tournaments.models import Tournament
         from tournaments.streams import TournamentStream
 
-        register_stream_type(TournamentStream())
+        register_stream_type(
+            TournamentStream(),
+            projection=ProjectionIndex(Tournament, "tournament_id"),
+            members=game_selectors.tournament_game_ids,
+        )
+        register_tournament_link(TournamentGames())

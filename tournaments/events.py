@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from rules import tournament as rt
+
 
 @dataclass(frozen=True, slots=True)
 class DirectorAdded:
@@ -53,3 +55,24 @@ SYSTEM_EVENT_TYPES: dict[str, type] = {
     cls.type_name: cls
     for cls in (DirectorAdded, DirectorRemoved, PublicationChanged, PlayerAccountLinked)
 }
+
+
+# The ratings change feed's events (tournaments.ratings.result_changes): every event
+# that can change a result (recording, amending and forfeiting one, crediting an
+# unpaired round, withdrawing or re-activating a player, which turn paired games into
+# forfeits and back) and a publication, which makes a tournament's earlier results
+# visible at once. The event log's partial index event_log_result_feed names the
+# same types (games/eventstore/migrations/0002): the feed's query uses it only while
+# the two lists agree (tests/tournaments_tests/test_result_feed_index.py).
+RESULT_EVENT_TYPES: tuple[str, ...] = tuple(
+    cls.type_name
+    for cls in (
+        rt.ResultRecorded,
+        rt.ResultAmended,
+        rt.ForfeitRecorded,
+        rt.UnpairedRoundRecorded,
+        rt.PlayerWithdrawn,
+        rt.PlayerReactivated,
+        PublicationChanged,
+    )
+)

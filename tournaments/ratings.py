@@ -5,7 +5,7 @@ results model (``PlayerRound``: one listed row per game, bye, forfeit or credit,
 stamped with the event that last changed it); rating estimates and submission files
 are built from the same rows (``tournament_record``) by the writers and formulas of
 ``rules.tsh``, ``rules.submissions`` and ``rules.ratings``; the change feed reads the
-log itself (``games.eventstore.read_all``).
+log itself (``games.eventstore.store.read_all``).
 
 Only published tournaments are visible to the cross-tournament reads (``*_list``,
 ``result_changes``); the per-tournament files are for whoever may read the tournament.
@@ -31,8 +31,9 @@ from typing import Any
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
-from games.eventstore import read_all, stream_type
-from games.models import StoredEvent
+from games.eventstore.models import StoredEvent
+from games.eventstore.store import read_all
+from games.eventstore.streams import stream_type
 from rules.ratings import (
     NASPA,
     NaspaParams,
@@ -44,23 +45,10 @@ from rules.records import DivisionRecord, EntryKind, PlayerRecord, TournamentRec
 from rules.submissions import format_absp_csv, format_tou
 from rules.tournament import round_entry
 from rules.tsh import write_t
+from tournaments.events import RESULT_EVENT_TYPES
 from tournaments.models import LISTED, Player, PlayerRound, Tournament
 from tournaments.services import STREAM_TYPE
 from tournaments.streams import entry_of
-
-# Every event that can change a result: recording, amending and forfeiting one,
-# crediting an unpaired round, and withdrawing or re-activating a player (which turn
-# paired games into forfeits and back). A publication makes a tournament's earlier
-# results visible at once, so a follower is told of it too.
-RESULT_EVENT_TYPES = (
-    "result_recorded",
-    "result_amended",
-    "forfeit_recorded",
-    "unpaired_round_recorded",
-    "player_withdrawn",
-    "player_reactivated",
-    "publication_changed",
-)
 
 TIE_BREAK_PRE_ADJUSTMENT = "pre_adjustment_score"
 

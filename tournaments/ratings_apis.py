@@ -33,8 +33,7 @@ from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import status
-from rest_framework.exceptions import APIException, ValidationError
+from rest_framework.exceptions import ValidationError
 from rest_framework.generics import ListAPIView
 from rest_framework.pagination import CursorPagination
 from rest_framework.permissions import AllowAny
@@ -45,8 +44,7 @@ from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from config.filters import UtcDateTimeFilter
-from rules.ratings import RatingsError
-from rules.submissions import SubmissionError, spreadsheet_text
+from rules.submissions import spreadsheet_text
 from tournaments import ratings
 from tournaments import ratings_serializers as rs
 from tournaments.apis import get_tournament
@@ -57,16 +55,6 @@ from tournaments.models import Player, PlayerRound, Tournament
 # positions to its commit (its projection runs in between): a generous bound, not a
 # measurement. Settings may override it (RATINGS_FEED_SETTLE_SECONDS).
 DEFAULT_FEED_SETTLE_SECONDS = 5.0
-
-
-class ExportError(APIException):
-    """Raised when a file or an estimate cannot be produced from the record (400)."""
-
-    status_code = status.HTTP_400_BAD_REQUEST
-    default_code = "export_error"
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__({"code": code, "message": message})
 
 
 class CsvRenderer(BaseRenderer):
@@ -289,13 +277,6 @@ class PlayerRatingFilter(django_filters.FilterSet):
         fields: list[str] = []
 
 
-def _estimates(players: Iterable[Player]) -> list[ratings.PlayerRatingRow]:
-    try:
-        return ratings.player_rating_rows(players)
-    except RatingsError as error:
-        raise ExportError(error.code, str(error)) from error
-
-
 class PlayerRatingsApi(ListAPIView):
     """Per player per tournament: rated games and NASPA/ABSP estimates."""
 
@@ -317,12 +298,14 @@ class PlayerRatingsApi(ListAPIView):
     def get(self, request: Request) -> Any:
         players = self.filter_queryset(self.get_queryset())
         if request.accepted_renderer.format == "csv":
-            rows = rs.PlayerRatingOutput(_estimates(players), many=True).data
+            rows = rs.PlayerRatingOutput(
+                ratings.player_rating_rows(players), many=True
+            ).data
             return csv_response(
                 list(rs.PlayerRatingOutput().fields), rows, "rating-estimates.csv"
             )
         page = self.paginate_queryset(players)
-        data = rs.PlayerRatingOutput(_estimates(page), many=True).data
+        data = rs.PlayerRatingOutput(ratings.player_rating_rows(page), many=True).data
         return self.get_paginated_response(data)
 
 
@@ -408,10 +391,7 @@ class TouExportApi(APIView):
     )
     def get(self, request: Request, tournament_id: UUID) -> HttpResponse:
         tournament = get_tournament(request, tournament_id)
-        try:
-            text = ratings.tou_text(ratings.tournament_record(tournament_id))
-        except SubmissionError as error:
-            raise ExportError(error.code, str(error)) from error
+        text = ratings.tou_text(ratings.tournament_record(tournament_id))
         return attachment(
             text.encode("ascii"),
             "text/plain; charset=us-ascii",
@@ -431,10 +411,7 @@ class AbspCsvExportApi(APIView):
     )
     def get(self, request: Request, tournament_id: UUID) -> HttpResponse:
         tournament = get_tournament(request, tournament_id)
-        try:
-            text = ratings.absp_csv_text(ratings.tournament_record(tournament_id))
-        except SubmissionError as error:
-            raise ExportError(error.code, str(error)) from error
+        text = ratings.absp_csv_text(ratings.tournament_record(tournament_id))
         return attachment(
             text.encode("utf-8"),
             "text/csv; charset=utf-8",

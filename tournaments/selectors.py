@@ -31,7 +31,8 @@ from django.db import connection
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
-from games.eventstore import read_stream, stream_type
+from games.eventstore.store import read_stream
+from games.eventstore.streams import stream_type
 from rules.standings import format_record
 from tournaments.models import Director, Player, PlayerRound, Tournament
 from tournaments.serializers import PlayerOutput

@@ -28,15 +28,9 @@ from django.db import transaction
 from django.http import Http404
 
 from games import selectors as game_selectors
-from games.eventstore import (
-    AppendResult,
-    ConcurrencyError,
-    NewEvent,
-    StreamKey,
-    append,
-    load_state,
-    lock_stream,
-)
+from games.eventstore.errors import ConcurrencyError
+from games.eventstore.store import AppendResult, append, load_state, lock_stream
+from games.eventstore.streams import NewEvent, StreamKey
 from rules import pairing as rp
 from rules import tournament as rt
 from rules import tsh

@@ -19,9 +19,10 @@ from typing import Any
 from django.db import connection, models
 from django.utils import timezone
 
-from games.codec import Codec
-from games.eventstore import RecordedEvent, StreamKey, StreamType, binary_cursor
-from games.models import StoredEvent
+from games.eventstore.codec import Codec
+from games.eventstore.models import StoredEvent
+from games.eventstore.sql import binary_cursor
+from games.eventstore.streams import RecordedEvent, StreamKey, StreamType
 from rules import tournament as rt
 from rules.errors import RulesError
 from rules.records import EntryKind

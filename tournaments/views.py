@@ -26,7 +26,7 @@ from django.utils.functional import SimpleLazyObject
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import services as game_services
-from games.eventstore import ConcurrencyError, EventRejectedError
+from games.eventstore.errors import ConcurrencyError, EventRejectedError
 from games.models import GameProjection
 from games.readcache import cached_page
 from games.views import flagged_note

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from games import eventstore
+from games.eventstore.cache import state_cache
 
 
 @pytest.fixture(autouse=True)
 def _fresh_state_cache():
-    eventstore.state_cache.clear()
+    state_cache.clear()
     yield
-    eventstore.state_cache.clear()
+    state_cache.clear()
 
 
 @pytest.fixture

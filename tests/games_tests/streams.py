@@ -6,8 +6,8 @@ import uuid
 from dataclasses import dataclass
 from typing import ClassVar
 
-from games.codec import Codec
-from games.eventstore import StreamKey, StreamType
+from games.eventstore.codec import Codec
+from games.eventstore.streams import StreamKey, StreamType
 
 
 class CounterError(Exception):

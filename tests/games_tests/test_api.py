@@ -6,7 +6,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
-from games.models import GameProjection, StoredEvent
+from games.eventstore.models import StoredEvent
+from games.models import GameProjection
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import uuid
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.eventstore import canonical_json, chain_hash, chain_hash_of_json
+from games.eventstore.chain import canonical_json, chain_hash, chain_hash_of_json
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(),

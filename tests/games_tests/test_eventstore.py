@@ -8,28 +8,36 @@ import uuid
 import pytest
 from django.db import DatabaseError, connection, connections, transaction
 
-from games import eventstore
-from games.eventstore import (
-    ConcurrencyError,
-    EventRejectedError,
-    NewEvent,
-    StreamKey,
+from games.eventstore import store
+from games.eventstore.cache import state_cache
+from games.eventstore.chain import chain_hash
+from games.eventstore.errors import ConcurrencyError, EventRejectedError
+from games.eventstore.models import StoredEvent
+from games.eventstore.rebuild import rebuild_projections
+from games.eventstore.store import (
     append,
+    current_version,
+    load_state,
     read_all,
     read_stream,
 )
-from games.models import StoredEvent
+from games.eventstore.streams import (
+    NewEvent,
+    StreamKey,
+    register_stream_type,
+    unregister_stream_type,
+)
 from tests.games_tests.streams import Added, CounterStream
 
 
 @pytest.fixture
 def counter():
     stream_type = CounterStream()
-    eventstore.register_stream_type(stream_type)
-    eventstore.state_cache.clear()
+    register_stream_type(stream_type)
+    state_cache.clear()
     yield stream_type
-    eventstore._registry.pop("counter", None)
-    eventstore.state_cache.clear()
+    unregister_stream_type("counter")
+    state_cache.clear()
 
 
 def new_stream() -> StreamKey:
@@ -109,7 +117,7 @@ def test_the_hash_chain_links_each_event_to_the_previous(counter):
     stream = new_stream()
     append(stream, [Added(1), Added(2)], expected_version=0)
     first, second = read_stream(stream)
-    recomputed = eventstore.chain_hash(
+    recomputed = chain_hash(
         first.chain_hash,
         stream_id=stream.id,
         version=2,
@@ -173,7 +181,7 @@ def test_rebuild_gives_the_same_projection_as_the_incremental_path(counter):
         append(stream, [Added(10 * n)], expected_version=1)
     incremental = {s.id: counter.projected[s.id] for s in streams}
     counter.reset_projections()
-    counts = eventstore.rebuild_projections(["counter"])
+    counts = rebuild_projections(["counter"])
     assert counts["counter"] >= 3
     assert {s.id: counter.projected[s.id] for s in streams} == incremental
 
@@ -193,7 +201,7 @@ def _race(stream: StreamKey, expected: int, barrier: threading.Barrier, out: lis
 def test_two_concurrent_appenders_at_the_same_version_exactly_one_wins(counter):
     stream = new_stream()
     append(stream, [Added(1)], expected_version=0)
-    eventstore.state_cache.clear()
+    state_cache.clear()
     barrier = threading.Barrier(2)
     outcomes: list = []
     threads = [
@@ -212,7 +220,7 @@ def _writer(stream: StreamKey, attempts: int, out: list) -> None:
     try:
         written = 0
         while written < attempts:
-            version = eventstore.current_version(stream)
+            version = current_version(stream)
             try:
                 append(stream, [Added(1)], expected_version=version)
                 written += 1
@@ -240,7 +248,9 @@ def test_twenty_racing_writers_leave_a_gap_free_log(counter):
 
 
 @pytest.mark.django_db
-def test_a_cache_behind_the_log_catches_up_with_only_the_newer_events(counter):
+def test_a_cache_behind_the_log_catches_up_with_only_the_newer_events(
+    counter, monkeypatch
+):
     """Another process appended: this one reads what it lacks, not the stream.
 
     Inside the test's transaction nothing commits, so appends never refresh the
@@ -248,23 +258,20 @@ def test_a_cache_behind_the_log_catches_up_with_only_the_newer_events(counter):
     """
     stream = new_stream()
     append(stream, [Added(1), Added(2)], expected_version=0)
-    eventstore.load_state(stream)  # this process has seen version 2
+    load_state(stream)  # this process has seen version 2
     reads = []
-    original = eventstore.read_stream
 
     def counting(*args, **kwargs):
-        events = original(*args, **kwargs)
+        events = read_stream(*args, **kwargs)
         reads.append([e.version for e in events])
         return events
 
-    eventstore.read_stream = counting
-    try:
-        append(stream, [Added(4)], expected_version=2)  # the cache is current
-        append(stream, [Added(8)], expected_version=3)  # one event behind
-        version, state = eventstore.load_state(stream)  # one more behind
-        result = append(stream, [Added(16)], expected_version=4)
-    finally:
-        eventstore.read_stream = original
+    monkeypatch.setattr(store, "read_stream", counting)
+    append(stream, [Added(4)], expected_version=2)  # the cache is current
+    append(stream, [Added(8)], expected_version=3)  # one event behind
+    version, state = load_state(stream)  # one more behind
+    result = append(stream, [Added(16)], expected_version=4)
+    monkeypatch.undo()
     assert reads == [[3], [4]]
     assert (version, state) == (4, 15)
     assert result.state == 31

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from games import eventstore, services
-from games.models import GameProjection, GameTurn, StoredEvent
+from games import services
+from games.eventstore.cache import state_cache
+from games.eventstore.models import StoredEvent
+from games.models import GameProjection, GameTurn
 from rules import gcg
 
 GAMES = [
@@ -38,7 +40,7 @@ def test_each_real_game_imports_with_its_scores(name, shared_gcg_dir, recorder):
             last_by_player[turn.player] = turn.cumulative
     assert [last_by_player[p] for p in sorted(last_by_player)] == game.scores
     # The stored events replay to the same state the reader built.
-    eventstore.state_cache.clear()
+    state_cache.clear()
     _, aggregate = services.game_load(result.stream.id)
     assert aggregate.state.scores == expected.state.scores
 

@@ -9,7 +9,10 @@ import uuid
 import pytest
 from django.core.management import call_command
 
-from games import eventstore, services, snapshots
+from games import services, snapshots
+from games.eventstore.cache import state_cache
+from games.eventstore.rebuild import id_range, rebuild_projections
+from games.eventstore.streams import StreamKey
 from games.models import GameProjection, GameTurn
 
 EXCLUDED = {"updated_at"}  # when a row was written differs by nature
@@ -71,8 +74,8 @@ def test_rebuild_equals_the_incremental_projection(recorder, shared_gcg_dir):
     record_games(recorder, shared_gcg_dir)
     incremental = snapshot()
     assert len(incremental[0]) == 7
-    eventstore.state_cache.clear()
-    eventstore.rebuild_projections(["game"])
+    state_cache.clear()
+    rebuild_projections(["game"])
     assert snapshot() == incremental
 
 
@@ -81,14 +84,12 @@ def test_a_rebuild_does_not_keep_the_game_states_it_replays(recorder, shared_gcg
     # Thousands of kept game states made the collector's full passes a quarter of
     # a national rebuild; a game replays in a millisecond when next asked for.
     record_games(recorder, shared_gcg_dir)
-    eventstore.state_cache.clear()
-    eventstore.rebuild_projections(["game"])
+    state_cache.clear()
+    rebuild_projections(["game"])
     game_ids = GameProjection.objects.values_list("game_id", flat=True)
     assert len(game_ids) == 7
     for game_id in game_ids:
-        assert (
-            eventstore.state_cache.entry(eventstore.StreamKey("game", game_id)) is None
-        )
+        assert state_cache.entry(StreamKey("game", game_id)) is None
 
 
 @pytest.mark.django_db(transaction=True)
@@ -100,7 +101,7 @@ def test_a_parallel_rebuild_equals_the_incremental_projection(recorder, shared_g
 
 
 def test_the_shares_of_a_parallel_rebuild_cover_every_stream_id_once():
-    shares = [eventstore._id_range(index, 5) for index in range(5)]
+    shares = [id_range(index, 5) for index in range(5)]
     assert shares[0][0] == uuid.UUID(int=0)
     assert shares[-1][1] is None
     for (_, high), (next_low, _) in itertools.pairwise(shares):
@@ -115,4 +116,4 @@ def test_the_shares_of_a_parallel_rebuild_cover_every_stream_id_once():
         ]
         assert len(holders) == 1, stream_id
     with pytest.raises(ValueError, match="no share 5 of 5"):
-        eventstore._id_range(5, 5)
+        id_range(5, 5)

@@ -14,7 +14,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 import rules
-from games import eventstore, selectors, services, snapshots
+from games import selectors, services, snapshots
+from games.eventstore.cache import state_cache
+from games.eventstore.rebuild import rebuild_projections
 from games.models import GameProjection
 from rules import state as rs
 
@@ -43,7 +45,7 @@ def replayed(game_id):
 def page(client, game_id, turn=None):
     """The page built afresh (no page cache, no kept state), and its query count."""
     cache.clear()
-    eventstore.state_cache.clear()
+    state_cache.clear()
     url = f"/games/{game_id}/" if turn is None else f"/games/{game_id}/turn/{turn}/"
     with CaptureQueriesContext(connection) as captured:
         response = client.get(url)
@@ -202,7 +204,7 @@ def test_the_fingerprint_covers_the_rules_source(tmp_path):
 def test_a_rebuild_rewrites_the_snapshots(client, recorder, shared_gcg_dir):
     game_ids = import_all(recorder, shared_gcg_dir)
     pages = {game_id: page(client, game_id)[0] for game_id in game_ids}
-    eventstore.rebuild_projections(["game"])
+    rebuild_projections(["game"])
     for game_id in game_ids:
         version, blob = stored_snapshot(game_id)
         state, _ = snapshots.load(game_id, version, blob)

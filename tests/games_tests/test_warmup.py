@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from games import eventstore
-from games.warmup import recent_streams
+from games.eventstore.cache import state_cache
+from games.eventstore.store import current_version
+from games.eventstore.warmup import recent_streams
 from tournaments import services
 from tournaments.services import tournament_stream
 
@@ -37,18 +38,18 @@ def test_the_worker_hook_loads_recent_tournaments_into_the_cache(django_user_mod
     director = django_user_model.objects.create_user("warm-director")
     older = make_tournament(director, "Older Open")
     newer = make_tournament(director, "Newer Open")
-    eventstore.state_cache.clear()
+    state_cache.clear()
     try:
         hook = runpy.run_path(str(GUNICORN_CONF))["post_worker_init"]
         hook(None)
         for stream in (older, newer):
-            entry = eventstore.state_cache.entry(stream)
+            entry = state_cache.entry(stream)
             assert entry is not None, stream
             version, state, _ = entry
-            assert version == eventstore.current_version(stream)
+            assert version == current_version(stream)
             assert len(state.rules.players) == 2
     finally:
-        eventstore.state_cache.clear()
+        state_cache.clear()
 
 
 @pytest.mark.django_db

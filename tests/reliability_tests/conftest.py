@@ -19,8 +19,8 @@ import pytest
 from django.core.cache import cache
 from django.db import connection
 
-from games import eventstore
 from games import services as game_services
+from games.eventstore.cache import state_cache
 from tournaments import services
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
@@ -33,10 +33,10 @@ DERANDOMIZE = os.environ.get("FUZZ_RANDOM") != "1"
 @pytest.fixture(autouse=True)
 def _fresh_state_and_cache():
     """Each test starts with an empty state cache and no sign-in failures counted."""
-    eventstore.state_cache.clear()
+    state_cache.clear()
     cache.clear()
     yield
-    eventstore.state_cache.clear()
+    state_cache.clear()
     cache.clear()
 
 
@@ -63,6 +63,7 @@ def make_tournament(
     names: list[str] | None = None,
     rounds: int = 5,
     pair_by_hand: bool = True,
+    preset: str = "classic",
 ):
     """A published tournament of `players` players (or of `names`) with round 1
     paired by hand (1 v 2, 3 v 4, …) unless told not to. Returns (tournament_id,
@@ -75,6 +76,7 @@ def make_tournament(
         end_date="2026-11-22",
         rounds=rounds,
         venue="Riverside Library",
+        preset=preset,
     )
     tournament_id = result.stream.id
     services.players_register(

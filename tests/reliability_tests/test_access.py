@@ -11,7 +11,7 @@ from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
 from games import services as game_services
-from games.models import StoredEvent
+from games.eventstore.models import StoredEvent
 from tests.reliability_tests.conftest import make_tournament, start_game
 from tournaments import services
 

@@ -15,7 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
-from games.models import GameProjection, StoredEvent
+from games.eventstore.models import StoredEvent
+from games.models import GameProjection
 from tests.reliability_tests.conftest import DERANDOMIZE, record_result, start_game
 
 # 415: a JSON body to the upload endpoint, which takes multipart forms only.

@@ -17,10 +17,18 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from rest_framework.authtoken.models import Token
 
-from games import eventstore, selectors
+from games import selectors
 from games import services as game_services
-from games.backup import BackupError, export_events, import_events, recompute_hash
-from games.models import GameProjection, GameTurn, StoredEvent
+from games.eventstore.backup import (
+    BackupError,
+    export_events,
+    import_events,
+    recompute_hash,
+)
+from games.eventstore.cache import state_cache
+from games.eventstore.models import StoredEvent
+from games.eventstore.streams import StreamKey
+from games.models import GameProjection, GameTurn
 from tests.boards import round_games
 from tests.reliability_tests.conftest import (
     PROJECT_DIR,
@@ -36,8 +44,9 @@ from tournaments.models import Director, Player, PlayerRound, Tournament
 def history(director, other_user, shared_gcg_dir):
     """A tournament with two rounds of results (one amended), a linked player who
     annotated their game, two games recorded for it (one from a GCG file), and a
-    casual game that belongs to no tournament."""
-    tournament_id, ids = make_tournament(director)
+    casual game that belongs to no tournament. WESPA rules: the GCG file is a
+    five-point challenge game, and a tournament's games play under its rules."""
+    tournament_id, ids = make_tournament(director, preset="wespa")
     for board in range(4):
         services.result_record(
             tournament_id=tournament_id,
@@ -193,7 +202,7 @@ def wipe_database() -> None:
     """
     tables = [
         model._meta.db_table
-        for label in ("games", "tournaments")
+        for label in ("eventstore", "games", "tournaments")
         for model in apps.get_app_config(label).get_models()
     ]
     tables += [Token._meta.db_table, "django_admin_log", "auth_user_groups"]
@@ -204,7 +213,12 @@ def wipe_database() -> None:
         for table in tables:
             cursor.execute(f'DELETE FROM "{table}"')
         cursor.execute("SET LOCAL session_replication_role = origin")
-    eventstore.state_cache.clear()
+    state_cache.clear()
+
+
+def tournament_text(history) -> str:
+    """The backup of the history's tournament (with its games)."""
+    return export_text(scope=StreamKey("tournament", history["tournament"]))
 
 
 def export_text(**options) -> str:
@@ -244,7 +258,7 @@ def test_export_then_import_into_an_empty_database_reproduces_everything(
 
 @pytest.mark.django_db
 def test_a_tournament_export_holds_it_and_its_games_only(history, tmp_path):
-    text = export_text(tournament_id=history["tournament"])
+    text = tournament_text(history)
     lines = lines_of(text)
     streams = {line["stream_id"] for line in lines if line["kind"] == "event"}
     assert streams == {str(history["tournament"]), *map(str, history["games"])}
@@ -257,7 +271,7 @@ def test_a_tournament_export_holds_it_and_its_games_only(history, tmp_path):
     import_events(path)
     assert snapshot(history, casual=False) == before
     assert not StoredEvent.objects.filter(stream_id=history["casual"]).exists()
-    assert export_text(tournament_id=history["tournament"]) == text
+    assert tournament_text(history) == text
 
 
 @pytest.mark.django_db
@@ -411,7 +425,7 @@ def test_import_into_a_log_without_those_streams_appends_them(
     """A non-empty log accepts a backup whose streams it lacks (positions are then
     assigned after its own)."""
     path = tmp_path / "tournament.jsonl"
-    text = export_text(tournament_id=history["tournament"])
+    text = tournament_text(history)
     path.write_text(text)
     before = snapshot(history)
     streams = [history["tournament"], *history["games"]]
@@ -422,7 +436,7 @@ def test_import_into_a_log_without_those_streams_appends_them(
             "DELETE FROM event_log WHERE stream_id = ANY(%s)", [list(streams)]
         )
         cursor.execute("SET LOCAL session_replication_role = origin")
-    eventstore.state_cache.clear()
+    state_cache.clear()
     Tournament.objects.filter(pk=history["tournament"]).delete()
     GameProjection.objects.filter(pk__in=history["games"]).delete()
     make_tournament(director, name="Another Open")  # the log grows meanwhile
@@ -437,7 +451,7 @@ def test_import_into_a_log_without_those_streams_appends_them(
     assert after == before
     assert {
         line["chain_hash"]
-        for line in lines_of(export_text(tournament_id=history["tournament"]))
+        for line in lines_of(tournament_text(history))
         if line["kind"] == "event"
     } == {line["chain_hash"] for line in lines_of(text) if line["kind"] == "event"}
 

@@ -10,10 +10,13 @@ import pytest
 from django.db import connections
 from rest_framework.test import APIClient
 
-from games import eventstore
 from games import services as game_services
-from games.eventstore import ConcurrencyError, read_stream
-from games.models import GameProjection, GameTurn, StoredEvent
+from games.eventstore.cache import state_cache
+from games.eventstore.errors import ConcurrencyError
+from games.eventstore.models import StoredEvent
+from games.eventstore.store import read_stream
+from games.eventstore.streams import stream_type
+from games.models import GameProjection, GameTurn
 from rules import tournament as rt
 from tests.reliability_tests.conftest import make_tournament, start_game
 from tournaments import services
@@ -121,7 +124,7 @@ def test_without_a_version_the_second_slip_waits_and_is_refused_as_a_duplicate(
     result in it, and the rules refuse the duplicate (400). No append is wasted on a
     lost race: exactly two validations of the result."""
     tournament_id, ids = two_directors
-    handler = eventstore.stream_type("tournament")
+    handler = stream_type("tournament")
     original = handler.apply
     validations = []
 
@@ -160,7 +163,7 @@ def test_when_both_pass_validation_the_unique_version_decides(
     stored."""
     monkeypatch.setattr(services, "lock_stream", lambda stream: None)
     tournament_id, ids = two_directors
-    handler = eventstore.stream_type("tournament")
+    handler = stream_type("tournament")
     original = handler.apply
     both_validated = threading.Barrier(2)
 
@@ -216,7 +219,7 @@ def test_twenty_writers_racing_on_one_game_lose_no_event(director):
     services, retrying on ConcurrencyError: every note is stored exactly once, the
     versions run 1..n without a gap, and the projection is at the last version."""
     game_id, turn_version = start_game(director)
-    eventstore.state_cache.clear()
+    state_cache.clear()
     before = StoredEvent.objects.filter(stream_id=game_id).count()
     done: list = []
     conflicts: list = []

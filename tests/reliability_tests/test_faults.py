@@ -17,11 +17,14 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
-from games import eventstore, repair
 from games import services as game_services
-from games.backup import verify_log
+from games.eventstore import repair
+from games.eventstore.backup import verify_log
+from games.eventstore.models import StoredEvent
+from games.eventstore.store import current_version
+from games.eventstore.streams import stream_type
 from games.management.commands import serve
-from games.models import GameProjection, GameTurn, StoredEvent
+from games.models import GameProjection, GameTurn
 from tests.reliability_tests.conftest import PROJECT_DIR, start_game, subprocess_env
 from tournaments import services
 from tournaments.models import PlayerRound, Tournament
@@ -167,7 +170,7 @@ def test_a_worker_killed_mid_append_leaves_nothing_half_written(
         # The event inserted before the projection started is gone with it, and
         # the half-rewritten projection is as it was.
         stream = services.tournament_stream(tournament_id)
-        assert eventstore.current_version(stream) == killed_version - 1
+        assert current_version(stream) == killed_version - 1
         assert Tournament.objects.get(pk=tournament_id).version == killed_version - 1
         assert standings_snapshot(tournament_id) == before
     wait_until_killed_sessions_end()
@@ -211,7 +214,7 @@ def test_a_worker_killed_mid_append_leaves_nothing_half_written(
 
 
 def _without_projection(monkeypatch, name):
-    handler = eventstore.stream_type(name)
+    handler = stream_type(name)
     monkeypatch.setattr(handler, "project", lambda *args, **kwargs: None)
     return handler
 

@@ -15,7 +15,7 @@ from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
 from games import services as game_services
-from games.models import StoredEvent
+from games.eventstore.models import StoredEvent
 from tests.reliability_tests.conftest import start_game
 from tournaments import services
 
@@ -125,17 +125,19 @@ def test_the_admin_shows_events_but_cannot_add_change_or_delete_them(
 ):
     row = StoredEvent.objects.order_by("position").first()
     before = log_rows()
-    change = reverse("admin:games_storedevent_change", args=[row.pk])
+    change = reverse("admin:eventstore_storedevent_change", args=[row.pk])
     page = admin_client.get(change)
     assert page.status_code == 200
     assert b'name="_save"' not in page.content
     posted = admin_client.post(change, {"payload": '{"rating": 9}', "version": 99})
     assert posted.status_code == 403
-    delete = reverse("admin:games_storedevent_delete", args=[row.pk])
+    delete = reverse("admin:eventstore_storedevent_delete", args=[row.pk])
     assert admin_client.get(delete).status_code == 403
     assert admin_client.post(delete, {"post": "yes"}).status_code == 403
-    assert admin_client.get(reverse("admin:games_storedevent_add")).status_code == 403
-    changelist = reverse("admin:games_storedevent_changelist")
+    assert (
+        admin_client.get(reverse("admin:eventstore_storedevent_add")).status_code == 403
+    )
+    changelist = reverse("admin:eventstore_storedevent_changelist")
     admin_client.post(
         changelist,
         {"action": "delete_selected", "_selected_action": [row.pk], "post": "yes"},

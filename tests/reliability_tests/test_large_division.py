@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games import eventstore
+from games.eventstore.cache import state_cache
 from tests.reliability_tests.conftest import make_tournament
 from tournaments import services
 
@@ -32,6 +32,6 @@ def test_a_national_division_is_paired_by_the_system(director, method):
     assert len(pairing.byes) == 1
     assert len(pairing.coin_flips) == PLAYERS // 2
     # Replayed from the log alone, the round is the same.
-    eventstore.state_cache.clear()
+    state_cache.clear()
     _, replayed = services.tournament_state(tournament_id)
     assert replayed.rules.round_state("A", 1).pairing == pairing

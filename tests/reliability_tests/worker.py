@@ -27,8 +27,8 @@ def main(
     django.setup()
     from django.contrib.auth import get_user_model
 
-    from games import eventstore
     from games import services as game_services
+    from games.eventstore.streams import stream_type
     from tests.boards import round_games
     from tournaments import services
 
@@ -36,11 +36,11 @@ def main(
     game = uuid.UUID(game_id)
     tournament = uuid.UUID(tournament_id)
     pairing = next(
-        (game for game in round_games(tournament, 1) if game.has_result), None
+        (board for board in round_games(tournament, 1) if board.has_result), None
     )
 
     if mode == "in-projection":
-        handler = eventstore.stream_type("tournament")
+        handler = stream_type("tournament")
         original = handler.project
 
         def project(stream, state, new_events, **kwargs):

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from games import eventstore
+from games.eventstore.cache import state_cache
 from tournaments import services
 
 
 @pytest.fixture(autouse=True)
 def _fresh_state_cache():
     """Each test starts with an empty per-process state cache."""
-    eventstore.state_cache.clear()
+    state_cache.clear()
     yield
-    eventstore.state_cache.clear()
+    state_cache.clear()
 
 
 @pytest.fixture

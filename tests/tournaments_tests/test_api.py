@@ -6,7 +6,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
-from games.models import StoredEvent
+from games.eventstore.models import StoredEvent
 from tests.boards import round_games
 from tournaments import services
 from tournaments.models import Player

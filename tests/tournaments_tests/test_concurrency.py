@@ -7,7 +7,7 @@ import threading
 import pytest
 from django.db import connections
 
-from games.eventstore import EventRejectedError
+from games.eventstore.errors import EventRejectedError
 from tests.boards import round_games
 from tournaments import services
 

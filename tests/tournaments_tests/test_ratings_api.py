@@ -10,7 +10,7 @@ from django.urls import include, path
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games.models import StoredEvent
+from games.eventstore.models import StoredEvent
 from tests.boards import round_games
 from tournaments import services
 from tournaments.ratings_urls import page_urlpatterns

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from games import eventstore
-from games.eventstore import ConcurrencyError, EventRejectedError
-from games.models import StoredEvent
+from games.eventstore.cache import state_cache
+from games.eventstore.errors import ConcurrencyError, EventRejectedError
+from games.eventstore.models import StoredEvent
+from games.eventstore.rebuild import rebuild_projections
+from games.eventstore.store import current_version
 from tests.boards import board_of, round_alone, round_games
 from tournaments import services
 from tournaments.models import Director, Player, PlayerRound, Tournament
@@ -208,7 +210,7 @@ def test_an_amendment_in_round_one_changes_every_later_standing(club, director):
 
 @pytest.mark.django_db
 def test_a_stale_expected_version_is_a_conflict(club, director):
-    version = eventstore.current_version(services.tournament_stream(club))
+    version = current_version(services.tournament_stream(club))
     services.round_pair(
         tournament_id=club,
         division="A",
@@ -243,8 +245,8 @@ def test_projections_rebuilt_from_the_log_equal_the_incremental_ones(club, direc
         tournament_id=club, division="A", round_=4, method="swiss", user=director
     )
     incremental = snapshot(club)
-    eventstore.state_cache.clear()
-    eventstore.rebuild_projections(["tournament"])
+    state_cache.clear()
+    rebuild_projections(["tournament"])
     assert snapshot(club) == incremental
 
 

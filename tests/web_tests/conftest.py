@@ -12,8 +12,8 @@ import pytest
 # database work from that thread is still synchronous.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-from games import eventstore
 from games import services as game_services
+from games.eventstore.cache import state_cache
 from tournaments import services
 from tournaments.models import Player
 
@@ -48,9 +48,9 @@ PASSWORD = "pw-web-12345"
 @pytest.fixture(autouse=True)
 def _fresh_state_cache():
     """Each test starts with an empty per-process state cache."""
-    eventstore.state_cache.clear()
+    state_cache.clear()
     yield
-    eventstore.state_cache.clear()
+    state_cache.clear()
 
 
 @pytest.fixture
@@ -70,7 +70,10 @@ def player_user(django_user_model):
 
 @pytest.fixture
 def club(director):
-    """A 7-round club tournament (classic rules) with 11 players in division A."""
+    """A 7-round club tournament with 11 players in division A: NASPA rules, as
+    the real games recorded for its boards were played (a tournament's games play
+    under its rules), but a tie on final score decided by the score before the
+    end-of-game adjustments (classic's rule, which the results tests exercise)."""
     result = services.tournament_create(
         user=director,
         name="Riverside Club Championship",
@@ -78,6 +81,8 @@ def club(director):
         end_date="2026-11-21",
         rounds=7,
         venue="Riverside Library",
+        preset="naspa",
+        ties_are_draws=False,
     )
     tournament_id = result.stream.id
     services.players_register(

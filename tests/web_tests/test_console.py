@@ -7,7 +7,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from games.models import StoredEvent
+from games.eventstore.models import StoredEvent
 from tests.boards import board_of, round_alone, round_games
 from tests.web_tests.conftest import ids_by_number, pair_by_hand
 from tournaments.models import Player, Tournament

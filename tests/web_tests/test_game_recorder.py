@@ -6,7 +6,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from games.models import GameProjection, StoredEvent
+from games.eventstore.models import StoredEvent
+from games.models import GameProjection
 from tests.boards import board_of
 
 pytestmark = pytest.mark.django_db

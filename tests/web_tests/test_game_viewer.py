@@ -8,8 +8,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import eventstore
 from games import services as game_services
+from games.eventstore.cache import state_cache
 from games.presenters import placed_squares
 from rules import gcg
 from rules import state as rs
@@ -288,11 +288,11 @@ def test_the_last_play_read_from_each_line_matches_the_boards_it_changed(
 def test_reading_a_game_does_not_keep_its_state_in_the_cache(client, game_id):
     # Readers open thousands of games once each: their replays must not crowd out
     # (or make the collector walk) the states kept for appenders.
-    eventstore.state_cache.clear()
+    state_cache.clear()
     assert client.get(reverse("game-detail", args=[game_id])).status_code == 200
-    assert eventstore.state_cache.entry(game_services.game_stream(game_id)) is None
+    assert state_cache.entry(game_services.game_stream(game_id)) is None
     game_services.game_load(game_id)  # an appender's load keeps it
-    assert eventstore.state_cache.entry(game_services.game_stream(game_id)) is not None
+    assert state_cache.entry(game_services.game_stream(game_id)) is not None
 
 
 def test_a_spanish_game_shows_its_tiles_and_values(client, director):

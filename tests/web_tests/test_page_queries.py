@@ -10,8 +10,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import eventstore
 from games import services as game_services
+from games.eventstore.cache import state_cache
 from tests.boards import round_games
 from tournaments import services
 from tournaments.models import Player
@@ -100,7 +100,7 @@ def test_the_game_page_does_not_grow_with_turns(client, director, shared_gcg_dir
         text=(shared_gcg_dir / "noah_vs_peter.gcg").read_bytes(), user=director
     )
     # Cold, as most games of a national event are read: nothing replayed yet.
-    eventstore.state_cache.clear()
+    state_cache.clear()
     few = queries(client, f"/games/{short.stream.id}/")
     many = queries(client, f"/games/{long.stream.id}/")
     assert many == few

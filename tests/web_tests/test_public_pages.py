@@ -277,8 +277,10 @@ def test_a_scorecard_links_the_latest_game_of_exactly_its_boards(
     director, paired, shared_gcg_dir
 ):
     ids = ids_by_number(paired)
+    # Round 2: board 1 is 1 v 3, board 3 is 2 v 4 (a game names a real board).
+    pair_by_hand(paired, director, 2, [(1, 1, 3), (3, 2, 4)])
 
-    def imported(name, round_, board):
+    def imported(name, round_, board, first, second):
         result, _ = game_services.game_import_gcg(
             text=(shared_gcg_dir / name).read_bytes(),
             user=director,
@@ -287,16 +289,16 @@ def test_a_scorecard_links_the_latest_game_of_exactly_its_boards(
                 "division": "A",
                 "round": round_,
                 "board": board,
-                "player_ids": [ids[1], ids[2]],
+                "player_ids": [ids[first], ids[second]],
             },
         )
         return result.stream.id
 
-    imported("doug_v_emely.gcg", 1, 1)
-    replayed = imported("noah_vs_peter.gcg", 1, 1)  # the same board, recorded again
-    other = imported("success_six_pass.gcg", 2, 3)
-    imported("doug_v_emely.gcg", 1, 3)  # in the rounds and boards asked, not a pair
-    imported("doug_v_emely.gcg", 2, 1)
+    imported("doug_v_emely.gcg", 1, 1, 1, 2)
+    replayed = imported("noah_vs_peter.gcg", 1, 1, 1, 2)  # the same board again
+    other = imported("success_six_pass.gcg", 2, 3, 2, 4)
+    imported("doug_v_emely.gcg", 1, 3, 5, 6)  # round 1 and board 3 asked, not (1, 3)
+    imported("doug_v_emely.gcg", 2, 1, 1, 3)
     found = selectors.board_game_ids(paired, "A", [(1, 1), (2, 3), (3, None)])
     assert found == {(1, 1): replayed, (2, 3): other}
     assert selectors.board_game_ids(paired, "B", [(1, 1)]) == {}

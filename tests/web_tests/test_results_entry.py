@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.models import StoredEvent
+from games.eventstore.models import StoredEvent
 from tests.boards import board_of
 from tests.web_tests.conftest import ids_by_number, pair_by_hand
 from tournaments import services

@@ -17,7 +17,7 @@ from django.core.management import call_command, get_commands
 from django.core.management.base import BaseCommand, CommandParser
 
 from config.embedded_pg import watch_embedded_postgres
-from games.repair import repair_projections
+from games.eventstore.repair import repair_projections
 
 
 class Command(BaseCommand):

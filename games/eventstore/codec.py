@@ -3,8 +3,10 @@
 Stored events are never pickled and never keyed by Python import paths: each event
 class is registered under a stable type name with a schema version. The fields are
 encoded from the class's type hints (str, int, bool, ``X | None``, ``tuple[X, ...]``,
-``StrEnum`` and nested frozen dataclasses). When an event's shape changes, its schema
-version goes up and an upcaster turns old payloads into the new shape on read::
+``StrEnum`` and nested frozen dataclasses), and a payload is decoded only when every
+field has its hint's type (:class:`CodecError` names the field otherwise). When an
+event's shape changes, its schema version goes up and an upcaster turns old payloads
+into the new shape on read::
 
     codec = Codec()
     codec.register_all(rules.events.EVENT_TYPES)
@@ -22,12 +24,9 @@ import typing
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from games.eventstore.errors import CodecError
+
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
-
-
-class CodecError(Exception):
-    """Raised when an event cannot be encoded or a stored payload cannot be decoded."""
-
 
 _Encoder = Callable[[Any], Any]
 _Decoder = Callable[[Any], Any]
@@ -92,18 +91,18 @@ class _FieldCodecs:
         if optional:
             decode_inner = self.decoder(inner)
             return lambda v: None if v is None else decode_inner(v)
-        if hint in (str, int, bool):
-            return _identity
+        if hint in _SCALARS:
+            return _scalar_decoder(hint)
         if isinstance(hint, type) and issubclass(hint, enum.Enum):
-            return hint
+            return _enum_decoder(hint)
         if typing.get_origin(hint) is tuple:
             args = typing.get_args(hint)
             if len(args) == 2 and args[1] is Ellipsis:
                 decode_item = self.decoder(args[0])
-                return lambda v: tuple(decode_item(item) for item in v)
+                return lambda v: tuple(decode_item(item) for item in _list(v))
             item_decoders = [self.decoder(a) for a in args]
             return lambda v: tuple(
-                d(item) for d, item in zip(item_decoders, v, strict=True)
+                d(item) for d, item in zip(item_decoders, _list(v), strict=True)
             )
         if dataclasses.is_dataclass(hint):
             return self._dataclass_decoder(hint)
@@ -122,23 +121,102 @@ class _FieldCodecs:
         return encode
 
     def _dataclass_decoder(self, cls: type) -> _Decoder:
-        fields = [(name, self.decoder(hint)) for name, hint in self._fields(cls)]
-        names = frozenset(name for name, _ in fields)
-        # Only the fields that need converting are touched: a rebuild decodes every
-        # event of the log, and most fields are plain JSON values.
-        converted = [(name, dec) for name, dec in fields if dec is not _identity]
+        hints = self._fields(cls)
+        decoders = {name: self.decoder(hint) for name, hint in hints}
+        names = decoders.keys()
+        # Fields stored as they are (str, int, bool, or None when optional) are
+        # checked by their JSON value's type, without a call each; only the others
+        # are converted: a rebuild decodes every event of the log.
+        plain = {name: _plain_types(hint) for name, hint in hints}
+        plain = {name: kinds for name, kinds in plain.items() if kinds}
+        converted = [(name, dec) for name, dec in decoders.items() if name not in plain]
+        where = cls.__name__
 
-        def decode(payload: Mapping[str, Any]) -> Any:
+        def decode(payload: Any) -> Any:
+            if type(payload) is not dict:
+                raise CodecError(f"{where}: expected an object, got {payload!r}")
             if not payload.keys() <= names:
                 unknown = sorted(set(payload) - names)
-                raise CodecError(f"{cls.__name__} has no field(s) {', '.join(unknown)}")
+                raise CodecError(f"{where} has no field(s) {', '.join(unknown)}")
             kwargs = dict(payload)
-            for name, dec in converted:
-                if name in kwargs:
-                    kwargs[name] = dec(kwargs[name])
-            return cls(**kwargs)
+            try:
+                for name, value in kwargs.items():
+                    kinds = plain.get(name)
+                    if kinds is not None and type(value) not in kinds:
+                        raise CodecError(name)
+                for name, dec in converted:
+                    if name in kwargs:
+                        kwargs[name] = dec(kwargs[name])
+            except (CodecError, ValueError, TypeError):
+                raise _field_error(where, decoders, payload) from None
+            try:
+                return cls(**kwargs)
+            except TypeError as error:  # a required field is missing
+                raise CodecError(f"{where}: {error}") from None
 
         return decode
+
+
+# A stored payload is checked field by field against the type hints: the log is
+# written by this codec, but a restored backup or a hand-made event is not, and a
+# wrong type must be refused here, not deep inside the rules. Measured on a decode
+# of real games' events: 1.7 -> 1.9 us an event (see the commit).
+_SCALARS = {
+    str: "a string",
+    int: "an integer",
+    bool: "true or false",
+}
+
+
+def _field_error(
+    where: str, decoders: Mapping[str, _Decoder], payload: Mapping[str, Any]
+) -> CodecError:
+    """The error of the first field that does not decode, named (found again
+    field by field, with each field's own decoder)."""
+    for name, value in payload.items():
+        try:
+            decoders[name](value)
+        except (CodecError, ValueError, TypeError) as error:
+            return CodecError(f"{where}.{name}: {error}")
+    return CodecError(f"{where}: cannot be decoded")
+
+
+def _plain_types(hint: Any) -> frozenset[type]:
+    """The JSON value types of a field stored as it is (none for the others)."""
+    optional, inner = _is_optional(hint)
+    if inner not in _SCALARS:
+        return frozenset()
+    return frozenset({inner, type(None)} if optional else {inner})
+
+
+def _scalar_decoder(kind: type) -> _Decoder:
+    expected = _SCALARS[kind]
+
+    def decode(value: Any) -> Any:
+        # `type(...) is`, not isinstance: JSON's true is not an integer here.
+        if type(value) is not kind:
+            raise CodecError(f"expected {expected}, got {value!r}")
+        return value
+
+    return decode
+
+
+def _enum_decoder(kind: type[enum.Enum]) -> _Decoder:
+    choices = ", ".join(str(member.value) for member in kind)
+
+    def decode(value: Any) -> Any:
+        try:
+            return kind(value)
+        except ValueError:
+            raise CodecError(f"{value!r} is not one of {choices}") from None
+
+    return decode
+
+
+def _list(value: Any) -> list[Any]:
+    if type(value) is not list:
+        raise CodecError(f"expected a list, got {value!r}")
+    return value
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

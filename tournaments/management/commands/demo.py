@@ -26,11 +26,14 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 from tqdm import tqdm
 
-from games.eventstore import NewEvent, StreamKey, append
+from games.eventstore.store import append
+from games.eventstore.streams import NewEvent
+from games.services import game_stream
 from games.simulate import Plan, SimulatedGame, english_word_graph, simulate_game
-from rules.ruleset import ruleset
+from rules.ruleset import Ruleset
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
+from tournaments.game_context import game_ruleset
 from tournaments.models import Player, Tournament
 
 NAMESPACE = uuid.UUID("6f1d7c52-3a0e-4d8e-9a57-2b3c1d0e9f11")
@@ -71,6 +74,9 @@ class _Pairing(NamedTuple):
 
 class Command(BaseCommand):
     help = "Load a realistic demo tournament (every game recorded move by move)."
+    # Set by handle: the word graph the games are simulated with, and their rules.
+    graph: Any
+    rules: Ruleset
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--seed", type=int, default=2026)
@@ -87,7 +93,7 @@ class Command(BaseCommand):
         started = time.perf_counter()
         seed = options["seed"]
         director, dev = self._users()
-        graph = english_word_graph()
+        self.graph = english_word_graph()
         created = tournament_services.tournament_create(
             user=director,
             name="Riverside Club Championship",
@@ -100,6 +106,8 @@ class Command(BaseCommand):
             tournament_id=uuid.uuid5(NAMESPACE, f"tournament-{seed}"),
         )
         tid = created.stream.id
+        # The games play under the tournament's rules, as any game started for it.
+        self.rules = game_ruleset(created.state.rules)
         for division, entries in DIVISIONS.items():
             tournament_services.players_register(
                 tournament_id=tid,
@@ -138,7 +146,7 @@ class Command(BaseCommand):
                             board.first.player_id,
                             board.second.player_id,
                         )
-                        self._play(tid, pairing, director, graph, seed, staged)
+                        self._play(tid, pairing, director, seed, staged)
                         bar.update(1)
         elapsed = time.perf_counter() - started
         self.stdout.write(
@@ -167,7 +175,6 @@ class Command(BaseCommand):
         tid: uuid.UUID,
         pairing: _Pairing,
         director: Any,
-        graph: Any,
         seed: int,
         staged: dict[str, bool],
     ) -> None:
@@ -185,12 +192,12 @@ class Command(BaseCommand):
             aim_for_tie=(pairing.division, pairing.round) == ("A", 1)
             and not staged["tie"],
         )  # fmt: skip
-        game = self._simulate(names, pairing, graph, key, plan)
+        game = self._simulate(names, pairing, key, plan)
         if plan.aim_for_tie and not game.tie_staged:
             # A tie is rare: replay the same pairing from other seeds until one
             # offers it (bounded; the demo still loads without it).
             for attempt in range(1, 80):
-                retry = self._simulate(names, pairing, graph, f"{key}-{attempt}", plan)
+                retry = self._simulate(names, pairing, f"{key}-{attempt}", plan)
                 if retry.tie_staged:
                     game = retry
                     break
@@ -210,7 +217,7 @@ class Command(BaseCommand):
         }
         with transaction.atomic():
             append(
-                StreamKey("game", game_id),
+                game_stream(game_id),
                 [NewEvent(game.events[0], context), *game.events[1:]],
                 expected_version=0,
                 recorded_by=director,
@@ -233,11 +240,8 @@ class Command(BaseCommand):
         self,
         names: dict[str, str],
         pairing: _Pairing,
-        graph: Any,
         key: str,
         plan: Plan,
     ) -> SimulatedGame:
         players = (names[pairing.first_id], names[pairing.second_id])
-        return simulate_game(
-            players, ruleset("classic"), graph, random.Random(key), plan
-        )
+        return simulate_game(players, self.rules, self.graph, random.Random(key), plan)

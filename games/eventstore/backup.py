@@ -7,7 +7,7 @@ A backup file has one JSON object per line, each written with ``canonical_json``
   events name (``[id, username]``: restoring needs them, the events keep the ids);
 * one line per event, in log order, with every column of ``event_log`` and its
   ``chain_hash`` (sha256 over the previous event's hash and this event's content,
-  see :func:`games.eventstore.chain_hash`);
+  see :func:`games.eventstore.chain.chain_hash`);
 * the last line, the end: how many events and streams, and the sha256 of every
   byte before it (a line changed outside the chained content, removed, added or a
   truncated file is refused too).
@@ -15,7 +15,7 @@ A backup file has one JSON object per line, each written with ``canonical_json``
 Usage::
 
     with open("backup.jsonl", "w") as out:
-        export_events(out)                       # or tournament_id=…
+        export_events(out)         # or scope=StreamKey("tournament", tid)
     import_events("backup.jsonl")                # verifies everything, then writes
     problems = verify_log()                      # the database's own chains
 
@@ -41,18 +41,17 @@ from django.core.management.color import no_style
 from django.db import connection, transaction
 from django.db.models import Q
 
-from games.codec import CodecError
-from games.eventstore import (
-    EventStoreError,
+from games.eventstore.chain import canonical_json, chain_hash
+from games.eventstore.errors import CodecError, EventStoreError
+from games.eventstore.models import StoredEvent
+from games.eventstore.repair import reproject
+from games.eventstore.store import database_is_postgresql
+from games.eventstore.streams import (
     StreamKey,
     StreamType,
-    canonical_json,
-    chain_hash,
-    database_is_postgresql,
+    stream_members,
     stream_type,
 )
-from games.models import StoredEvent
-from games.repair import reproject
 
 FORMAT = "scrabble-records/event-log"
 FORMAT_VERSION = 1
@@ -73,7 +72,7 @@ EVENT_FIELDS = (
 _BATCH = 1000
 
 
-class BackupError(Exception):
+class BackupError(EventStoreError):
     """Raised when a backup file cannot be restored; nothing was written.
 
     ``line`` is the 1-based line of the file that fails (None for the file as a
@@ -116,13 +115,14 @@ class ChainProblem:
 # --- export ------------------------------------------------------------------------
 
 
-def _scope_filter(tournament_id: uuid.UUID | None) -> Q:
-    if tournament_id is None:
+def _scope_filter(scope: StreamKey | None) -> Q:
+    if scope is None:
         return Q()
-    games = StoredEvent.objects.filter(
-        stream_type="game", version=1, metadata__tournament_id=str(tournament_id)
-    ).values_list("stream_id", flat=True)
-    return Q(stream_id=tournament_id) | Q(stream_id__in=list(games))
+    # The streams that go with it, as its stream type registered them (a
+    # tournament's games).
+    members = stream_members(scope.type)
+    others = list(members(scope.id)) if members is not None else []
+    return Q(stream_id=scope.id) | Q(stream_id__in=others)
 
 
 def _referenced_user_ids(rows: Any) -> set[int]:
@@ -160,21 +160,20 @@ def event_line(row: StoredEvent) -> dict[str, Any]:
     }
 
 
-def export_events(
-    out: IO[str], *, tournament_id: uuid.UUID | None = None
-) -> ExportSummary:
-    """Write the whole log (or one tournament and its games) to `out`.
+def export_events(out: IO[str], *, scope: StreamKey | None = None) -> ExportSummary:
+    """Write the whole log (or the `scope` stream with its members: a tournament
+    and its games) to `out`.
 
     Reads one snapshot of the database (REPEATABLE READ, unless the caller already
     opened a transaction), so the header's users and the events agree and every
-    stream in the file is a prefix of its chain. Raises BackupError when
-    `tournament_id` names no tournament stream.
+    stream in the file is a prefix of its chain. Raises BackupError when `scope`
+    names no stream of the log.
     """
     with transaction.atomic():
         if database_is_postgresql() and _outermost():
             with connection.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-        return _export(out, tournament_id)
+        return _export(out, scope)
 
 
 def _outermost() -> bool:
@@ -183,15 +182,15 @@ def _outermost() -> bool:
     return len(connection.atomic_blocks) == 1
 
 
-def _export(out: IO[str], tournament_id: uuid.UUID | None) -> ExportSummary:
+def _export(out: IO[str], scope: StreamKey | None) -> ExportSummary:
     if (
-        tournament_id is not None
+        scope is not None
         and not StoredEvent.objects.filter(
-            stream_id=tournament_id, stream_type="tournament"
+            stream_id=scope.id, stream_type=scope.type
         ).exists()
     ):
-        raise BackupError(f"no tournament {tournament_id} in the log")
-    rows = StoredEvent.objects.filter(_scope_filter(tournament_id))
+        raise BackupError(f"no {scope.type} {scope.id} in the log")
+    rows = StoredEvent.objects.filter(_scope_filter(scope))
     User = get_user_model()
     users = sorted(
         User.objects.filter(pk__in=_referenced_user_ids(rows)).values_list(
@@ -210,9 +209,7 @@ def _export(out: IO[str], tournament_id: uuid.UUID | None) -> ExportSummary:
             "kind": "header",
             "format": FORMAT,
             "format_version": FORMAT_VERSION,
-            "scope": {"tournament_id": str(tournament_id)}
-            if tournament_id
-            else {"all": True},
+            "scope": {f"{scope.type}_id": str(scope.id)} if scope else {"all": True},
             "users": [list(user) for user in users],
         }
     )

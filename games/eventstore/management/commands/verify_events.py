@@ -6,8 +6,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from games.backup import verify_log
-from games.repair import find_stale, repair_projections
+from games.eventstore.backup import verify_log
+from games.eventstore.repair import find_stale, repair_projections
 
 
 class Command(BaseCommand):

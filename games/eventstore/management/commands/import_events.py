@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.backup import BackupError, import_events
+from games.eventstore.backup import BackupError, import_events
 
 
 class Command(BaseCommand):

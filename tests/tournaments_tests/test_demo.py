@@ -1,11 +1,13 @@
-"""The demo command loads the tournament the README promises."""
+"""The demo command (the tournaments app's) loads the tournament the README
+promises."""
 
 from __future__ import annotations
 
 import pytest
 from django.core.management import call_command
 
-from games.models import GameProjection, GameTurn, StoredEvent
+from games.eventstore.models import StoredEvent
+from games.models import GameProjection, GameTurn
 from tournaments.models import Player, PlayerRound, Tournament
 
 

@@ -16,7 +16,8 @@ import uuid
 
 from django.db import connection, connections
 
-from games.eventstore import StreamKey, load_state
+from games.eventstore.store import load_state
+from games.eventstore.streams import StreamKey
 
 logger = logging.getLogger(__name__)
 

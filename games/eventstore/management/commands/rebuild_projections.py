@@ -22,7 +22,14 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connections
 from tqdm import tqdm
 
-from games import eventstore, rebuild_worker
+from games.eventstore.rebuild import (
+    SHARES_PER_JOB,
+    rebuild_projections,
+    rebuild_share,
+    reset_projections,
+)
+from games.eventstore.store import event_count
+from games.eventstore.streams import stream_types
 
 
 class Command(BaseCommand):
@@ -45,7 +52,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         names = options["stream_types"] or None
-        known = {handler.name for handler in eventstore.stream_types()}
+        known = {handler.name for handler in stream_types()}
         unknown = set(names or ()) - known
         if unknown:
             raise CommandError(
@@ -81,9 +88,7 @@ class Command(BaseCommand):
             quiet = options["verbosity"] == 0
             # The bar's total costs a count of the log: only when it is shown.
             expected = (
-                None
-                if quiet
-                else sum(eventstore.event_count(name) for name in (names or known))
+                None if quiet else sum(event_count(name) for name in (names or known))
             )
             replayed = [0]
 
@@ -92,7 +97,7 @@ class Command(BaseCommand):
                 bar.update(events)
 
             with tqdm(total=expected, unit="event", disable=quiet) as bar:
-                counts = eventstore.rebuild_projections(names, progress=progress)
+                counts = rebuild_projections(names, progress=progress)
             total = replayed[0]
         elapsed = time.perf_counter() - started
         for name, streams in sorted(counts.items()):
@@ -106,9 +111,7 @@ class Command(BaseCommand):
             raise CommandError("--partition takes K/N, e.g. 0/2") from None
         if not 0 <= index < count:
             raise CommandError("--partition K/N needs 0 <= K < N")
-        counts = eventstore.rebuild_projections(
-            names, partition=(index, count), reset=False
-        )
+        counts = rebuild_projections(names, partition=(index, count), reset=False)
         for name, streams in sorted(counts.items()):
             self.stdout.write(f"{name} {streams}")
 
@@ -116,19 +119,17 @@ class Command(BaseCommand):
         self, names: list[str] | None, jobs: int, verbosity: int
     ) -> tuple[dict[str, int], int]:
         """Rebuild with `jobs` workers; (streams per type, events replayed)."""
-        eventstore.reset_projections(names)
+        reset_projections(names)
         handlers = [
             handler
-            for handler in eventstore.stream_types()
+            for handler in stream_types()
             if names is None or handler.name in names
         ]
         handlers.sort(key=lambda handler: not handler.long_streams)
         shares = [
             (handler.name, index, count)
             for handler in handlers
-            for count in [
-                jobs if handler.long_streams else jobs * rebuild_worker.SHARES_PER_JOB
-            ]
+            for count in [jobs if handler.long_streams else jobs * SHARES_PER_JOB]
             for index in range(count)
         ]
         counts: dict[str, int] = {}
@@ -142,9 +143,7 @@ class Command(BaseCommand):
             mp_context=multiprocessing.get_context("fork"),
         ) as pool:
             # Submitted in order; a free worker takes the next share.
-            futures = [
-                pool.submit(rebuild_worker.rebuild_share, *share) for share in shares
-            ]
+            futures = [pool.submit(rebuild_share, *share) for share in shares]
             try:
                 for future in tqdm(futures, unit="share", disable=verbosity == 0):
                     name, streams, share_events = future.result()

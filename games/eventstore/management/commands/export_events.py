@@ -9,13 +9,15 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.backup import BackupError, export_events
+from games.eventstore.backup import BackupError, export_events
+from games.eventstore.streams import StreamKey
 
 
 class Command(BaseCommand):
     help = (
         "Export the event log as JSON Lines: a header, one line per event with its "
-        "chain hash, and an end line with the file's sha256 (see games/backup.py)."
+        "chain hash, and an end line with the file's sha256 "
+        "(see games/eventstore/backup.py)."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -30,15 +32,18 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         output: Path | None = options["output"]
+        tournament = options["tournament"]
+        # A tournament's stream takes its games along (registered by its type).
+        scope = None if tournament is None else StreamKey("tournament", tournament)
         try:
             if output is None:
-                summary = export_events(sys.stdout, tournament_id=options["tournament"])
+                summary = export_events(sys.stdout, scope=scope)
             else:
                 # Write beside the target and rename: a failed export never leaves a
                 # half-written backup under the real name.
                 partial = output.with_name(output.name + ".partial")
                 with partial.open("w", encoding="utf-8", newline="\n") as out:
-                    summary = export_events(out, tournament_id=options["tournament"])
+                    summary = export_events(out, scope=scope)
                 partial.replace(output)
         except BackupError as error:
             raise CommandError(str(error)) from error

@@ -1,13 +1,14 @@
 """Find projections that disagree with the event log and re-project those streams.
 
 Every top-level projection row records the last stream version it applied (its
-``version`` column). An append writes its events and its projections in one
-transaction, so they can only disagree when something went around the store: a
-projection edited or deleted by hand, a restore of one table without the other, a
-bug in a projector. :func:`find_stale` compares each stream's last logged version
-with its projection's; :func:`repair_projections` re-projects every stream that
-differs (``manage.py serve`` calls it before serving, ``manage.py verify_events
---repair`` on demand). Usage::
+``version`` column); each stream type registers which row that is (a
+``ProjectionIndex``, with ``register_stream_type``). An append writes its events
+and its projections in one transaction, so they can only disagree when something
+went around the store: a projection edited or deleted by hand, a restore of one
+table without the other, a bug in a projector. :func:`find_stale` compares each
+stream's last logged version with its projection's; :func:`repair_projections`
+re-projects every stream that differs (``manage.py serve`` calls it before serving,
+``manage.py verify_events --repair`` on demand). Usage::
 
     for stale in find_stale():
         print(stale)            # game/…: log at 12, projection at 11
@@ -20,45 +21,18 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from django.apps import apps
 from django.db import connection, transaction
-from django.db.models import Max, Model
+from django.db.models import Max
 
-from games.eventstore import (
+from games.eventstore.cache import state_cache
+from games.eventstore.models import StoredEvent
+from games.eventstore.store import database_is_postgresql, read_stream
+from games.eventstore.streams import (
+    ProjectionIndex,
     StreamKey,
-    database_is_postgresql,
-    read_stream,
-    state_cache,
+    projection_indexes,
     stream_type,
 )
-from games.models import StoredEvent
-
-
-@dataclass(frozen=True, slots=True)
-class ProjectionIndex:
-    """Where a stream type keeps the row that records its projections' version.
-
-    Deleting that row must delete every other read model of the stream (they hang
-    off it with ``on_delete=CASCADE``).
-    """
-
-    stream_type: str
-    model: str  # "app_label.ModelName", looked up lazily: games must not import
-    # tournaments, which builds on games.
-    id_field: str
-    version_field: str = "version"
-
-    def model_class(self) -> type[Model]:
-        return apps.get_model(self.model)
-
-
-PROJECTIONS: dict[str, ProjectionIndex] = {
-    index.stream_type: index
-    for index in (
-        ProjectionIndex("game", "games.GameProjection", "game_id"),
-        ProjectionIndex("tournament", "tournaments.Tournament", "tournament_id"),
-    )
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,17 +67,17 @@ def log_versions(stream_type_name: str) -> dict[uuid.UUID, int]:
 
 def projected_versions(index: ProjectionIndex) -> dict[uuid.UUID, int]:
     """The version each projection row of a stream type records, by stream id."""
-    rows = index.model_class().objects.values_list(index.id_field, index.version_field)
+    rows = index.model.objects.values_list(index.id_field, index.version_field)
     return dict(rows)
 
 
 def find_stale(names: Sequence[str] | None = None) -> list[StaleProjection]:
     """Every stream whose projection is behind, ahead of, or missing from its log.
 
-    Stream types without a registered :class:`ProjectionIndex` are not checked.
+    Stream types registered without a :class:`ProjectionIndex` are not checked.
     """
     stale: list[StaleProjection] = []
-    for name, index in PROJECTIONS.items():
+    for name, index in projection_indexes().items():
         if names is not None and name not in names:
             continue
         logged = log_versions(name)
@@ -129,13 +103,13 @@ def reproject(stream: StreamKey) -> int:
     Returns the version projected (0 when the stream has no events: its orphan
     projection rows are only deleted).
     """
-    index = PROJECTIONS[stream.type]
+    index = projection_indexes()[stream.type]
     handler = stream_type(stream.type)
     with transaction.atomic():
         if database_is_postgresql():
             with connection.cursor() as cursor:
                 cursor.execute("LOCK TABLE event_log IN SHARE MODE")
-        index.model_class().objects.filter(**{index.id_field: stream.id}).delete()
+        index.model.objects.filter(**{index.id_field: stream.id}).delete()
         events = read_stream(stream)
         if not events:
             return 0

@@ -1,0 +1,55 @@
+"""The event log: one immutable row per event of every stream, in one global order.
+
+Rows are immutable: a database trigger refuses UPDATE, DELETE and TRUNCATE (the
+games app's migration 0002 created it with the table, before the model moved here;
+see this app's migration 0001). Everything else is derived from these rows.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class StoredEvent(models.Model):
+    """One immutable event of one stream, in the global order of `position`."""
+
+    # bigserial: one total order over all streams for readers that follow everything.
+    position = models.BigAutoField(primary_key=True)
+    stream_type = models.CharField(max_length=32)
+    stream_id = models.UUIDField()
+    version = models.PositiveIntegerField()
+    event_type = models.CharField(max_length=64)
+    schema_version = models.PositiveSmallIntegerField(default=1)
+    payload = models.JSONField()
+    # Facts about the event that the rules do not read (tournament of a game, GCG line).
+    metadata = models.JSONField(default=dict, blank=True)
+    recorded_at = models.DateTimeField()
+    # PROTECT: a user with recorded events cannot be deleted (SET_NULL would be an
+    # UPDATE of the log, which the trigger refuses anyway).
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    correlation_id = models.UUIDField(null=True, blank=True)
+    # sha256 over the previous event's hash and this event's content: tampering done
+    # directly in the database breaks the chain (manage.py verify_events).
+    chain_hash = models.CharField(max_length=64)
+
+    class Meta:
+        db_table = "event_log"
+        constraints = [
+            # Optimistic concurrency: two appenders at the same version, one wins.
+            # Also serves read_stream (WHERE stream_id = … ORDER BY version).
+            models.UniqueConstraint(
+                fields=["stream_id", "version"], name="event_log_stream_version"
+            ),
+        ]
+        # The ratings feed's partial index is made by migration 0002 alone: its
+        # event types are the tournaments app's (the store imports no domain code).
+
+    def __str__(self) -> str:
+        return f"{self.stream_type}/{self.stream_id}@{self.version} {self.event_type}"

@@ -1,0 +1,470 @@
+"""Append to streams and read them: validated, all-or-nothing appends.
+
+Each stream type registers a ``StreamType`` (``games.eventstore.streams``), which
+knows how to replay the stream's events through ``rules/`` (validation) and how to
+update its projections. Usage::
+
+    result = append(
+        StreamKey("game", game_id),
+        [TilesPlaced(...)],
+        expected_version=12,
+        recorded_by=request.user,
+    )
+    result.state      # the stream's state after the append
+    result.recorded   # the stored events, with their versions and positions
+
+`append` replays the stream (or reuses the state cached for its current version),
+applies the new events through the rules, and only then writes: an event the rules
+reject is never stored (:class:`EventRejectedError` carries the rule's code and
+message). A stale ``expected_version`` raises :class:`ConcurrencyError` with the
+current version; the unique (stream, version) key guarantees that of two appenders at
+the same version exactly one wins, even when both passed validation. Projections are
+updated in the same transaction as the append.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, NamedTuple
+
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+from psycopg.types.json import set_json_loads
+
+from games.eventstore.cache import state_cache
+from games.eventstore.chain import canonical_json, chain_hash_of_json
+from games.eventstore.errors import ConcurrencyError, EventRejectedError
+from games.eventstore.models import StoredEvent
+from games.eventstore.sql import BulkInsert, binary_cursor, loads_utf8
+from games.eventstore.streams import (
+    NewEvent,
+    RecordedEvent,
+    StreamKey,
+    StreamType,
+    stream_type,
+)
+
+# --- reading ---------------------------------------------------------------------
+
+
+def current_version(stream: StreamKey) -> int:
+    """The stream's last version, 0 when it has no events."""
+    row = (
+        StoredEvent.objects.filter(stream_id=stream.id)
+        .order_by("-version")
+        .values_list("version", flat=True)
+        .first()
+    )
+    return row or 0
+
+
+# Every column of the log, in the order events_from_rows reads them.
+EVENT_COLUMNS = """position, stream_id, version, event_type, schema_version, payload,
+       metadata, recorded_at, recorded_by_id, correlation_id, chain_hash"""
+
+_READ_STREAM = f"""
+SELECT {EVENT_COLUMNS}
+FROM event_log
+WHERE stream_id = %s AND stream_type = %s AND version > %s
+  AND (%s::int IS NULL OR version <= %s::int)
+ORDER BY version
+"""
+
+
+def read_stream(
+    stream: StreamKey,
+    *,
+    to_version: int | None = None,
+    after_version: int | None = None,
+) -> list[RecordedEvent]:
+    """The stream's events in version order (after `after_version`, up to
+    `to_version`, when given)."""
+    handler = stream_type(stream.type)
+    # Plain rows through the (stream_id, version) key: a game page reads its whole
+    # stream on a cold cache, and a model instance per event cost more than the
+    # replay.
+    with binary_cursor() as cursor:
+        set_json_loads(loads_utf8, cursor)
+        cursor.execute(
+            _READ_STREAM,
+            [stream.id, stream.type, after_version or 0, to_version, to_version],
+            binary=True,
+        )
+        return list(events_from_rows(handler, cursor))
+
+
+def events_from_rows(
+    handler: StreamType[Any], rows: Iterable[tuple[Any, ...]]
+) -> Iterator[RecordedEvent]:
+    """Events from rows of EVENT_COLUMNS read in binary: psycopg's C loaders parse
+    the timestamps and ids (Django replaces the text-format timestamptz loader with
+    a Python one), and jsonb arrives decoded (through loads_utf8: json.loads would
+    sniff the bytes' encoding)."""
+    decode = handler.codec.decode
+    name = handler.name
+    for (
+        position,
+        stream_id,
+        version,
+        event_type,
+        schema_version,
+        payload,
+        metadata,
+        recorded_at,
+        recorded_by_id,
+        correlation_id,
+        chain,
+    ) in rows:
+        yield RecordedEvent(
+            position=position,
+            stream=StreamKey(name, stream_id),
+            version=version,
+            type_name=event_type,
+            schema_version=schema_version,
+            event=decode(event_type, schema_version, payload),
+            metadata=metadata,
+            recorded_at=recorded_at,
+            recorded_by_id=recorded_by_id,
+            correlation_id=correlation_id,
+            chain_hash=chain,
+        )
+
+
+def _decode(row: StoredEvent, handler: StreamType[Any]) -> RecordedEvent:
+    return RecordedEvent(
+        position=row.position,
+        stream=StreamKey(row.stream_type, row.stream_id),
+        version=row.version,
+        type_name=row.event_type,
+        schema_version=row.schema_version,
+        event=handler.codec.decode(row.event_type, row.schema_version, row.payload),
+        metadata=row.metadata,
+        recorded_at=row.recorded_at,
+        recorded_by_id=row.recorded_by_id,
+        correlation_id=row.correlation_id,
+        chain_hash=row.chain_hash,
+    )
+
+
+def read_all(
+    *,
+    after_position: int = 0,
+    stream_type_name: str | None = None,
+    event_types: Sequence[str] | None = None,
+    limit: int | None = None,
+    chunk_size: int = 2000,
+) -> Iterator[RecordedEvent]:
+    """Every event after `after_position` in global order, streamed from the server."""
+    rows = StoredEvent.objects.filter(position__gt=after_position)
+    if stream_type_name is not None:
+        rows = rows.filter(stream_type=stream_type_name)
+    if event_types is not None:
+        rows = rows.filter(event_type__in=event_types)
+    rows = rows.order_by("position")
+    if limit is not None:
+        rows = rows[:limit]
+    for row in rows.iterator(chunk_size=chunk_size):
+        yield _decode(row, stream_type(row.stream_type))
+
+
+def _state_at(
+    stream: StreamKey, version: int, *, keep: bool = True
+) -> tuple[Any, str | None]:
+    """The stream's state and last chain hash at `version` (its current version).
+
+    From the cache when it holds that version; when it holds an older one (another
+    process appended since), only the newer events are read and applied: with
+    several server processes, each one's cache falls behind on every append made by
+    the others, and a full replay of a national tournament takes seconds.
+    """
+    handler = stream_type(stream.type)
+    entry = state_cache.entry(stream)
+    if entry is not None and entry[0] == version:
+        return entry[1], entry[2]
+    if entry is not None and 0 < entry[0] < version:
+        state = entry[1]
+        # Bounded: a later commit must not slip into a state cached as `version`.
+        newer = read_stream(stream, after_version=entry[0], to_version=version)
+        for recorded in newer:
+            state = handler.apply(
+                state, recorded.event, recorded.version, recorded.metadata
+            )
+        chain = newer[-1].chain_hash if newer else entry[2]
+    else:
+        events = read_stream(stream, to_version=version) if version else []
+        state = handler.replay(stream, events)
+        chain = events[-1].chain_hash if events else None
+    if keep:
+        state_cache.put(stream, version, state, chain)
+    return state, chain
+
+
+def load_state(
+    stream: StreamKey, *, version: int | None = None, keep: bool = True
+) -> tuple[int, Any]:
+    """The stream's (version, state), from the cache when it is current; at
+    `version` instead of the current one when given (one query fewer). With
+    `keep=False` a state replayed here is not kept in the cache: a reader opening
+    one game of thousands once would push out the states appenders need, and the
+    collector walks every kept object (thousands per game) on each full pass."""
+    if version is None:
+        version = current_version(stream)
+    state, _ = _state_at(stream, version, keep=keep)
+    return version, state
+
+
+def event_count(stream_type_name: str | None = None) -> int:
+    rows = StoredEvent.objects.all()
+    if stream_type_name is not None:
+        rows = rows.filter(stream_type=stream_type_name)
+    return rows.count()
+
+
+# --- appending -------------------------------------------------------------------
+
+
+def lock_stream(stream: StreamKey) -> None:
+    """Queue this transaction behind any other holding the stream's lock, until
+    commit or rollback.
+
+    For appenders that read the stream and append whatever its version then is (a
+    result typed in from a slip): without it, five directors in one tournament
+    collided on most appends and each retry replayed and validated again. Appends
+    that skip the lock are still kept safe by the unique (stream, version) key.
+    """
+    if not connection.in_atomic_block:
+        raise RuntimeError("lock_stream needs a transaction (transaction.atomic)")
+    # An advisory lock keyed by the stream id's first 64 bits (signed, as bigint).
+    key = int.from_bytes(stream.id.bytes[:8], "big", signed=True)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
+
+
+@dataclass(frozen=True, slots=True)
+class AppendResult:
+    """What an append stored and the stream's state after it."""
+
+    stream: StreamKey
+    version: int
+    state: Any
+    recorded: tuple[RecordedEvent, ...]
+
+
+def append(
+    stream: StreamKey,
+    events: Sequence[object | NewEvent],
+    *,
+    expected_version: int,
+    recorded_by: Any = None,
+    correlation_id: uuid.UUID | None = None,
+    after_validate: Callable[[Any], None] | None = None,
+) -> AppendResult:
+    """Validate `events` against the stream and append them, all or nothing.
+
+    Raises ConcurrencyError when the stream is not at `expected_version`, and
+    EventRejectedError when the rules refuse an event; in both cases nothing is
+    written. `after_validate`, when given, sees the state after the new events and may
+    raise to refuse the append (a service's own check that needs the final state).
+    """
+    if not events:
+        raise ValueError("append needs at least one event")
+    handler = stream_type(stream.type)
+    new_events = [e if isinstance(e, NewEvent) else NewEvent(e) for e in events]
+    user_id = getattr(recorded_by, "pk", recorded_by)
+    # Inside a caller's transaction a failed insert must not poison it: a savepoint
+    # keeps it usable (to read the current version for the ConcurrencyError).
+    savepoint = connection.in_atomic_block
+    try:
+        with transaction.atomic():
+            current, state, previous_hash = _starting_point(
+                handler, stream, expected_version
+            )
+            new_state = _validate(handler, state, new_events, current)
+            if after_validate is not None:
+                after_validate(new_state)
+            now = timezone.now()
+            rows = _rows(handler, stream, new_events, current, previous_hash, now)
+            recorded = _insert(
+                stream, rows, new_events, now, user_id, correlation_id, savepoint
+            )
+            handler.project(stream, new_state, recorded, previous=state)
+            version, last_hash = rows[-1].version, rows[-1].chain_hash
+            transaction.on_commit(
+                lambda: state_cache.put(stream, version, new_state, last_hash)
+            )
+    except _VersionTaken as taken:
+        raise ConcurrencyError(
+            stream, expected_version, current_version(stream)
+        ) from taken.__cause__
+    return AppendResult(stream, version, new_state, recorded)
+
+
+def _starting_point(
+    handler: StreamType[Any], stream: StreamKey, expected_version: int
+) -> tuple[int, Any, str]:
+    """(version, state, chain hash) the append starts from; ConcurrencyError when the
+    stream is not at `expected_version`."""
+    if expected_version == 0:
+        # A new stream: if it exists after all, the insert of version 1 fails.
+        return 0, handler.initial_state(stream), ""
+    cached = state_cache.entry(stream)
+    if cached is not None and cached[0] == expected_version and cached[2] is not None:
+        # Events never change, so the cached state is what the stream was at this
+        # version; if it has moved on, the insert hits the unique key.
+        return cached[0], cached[1], cached[2]
+    last = (
+        StoredEvent.objects.filter(stream_id=stream.id)
+        .order_by("-version")
+        .values_list("version", "chain_hash")
+        .first()
+    )
+    current, previous_hash = last if last is not None else (0, "")
+    if current != expected_version:
+        raise ConcurrencyError(stream, expected_version, current)
+    state, _ = _state_at(stream, current)
+    return current, state, previous_hash
+
+
+def _validate(
+    handler: StreamType[Any], state: Any, new_events: list[NewEvent], current: int
+) -> Any:
+    """The state after the new events; EventRejectedError for the first one the
+    rules refuse."""
+    for index, new in enumerate(new_events):
+        try:
+            state = handler.apply(state, new.event, current + index + 1, new.metadata)
+        except handler.rejection_errors as error:
+            raise EventRejectedError(
+                getattr(error, "code", "rejected"),
+                getattr(error, "message", str(error)),
+                index,
+                getattr(error, "field", None),
+            ) from error
+    return state
+
+
+class _Row(NamedTuple):
+    """An event as written: its JSON encoded once, for both the hash and the row."""
+
+    version: int
+    type_name: str
+    schema_version: int
+    payload_json: str
+    metadata: dict[str, Any]
+    metadata_json: str
+    chain_hash: str
+
+
+def _rows(
+    handler: StreamType[Any],
+    stream: StreamKey,
+    new_events: list[NewEvent],
+    current: int,
+    previous_hash: str,
+    now: datetime,
+) -> list[_Row]:
+    """Encode the new events and chain each one's hash to the previous one's."""
+    rows = []
+    for version, new in enumerate(new_events, start=current + 1):
+        type_name, schema_version, payload = handler.codec.encode(new.event)
+        metadata = dict(new.metadata)
+        payload_json = canonical_json(payload)
+        metadata_json = canonical_json(metadata) if metadata else "{}"
+        previous_hash = chain_hash_of_json(
+            previous_hash,
+            stream_id=stream.id,
+            version=version,
+            event_type=type_name,
+            schema_version=schema_version,
+            payload_json=payload_json,
+            metadata_json=metadata_json,
+            recorded_at=now,
+        )
+        rows.append(
+            _Row(
+                version,
+                type_name,
+                schema_version,
+                payload_json,
+                metadata,
+                metadata_json,
+                previous_hash,
+            )
+        )
+    return rows
+
+
+class _VersionTaken(Exception):
+    """Raised inside an append whose version another appender committed first."""
+
+
+_INSERT_EVENTS = BulkInsert(
+    StoredEvent,
+    ["version", "event_type", "schema_version", "payload", "metadata", "chain_hash"],
+    constant=[
+        "stream_type",
+        "stream_id",
+        "recorded_at",
+        "recorded_by",
+        "correlation_id",
+    ],
+    returning=["version", "position"],
+)
+
+
+def _insert(
+    stream: StreamKey,
+    rows: list[_Row],
+    new_events: list[NewEvent],
+    now: datetime,
+    user_id: int | None,
+    correlation_id: uuid.UUID | None,
+    savepoint: bool,
+) -> tuple[RecordedEvent, ...]:
+    """Write the rows in one statement; the recorded events, with their positions."""
+    try:
+        with transaction.atomic(savepoint=savepoint):
+            positions = dict(
+                _INSERT_EVENTS.insert(
+                    [
+                        (
+                            row.version,
+                            row.type_name,
+                            row.schema_version,
+                            row.payload_json,
+                            row.metadata_json,
+                            row.chain_hash,
+                        )
+                        for row in rows
+                    ],
+                    [stream.type, stream.id, now, user_id, correlation_id],
+                )
+            )
+    except IntegrityError as error:
+        # Another appender committed this version after we read the stream.
+        if "event_log_stream_version" not in str(error):
+            raise
+        raise _VersionTaken from error
+    return tuple(
+        RecordedEvent(
+            position=positions[row.version],
+            stream=stream,
+            version=row.version,
+            type_name=row.type_name,
+            schema_version=row.schema_version,
+            event=new.event,
+            metadata=row.metadata,
+            recorded_at=now,
+            recorded_by_id=user_id,
+            correlation_id=correlation_id,
+            chain_hash=row.chain_hash,
+        )
+        for row, new in zip(rows, new_events, strict=True)
+    )
+
+
+def database_is_postgresql() -> bool:
+    return connection.vendor == "postgresql"
