@@ -45,7 +45,7 @@ def page_urls(tournament_id, game_id) -> list[str]:
         reverse("game-turn", args=[game_id, 5]),
         reverse("game-record", args=[game_id]),
         reverse("admin:index"),
-        reverse("admin:games_storedevent_changelist"),
+        reverse("admin:eventstore_storedevent_changelist"),
         reverse("docs"),
     ]
 
