@@ -105,10 +105,16 @@ def test_postgres_that_dies_under_the_server_is_restarted(pgdata):
     with serving(pgdata) as server:
         first = postmaster_pid(pgdata)
         os.kill(first, signal.SIGKILL)
+        # The watchdog says so once the restart returns, which can be after the new
+        # postmaster already answers.
         wait_until(
-            lambda: postmaster_pid(pgdata) not in (None, first) and server.healthy(),
+            lambda: (
+                postmaster_pid(pgdata) not in (None, first)
+                and server.healthy()
+                and "is running again" in server.output()
+            ),
             60,
-            "PostgreSQL runs again and the server answers",
+            "PostgreSQL runs again, the server answers and the watchdog says so",
         )
         assert "has stopped; restarting it" in server.output()
         assert "is running again" in server.output()
