@@ -172,7 +172,7 @@ def division_roster(tournament: Tournament, division: str) -> dict[int, Player]:
 
 # --- Results: standings ------------------------------------------------------------
 
-# Served by player_round_standings (tournament, division, round, rank, number).
+# Served by player_round_standings (tournament, division, round, position).
 _LAST_ROUND = """
 SELECT max(round) FROM tournaments_player_round
 WHERE tournament_id = %s AND division = %s
@@ -202,7 +202,7 @@ FROM tournaments_player_round
 WHERE tournament_id = %s AND division = %s
   AND round = COALESCE(%s, (SELECT max(round) FROM tournaments_player_round
                             WHERE tournament_id = %s AND division = %s))
-ORDER BY rank, number
+ORDER BY position
 """
 
 
