@@ -62,8 +62,14 @@ class Tournament(models.Model):
         return self.division_versions.get(division, self.version)
 
 
+# The roles of a tournament's team: a director may do everything; a scorekeeper
+# may enter and amend results, nothing else.
+DIRECTOR = "director"
+SCOREKEEPER = "scorekeeper"
+
+
 class Director(models.Model):
-    """A user who may write to a tournament."""
+    """A user of a tournament's team (a director or a scorekeeper)."""
 
     # No index of its own: the composite keys below start with the tournament
     # (one index fewer to maintain on every rewrite).
@@ -73,6 +79,7 @@ class Director(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
     )
+    role = models.CharField(max_length=16, default=DIRECTOR)
 
     class Meta:
         db_table = "tournaments_director"
@@ -84,7 +91,7 @@ class Director(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} directs {self.tournament}"
+        return f"{self.user}: {self.role} of {self.tournament}"
 
 
 class Player(models.Model):

@@ -28,7 +28,14 @@ from rules.errors import RulesError
 from rules.records import EntryKind
 from rules.standings import StandingRow, standings
 from tournaments import events as te
-from tournaments.models import Director, Player, PlayerRound, Tournament
+from tournaments.models import (
+    DIRECTOR,
+    SCOREKEEPER,
+    Director,
+    Player,
+    PlayerRound,
+    Tournament,
+)
 
 
 class TournamentAccessError(RulesError):
@@ -48,6 +55,7 @@ class TournamentAggregate:
 
     rules: rt.TournamentState | None = None
     directors: Mapping[int, str] = field(default_factory=dict)
+    scorekeepers: Mapping[int, str] = field(default_factory=dict)
     published: bool = False
     accounts: Mapping[str, int] = field(default_factory=dict)  # player id -> user id
     # Stream versions of the system events: the rules count only their own events,
@@ -73,9 +81,35 @@ def _system_apply(state: TournamentAggregate, event: object) -> TournamentAggreg
             "not_created", "Create the tournament before anything else."
         )
     if isinstance(event, te.DirectorAdded):
+        scorekeepers = {
+            k: v for k, v in state.scorekeepers.items() if k != event.user_id
+        }
         return replace(
-            state, directors={**state.directors, event.user_id: event.username}
+            state,
+            directors={**state.directors, event.user_id: event.username},
+            scorekeepers=scorekeepers,
         )
+    if isinstance(event, te.ScorekeeperAdded):
+        if event.user_id in state.directors:
+            raise TournamentAccessError(
+                "already_director",
+                f"{event.username} directs the tournament: a director already"
+                " enters results.",
+                "username",
+            )
+        return replace(
+            state,
+            scorekeepers={**state.scorekeepers, event.user_id: event.username},
+        )
+    if isinstance(event, te.ScorekeeperRemoved):
+        if event.user_id not in state.scorekeepers:
+            raise TournamentAccessError(
+                "not_a_scorekeeper", "That user is not a scorekeeper.", "username"
+            )
+        scorekeepers = {
+            k: v for k, v in state.scorekeepers.items() if k != event.user_id
+        }
+        return replace(state, scorekeepers=scorekeepers)
     if isinstance(event, te.DirectorRemoved):
         if event.user_id not in state.directors:
             raise TournamentAccessError(
@@ -231,6 +265,9 @@ class TournamentStream(StreamType[TournamentAggregate]):
             _project_directors(tournament, state)
         if scope.players:
             _project_players(tournament, state)
+        if scope.renamed:
+            # Rows under a division's old name: written again under the new one.
+            PlayerRound.objects.filter(tournament=tournament).delete()
         for division, from_round in scope.rounds.items():
             _project_rounds(tournament, state, division, from_round)
 
@@ -244,6 +281,7 @@ class _Scope:
 
     directors: bool = False
     players: bool = False
+    renamed: bool = False  # a division renamed: every row written again
     rounds: dict[str, int] = field(default_factory=dict)  # division -> first round
 
     def touch(self, division: str, round_: int) -> None:
@@ -254,24 +292,33 @@ class _Scope:
         cls, rules: rt.TournamentState, events: Sequence[object], *, full: bool
     ) -> _Scope:
         scope = cls()
-        if full:
+        renamed = any(isinstance(event, rt.DivisionRenamed) for event in events)
+        if full or renamed or any(isinstance(e, rt.SettingsChanged) for e in events):
+            # Every count may have changed (a cap, a bye spread, the rounds).
             scope.directors = scope.players = True
+            scope.renamed = renamed
             for division in rules.divisions:
                 scope.touch(division, 0)
             return scope
         for event in events:
-            if isinstance(event, (te.DirectorAdded, te.DirectorRemoved)):
+            if isinstance(event, _ROLE_EVENTS):
                 scope.directors = True
             elif isinstance(event, te.PlayerAccountLinked):
                 scope.players = True
             elif isinstance(
                 event,
-                (rt.PlayerRegistered, rt.PlayerWithdrawn, rt.PlayerReactivated),
+                (
+                    rt.PlayerRegistered,
+                    rt.PlayerEdited,
+                    rt.PlayerWithdrawn,
+                    rt.PlayerReactivated,
+                ),
             ):
                 scope.players = True
                 player = rules.players[event.player_id]
                 # A withdrawal can turn later pairings into forfeits; a new player
-                # adds a row to every round's standings, the pre-event order too.
+                # adds a row to every round's standings, the pre-event order too;
+                # a name or a rating shows in every row (and orders a shared rank).
                 scope.touch(player.division, 0)
             elif isinstance(event, rt.RoundPaired):
                 scope.touch(event.division, event.round)
@@ -287,10 +334,27 @@ class _Scope:
         return scope
 
 
+_ROLE_EVENTS = (
+    te.DirectorAdded,
+    te.DirectorRemoved,
+    te.ScorekeeperAdded,
+    te.ScorekeeperRemoved,
+)
+
+
 def _project_directors(tournament: Tournament, state: TournamentAggregate) -> None:
     Director.objects.filter(tournament=tournament).delete()
     Director.objects.bulk_create(
-        Director(tournament=tournament, user_id=user_id) for user_id in state.directors
+        [
+            *(
+                Director(tournament=tournament, user_id=user_id, role=DIRECTOR)
+                for user_id in state.directors
+            ),
+            *(
+                Director(tournament=tournament, user_id=user_id, role=SCOREKEEPER)
+                for user_id in state.scorekeepers
+            ),
+        ]
     )
 
 

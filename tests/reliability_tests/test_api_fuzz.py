@@ -127,6 +127,13 @@ def templates(players: list[str], turn: int) -> dict[str, dict]:
         "/api/tournaments/import/tsh": {
             "name": "Fuzz Open", "start_date": "2026-11-21"},
         "/api/tournaments/{tournament_id}/forfeits": {"round": 1, "absentee": c},
+        "/api/tournaments/{tournament_id}/players/late": {
+            "division": "A", "name": "Late Comer", "rating": 1400},
+        "/api/tournaments/{tournament_id}/players/{player_id}/miss-round": {
+            "round": 2},
+        "/api/tournaments/{tournament_id}/team": {
+            "username": "fuzz-friend", "role": "scorekeeper"},
+        "/api/tournaments/{tournament_id}/team/remove": {"username": "fuzz-friend"},
         "/api/tournaments/{tournament_id}/import/tsh": {"division": "A"},
         "/api/tournaments/{tournament_id}/players/": {
             "division": "A", "players": [{"name": "Zed", "rating": 1400}]},
