@@ -59,6 +59,10 @@ class PlayerRecord:
     rounds: tuple[RoundEntry, ...]
     member_id: str = ""
     withdrawn: bool = False
+    rating_text: str = ""  # the rating as a source file wrote it ("" : str(rating))
+    career_games: int | None = None  # rated games before the event (tsh's lifeg)
+    # A .t line's other fields (key, values as written), in order.
+    extensions: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,3 +80,6 @@ class TournamentRecord:
     name: str
     date: str  # ISO date of the first day, YYYY-MM-DD
     divisions: tuple[DivisionRecord, ...]
+    rating_system: str = "nsa2008"  # as tsh names it: nsa2008, naspa-csw, wespa, absp
+    club_event: bool = False  # NASPA's LCT rule
+    rounds: int = 0  # the number of rounds the event is configured for (0: unknown)

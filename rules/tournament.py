@@ -38,8 +38,9 @@ noted where it is applied):
   ``UnpairedRoundRecorded`` (tsh practice: a late player's missed rounds are whatever
   the director enters for them, usually nothing or a forfeit).
 - Byes and forfeits count as wins and losses with their spread but add nothing to the
-  total score, which is a sum of points actually scored in games. The per-game spread
-  cap applies to played games; bye and forfeit spreads are settings of their own.
+  total score, which is a sum of points actually scored in games. A spread cap (one
+  for every round, or one per round) caps each round's contribution to spread,
+  whatever the round was (tsh's rule); wins and losses come from the uncapped scores.
 - Who went first is counted over played games only (a forfeit has no first).
 """
 
@@ -74,6 +75,7 @@ __all__ = [
     "DivisionAdded",
     "Entry",
     "Event",
+    "Extension",
     "ForfeitRecorded",
     "GameResult",
     "Outcome",
@@ -84,6 +86,8 @@ __all__ = [
     "PlayerRegistered",
     "PlayerWithdrawn",
     "Preset",
+    "Ranking",
+    "RatingSystem",
     "RecordedGame",
     "ResultAmended",
     "ResultRecorded",
@@ -100,6 +104,7 @@ __all__ = [
     "WithdrawalPolicy",
     "apply",
     "derive_cards",
+    "player_record",
     "replay",
     "result_from_game",
     "round_entry",
@@ -168,6 +173,27 @@ class PairingMethod(StrEnum):
     IMPORTED = "imported"
 
 
+class Ranking(StrEnum):
+    """How the standings order and rank players."""
+
+    # RULES.md's order: wins, losses, spread, total score before the end-of-game
+    # adjustments, rating, number; the total score still separates ranks.
+    EXTENDED = "extended"
+    # tsh's: wins, losses, spread; players share a rank exactly when all three are
+    # equal (rating and number only order them inside it); a withdrawn player is
+    # left out of the ranking from the round they go off.
+    TSH = "tsh"
+
+
+class RatingSystem(StrEnum):
+    """The rating system the estimates follow, named as tsh names it."""
+
+    NSA2008 = "nsa2008"
+    NASPA_CSW = "naspa-csw"
+    WESPA = "wespa"
+    ABSP = "absp"
+
+
 class Outcome(StrEnum):
     """One player's result of one round."""
 
@@ -184,6 +210,9 @@ class TournamentCreated:
     """The tournament and its settings; always the first event of the stream.
 
     ``challenge_rule`` and ``ties_are_draws`` default (None) to the preset's value.
+    ``spread_caps`` caps each round's spread by round (tsh's list form, ``[200,
+    700, ...]``); a round beyond the list, or an empty list, takes ``spread_cap``.
+    ``club_event`` marks a club tournament (NASPA's LCT rule for the estimates).
     """
 
     type_name: ClassVar[str] = "tournament_created"
@@ -199,6 +228,10 @@ class TournamentCreated:
     bye_spread: int = 50
     forfeit_spread: int = 50
     spread_cap: int | None = None
+    spread_caps: tuple[int, ...] = ()
+    ranking: Ranking = Ranking.EXTENDED
+    rating_system: RatingSystem = RatingSystem.NSA2008
+    club_event: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,11 +244,24 @@ class DivisionAdded:
 
 
 @dataclass(frozen=True, slots=True)
+class Extension:
+    """A field a tsh ``.t`` line carries after the scores (``; key values``), kept
+    as written so that a file exported again says what it said."""
+
+    key: str
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerRegistered:
     """A player joins a division; after round 1 is paired this is a late entry.
 
     ``player_id`` is a stable internal id chosen by the caller (never a line number);
-    the player's number in the division is the registration order.
+    the player's number in the division is the registration order. ``rating_text``
+    is the rating as a source file wrote it (``1500.5``, tsh's multi-list
+    ``0+0+0``), kept beside ``rating``, the number the system rates with.
+    ``career_games`` are the rated games played before the event (tsh's ``lifeg``;
+    None: not known). ``extensions`` are a ``.t`` line's other fields, in order.
     """
 
     type_name: ClassVar[str] = "player_registered"
@@ -225,6 +271,9 @@ class PlayerRegistered:
     name: str
     rating: int
     member_id: str = ""
+    rating_text: str = ""
+    career_games: int | None = None
+    extensions: tuple[Extension, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -391,6 +440,16 @@ class Settings:
     bye_spread: int
     forfeit_spread: int
     spread_cap: int | None
+    spread_caps: tuple[int, ...] = ()
+    ranking: Ranking = Ranking.EXTENDED
+    rating_system: RatingSystem = RatingSystem.NSA2008
+    club_event: bool = False
+
+    def cap(self, round_: int) -> int | None:
+        """Return the spread cap of ``round_`` (None: uncapped)."""
+        if 1 <= round_ <= len(self.spread_caps):
+            return self.spread_caps[round_ - 1]
+        return self.spread_cap
 
 
 @dataclass(frozen=True, slots=True)
@@ -420,6 +479,9 @@ class Player:
     # How many rounds of the division were already paired at registration; more
     # than 0 makes this a late entry.
     joined_after_round: int
+    rating_text: str = ""
+    career_games: int | None = None
+    extensions: tuple[Extension, ...] = ()
     withdrawals: tuple[Withdrawal, ...] = ()
     # (first round affected, state version) of every withdrawal and re-activation:
     # the entries from that round on were last changed by that event.
@@ -794,6 +856,7 @@ def _awarded(
     kind: EntryKind,
     spread: int,
     version: int,
+    settings: Settings,
     seat: Seat | None = None,
 ) -> Entry:
     """Return a bye, forfeit or credit entry: its outcome follows from its kind
@@ -813,7 +876,7 @@ def _awarded(
         board=None if seat is None else seat.board,
         outcome=outcome,
         spread=spread,
-        counted_spread=spread,
+        counted_spread=_cap(spread, settings.cap(round_)),
         version=version,
     )
 
@@ -830,7 +893,9 @@ def _derive_entry(
     round_ = round_state.round
     credit = round_state.unpaired.get(player.player_id)
     if credit is not None:
-        return _awarded(round_, EntryKind.CREDIT, credit.spread, credit.version)
+        return _awarded(
+            round_, EntryKind.CREDIT, credit.spread, credit.version, settings
+        )
     seat = round_state.seats.get(player.player_id)
     if seat is None or seat.opponent is None:
         return _unopposed_entry(player, round_state, seat, settings)
@@ -851,11 +916,17 @@ def _derive_entry(
             EntryKind.WITHDRAWAL_FORFEIT,
             -settings.forfeit_spread,
             version,
+            settings,
             seat,
         )
     if opponent.withdrawn_in(round_) is not None:
         return _awarded(
-            round_, EntryKind.FORFEIT_WIN, settings.forfeit_spread, version, seat
+            round_,
+            EntryKind.FORFEIT_WIN,
+            settings.forfeit_spread,
+            version,
+            settings,
+            seat,
         )
     return Entry(
         round=round_,
@@ -878,11 +949,15 @@ def _unopposed_entry(
         # tsh practice for an inactive player with a negative bye score: a
         # forfeit loss in every round paired without them.
         return _awarded(
-            round_, EntryKind.WITHDRAWAL_FORFEIT, -settings.forfeit_spread, version
+            round_,
+            EntryKind.WITHDRAWAL_FORFEIT,
+            -settings.forfeit_spread,
+            version,
+            settings,
         )
     if seat is None or policy is not None:
         return None
-    return _awarded(round_, EntryKind.BYE, settings.bye_spread, version)
+    return _awarded(round_, EntryKind.BYE, settings.bye_spread, version, settings)
 
 
 def _result_entry(
@@ -898,6 +973,7 @@ def _result_entry(
                 EntryKind.FORFEIT_LOSS if absent else EntryKind.FORFEIT_WIN,
                 -settings.forfeit_spread if absent else settings.forfeit_spread,
                 result.version,
+                settings,
                 seat,
             ),
             amended=amended,
@@ -926,7 +1002,7 @@ def _result_entry(
         outcome=outcome,
         tie_break=result.tie_break,
         spread=spread,
-        counted_spread=_cap(spread, settings.spread_cap),
+        counted_spread=_cap(spread, settings.cap(result.round)),
         game_id=result.game_id,
         amended=amended,
         version=result.version,
@@ -1072,12 +1148,11 @@ def _create(event: TournamentCreated) -> TournamentState:
                 f"{field} must be from 0 to {MAX_AWARDED_SPREAD}.",
                 field,
             )
-    if event.spread_cap is not None:
-        cap = _require_int(event.spread_cap, "spread_cap", "invalid_setting")
-        if cap < 1:
-            raise TournamentError(
-                "invalid_setting", "spread_cap must be at least 1.", "spread_cap"
-            )
+    _check_caps(event.spread_cap, event.spread_caps, rounds)
+    if not isinstance(event.club_event, bool):
+        raise TournamentError(
+            "invalid_setting", "club_event must be true or false.", "club_event"
+        )
     settings = Settings(
         rounds=rounds,
         preset=preset,
@@ -1086,6 +1161,12 @@ def _create(event: TournamentCreated) -> TournamentState:
         bye_spread=event.bye_spread,
         forfeit_spread=event.forfeit_spread,
         spread_cap=event.spread_cap,
+        spread_caps=event.spread_caps,
+        ranking=Ranking(_check_enum(event.ranking, Ranking, "ranking")),
+        rating_system=RatingSystem(
+            _check_enum(event.rating_system, RatingSystem, "rating_system")
+        ),
+        club_event=event.club_event,
     )
     return TournamentState(
         name=event.name,
@@ -1100,6 +1181,29 @@ def _create(event: TournamentCreated) -> TournamentState:
         cards={},
         version=1,
     )
+
+
+def _check_caps(cap: object, caps: object, rounds: int) -> None:
+    """Check a spread cap (a number) and the per-round list (one cap per round)."""
+    if cap is not None:
+        cap = _require_int(cap, "spread_cap", "invalid_setting")
+        if cap < 1:
+            raise TournamentError(
+                "invalid_setting", "spread_cap must be at least 1.", "spread_cap"
+            )
+    if not isinstance(caps, tuple) or len(caps) > rounds:
+        raise TournamentError(
+            "invalid_setting",
+            f"spread_caps lists at most one cap per round ({rounds}).",
+            "spread_caps",
+        )
+    for value in caps:
+        if type(value) is not int or value < 1:
+            raise TournamentError(
+                "invalid_setting",
+                "Each of spread_caps must be a whole number of at least 1.",
+                "spread_caps",
+            )
 
 
 @singledispatch
@@ -1151,6 +1255,7 @@ def _player_registered(
         )
     if not isinstance(event.member_id, str):
         raise TournamentError("invalid_value", "member_id must be text.", "member_id")
+    _check_player_record(event)
     ids = state.division_players[division]
     player = Player(
         player_id=player_id,
@@ -1160,6 +1265,9 @@ def _player_registered(
         rating=rating,
         member_id=event.member_id,
         joined_after_round=state.paired_rounds(division),
+        rating_text=event.rating_text,
+        career_games=event.career_games,
+        extensions=event.extensions,
     )
     return replace(
         state,
@@ -1170,6 +1278,38 @@ def _player_registered(
             player_id: PlayerCard((None,) * state.settings.rounds),
         },
     )
+
+
+def _check_player_record(event: PlayerRegistered) -> None:
+    """Check what a player line of a source file carried beside name and rating."""
+    if not isinstance(event.rating_text, str) or any(
+        char.isspace() for char in event.rating_text
+    ):
+        raise TournamentError(
+            "invalid_rating", "rating_text must be one word.", "rating_text"
+        )
+    games = event.career_games
+    if games is not None and (type(games) is not int or games < 0):
+        raise TournamentError(
+            "invalid_value",
+            "career_games must be a whole number of 0 or more.",
+            "career_games",
+        )
+    for extension in event.extensions:
+        if (
+            not isinstance(extension, Extension)
+            or not isinstance(extension.key, str)
+            or not extension.key
+            or any(char.isspace() or char == ";" for char in extension.key)
+            or not isinstance(extension.value, str)
+            or ";" in extension.value
+            or "\n" in extension.value
+        ):
+            raise TournamentError(
+                "invalid_value",
+                "Each extension is a key (one word) and its values, without ';'.",
+                "extensions",
+            )
 
 
 def _player_rounds_with_results(
@@ -1780,19 +1920,31 @@ def tournament_to_records(state: TournamentState) -> TournamentRecord:
                 _round_entry(state, round_, card.entries[round_ - 1])
                 for round_ in range(1, last + 1)
             )
-            players.append(
-                PlayerRecord(
-                    number=player.number,
-                    name=player.name,
-                    rating=player.rating,
-                    rounds=rounds,
-                    member_id=player.member_id,
-                    withdrawn=player.withdrawn,
-                )
-            )
+            players.append(player_record(player, rounds))
         divisions.append(DivisionRecord(name=division, players=tuple(players)))
+    settings = state.settings
     return TournamentRecord(
-        name=state.name, date=state.start_date, divisions=tuple(divisions)
+        name=state.name,
+        date=state.start_date,
+        divisions=tuple(divisions),
+        rating_system=settings.rating_system.value,
+        club_event=settings.club_event,
+        rounds=settings.rounds,
+    )
+
+
+def player_record(player: Player, rounds: tuple[RoundEntry, ...]) -> PlayerRecord:
+    """Return ``player`` with their rounds as the writers' neutral record."""
+    return PlayerRecord(
+        number=player.number,
+        name=player.name,
+        rating=player.rating,
+        rounds=rounds,
+        member_id=player.member_id,
+        withdrawn=player.withdrawn,
+        rating_text=player.rating_text,
+        career_games=player.career_games,
+        extensions=tuple((ext.key, ext.value) for ext in player.extensions),
     )
 
 

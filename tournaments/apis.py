@@ -106,7 +106,7 @@ class PlayersApi(APIView):
             tournament_id=tournament_id,
             division=data.validated_data["division"],
             entries=[
-                (p["name"], p["rating"], p["member_id"])
+                (p["name"], p["rating"], p["member_id"], p["career_games"])
                 for p in data.validated_data["players"]
             ],
             user=request.user,

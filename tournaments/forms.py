@@ -101,6 +101,34 @@ class TournamentCreateForm(forms.Form):
         help_text="Empty: no cap.",
         widget=_number_input(),
     )
+    spread_caps = forms.CharField(
+        label="Spread cap by round",
+        required=False,
+        max_length=600,
+        help_text="Optional, tsh's list: one cap per round, e.g. 200 700 300;"
+        " later rounds take the cap above.",
+    )
+    ranking = forms.ChoiceField(
+        label="Ranking",
+        choices=[
+            (rt.Ranking.EXTENDED.value, "Wins, losses, spread, total score, rating"),
+            (rt.Ranking.TSH.value, "As tsh ranks (wins, losses, spread)"),
+        ],
+        initial=rt.Ranking.EXTENDED.value,
+    )
+    rating_system = forms.ChoiceField(
+        label="Rating system",
+        choices=[
+            (rt.RatingSystem.NSA2008.value, "NASPA (nsa2008)"),
+            (rt.RatingSystem.NASPA_CSW.value, "NASPA Collins (naspa-csw)"),
+            (rt.RatingSystem.WESPA.value, "WESPA"),
+            (rt.RatingSystem.ABSP.value, "ABSP"),
+        ],
+        initial=rt.RatingSystem.NSA2008.value,
+    )
+    club_event = forms.BooleanField(
+        label="Club tournament (NASPA's LCT rule for the estimates)", required=False
+    )
     divisions = forms.CharField(
         label="Divisions",
         initial="A",
@@ -126,7 +154,19 @@ class TournamentCreateForm(forms.Form):
         "bye_spread": "bye_spread",
         "forfeit_spread": "forfeit_spread",
         "spread_cap": "spread_cap",
+        "spread_caps": "spread_caps",
+        "ranking": "ranking",
+        "rating_system": "rating_system",
+        "club_event": "club_event",
     }
+
+    def clean_spread_caps(self) -> list[int]:
+        words = self.cleaned_data["spread_caps"].replace(",", " ").split()
+        if not all(word.isdigit() and int(word) > 0 for word in words):
+            raise forms.ValidationError(
+                "Write whole numbers of 1 or more, one per round, e.g. 200 700 300."
+            )
+        return [int(word) for word in words]
 
     def clean_divisions(self) -> list[str]:
         names = [name.strip() for name in self.cleaned_data["divisions"].split(",")]
@@ -155,6 +195,10 @@ class TournamentCreateForm(forms.Form):
             "bye_spread": data["bye_spread"],
             "forfeit_spread": data["forfeit_spread"],
             "spread_cap": data.get("spread_cap"),
+            "spread_caps": data.get("spread_caps", []),
+            "ranking": data["ranking"],
+            "rating_system": data["rating_system"],
+            "club_event": data.get("club_event", False),
             "divisions": data["divisions"],
             "published": data.get("published", False),
         }

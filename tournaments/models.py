@@ -33,6 +33,10 @@ class Tournament(models.Model):
     bye_spread = models.IntegerField()
     forfeit_spread = models.IntegerField()
     spread_cap = models.IntegerField(null=True, blank=True)
+    spread_caps = models.JSONField(default=list)  # one cap per round (tsh's list)
+    ranking = models.CharField(max_length=16, default="extended")
+    rating_system = models.CharField(max_length=16, default="nsa2008")
+    club_event = models.BooleanField(default=False)
     divisions = models.JSONField(default=list)
     # Per division, the stream version of the last event that rewrote its players,
     # pairings or standings: the read cache key of its standings and scorecards, so
@@ -99,6 +103,9 @@ class Player(models.Model):
     member_id = models.CharField(max_length=64, blank=True)
     withdrawn = models.BooleanField(default=False)
     joined_after_round = models.PositiveIntegerField(default=0)
+    rating_text = models.CharField(max_length=64, blank=True)  # as a file wrote it
+    career_games = models.PositiveIntegerField(null=True, blank=True)
+    extensions = models.JSONField(default=list)  # a .t line's fields: [[key, values]]
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,

@@ -404,6 +404,9 @@ def tournament_record(tournament_id: uuid.UUID) -> TournamentRecord:
                 ),
                 member_id=player.member_id,
                 withdrawn=player.withdrawn,
+                rating_text=player.rating_text,
+                career_games=player.career_games,
+                extensions=tuple((key, value) for key, value in player.extensions),
             )
             for player in sorted(players, key=lambda p: p.number)
             if player.division == division
@@ -413,6 +416,9 @@ def tournament_record(tournament_id: uuid.UUID) -> TournamentRecord:
         name=tournament.name,
         date=tournament.start_date.isoformat(),
         divisions=tuple(divisions),
+        rating_system=tournament.rating_system,
+        club_event=tournament.club_event,
+        rounds=tournament.rounds,
     )
 
 

@@ -39,6 +39,10 @@ class TournamentOutput(serializers.ModelSerializer):
             "bye_spread",
             "forfeit_spread",
             "spread_cap",
+            "spread_caps",
+            "ranking",
+            "rating_system",
+            "club_event",
             "divisions",
             "published",
             "updated_at",
@@ -60,6 +64,26 @@ class TournamentCreateInput(StrictSerializer):
     forfeit_spread = serializers.IntegerField(min_value=0, max_value=1000, default=50)
     spread_cap = serializers.IntegerField(
         min_value=1, max_value=1000, required=False, allow_null=True
+    )
+    spread_caps = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=1000),
+        max_length=rt.MAX_ROUNDS,
+        required=False,
+        default=list,
+        help_text="One spread cap per round (tsh's list); later rounds take "
+        "spread_cap.",
+    )
+    ranking = serializers.ChoiceField(
+        [r.value for r in rt.Ranking],
+        default=rt.Ranking.EXTENDED.value,
+        help_text="extended: wins, losses, spread, total score before the "
+        "end-of-game adjustments, rating; tsh: exactly as tsh ranks.",
+    )
+    rating_system = serializers.ChoiceField(
+        [r.value for r in rt.RatingSystem], default=rt.RatingSystem.NSA2008.value
+    )
+    club_event = serializers.BooleanField(
+        default=False, help_text="A club tournament (NASPA's LCT rule)."
     )
     divisions = serializers.ListField(
         child=serializers.CharField(max_length=64), min_length=1, default=["A"]
@@ -94,6 +118,8 @@ class PlayerOutput(serializers.ModelSerializer):
             "member_id",
             "withdrawn",
             "joined_after_round",
+            "rating_text",
+            "career_games",
         ]
 
 
@@ -101,6 +127,14 @@ class PlayerEntryInput(StrictSerializer):
     name = serializers.CharField(max_length=200)
     rating = serializers.IntegerField(min_value=0, max_value=3500, default=0)
     member_id = serializers.CharField(max_length=64, required=False, default="")
+    career_games = serializers.IntegerField(
+        min_value=0,
+        max_value=100_000,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Rated games played before the event (tsh's lifeg).",
+    )
 
 
 class PlayersRegisterInput(ExpectedVersionMixin):

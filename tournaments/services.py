@@ -134,6 +134,10 @@ def tournament_create(
     bye_spread: int = 50,
     forfeit_spread: int = 50,
     spread_cap: int | None = None,
+    spread_caps: Sequence[int] = (),
+    ranking: str = "extended",
+    rating_system: str = "nsa2008",
+    club_event: bool = False,
     divisions: Iterable[str] = ("A",),
     published: bool = True,
     tournament_id: uuid.UUID | None = None,
@@ -156,6 +160,10 @@ def tournament_create(
             bye_spread=bye_spread,
             forfeit_spread=forfeit_spread,
             spread_cap=spread_cap,
+            spread_caps=tuple(spread_caps),
+            ranking=rt.Ranking(ranking),
+            rating_system=rt.RatingSystem(rating_system),
+            club_event=club_event,
         ),
         *(rt.DivisionAdded(name=division) for division in divisions),
         te.DirectorAdded(user_id=user.pk, username=user.get_username()),
@@ -192,20 +200,22 @@ def players_register(
     *,
     tournament_id: uuid.UUID,
     division: str,
-    entries: Iterable[tuple[str, int, str]],
+    entries: Iterable[tuple[str, int, str] | tuple[str, int, str, int | None]],
     user: Any,
     expected_version: int | None = None,
 ) -> AppendResult:
-    """Register players (name, rating, member id) in a division, in that order."""
+    """Register players (name, rating, member id[, career games]) in a division,
+    in that order."""
     events = [
         rt.PlayerRegistered(
             player_id=new_player_id(),
             division=division,
-            name=name,
-            rating=rating,
-            member_id=member_id,
+            name=entry[0],
+            rating=entry[1],
+            member_id=entry[2],
+            career_games=entry[3] if len(entry) > 3 else None,
         )
-        for name, rating, member_id in entries
+        for entry in entries
     ]
     if not events:
         raise ValueError("no players to register")

@@ -194,6 +194,10 @@ class TournamentStream(StreamType[TournamentAggregate]):
             "bye_spread": settings.bye_spread,
             "forfeit_spread": settings.forfeit_spread,
             "spread_cap": settings.spread_cap,
+            "spread_caps": list(settings.spread_caps),
+            "ranking": settings.ranking.value,
+            "rating_system": settings.rating_system.value,
+            "club_event": settings.club_event,
             "divisions": list(rules.divisions),
             "published": state.published,
             "updated_at": now,
@@ -305,6 +309,9 @@ def _project_players(tournament: Tournament, state: TournamentAggregate) -> None
             member_id=player.member_id,
             withdrawn=player.withdrawn,
             joined_after_round=player.joined_after_round,
+            rating_text=player.rating_text,
+            career_games=player.career_games,
+            extensions=[[ext.key, ext.value] for ext in player.extensions],
             user_id=state.accounts.get(player.player_id),
         )
         for player in rules.players.values()
