@@ -13,7 +13,7 @@ from django import forms
 
 from rules.board import Position
 from rules.errors import RulesError
-from rules.events import ChallengeOutcome, EndReason
+from rules.events import ChallengeOutcome, EndReason, Visibility
 
 MAX_NOTE_CHARS = 2000
 MAX_GCG_BYTES = 128 * 1024
@@ -51,6 +51,37 @@ class NoteForm(forms.Form):
         if not text:
             raise forms.ValidationError("Write something first.")
         return text
+
+
+class NoteEditForm(forms.Form):
+    """A note's new text (its author's)."""
+
+    text = forms.CharField(
+        label="Your note",
+        max_length=MAX_NOTE_CHARS,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+
+    def clean_text(self) -> str:
+        text = self.cleaned_data["text"].strip()
+        if not text:
+            raise forms.ValidationError("Write something first, or delete the note.")
+        return text
+
+
+VISIBILITY_CHOICES = [
+    (Visibility.PRIVATE.value, "Private: only me"),
+    (Visibility.LINK.value, "Anyone with the secret link"),
+    (Visibility.PUBLIC.value, "Public: anyone"),
+]
+
+
+class VisibilityForm(forms.Form):
+    """Who may read a casual game (its owner chooses)."""
+
+    visibility = forms.ChoiceField(
+        label="Who may read this game", choices=VISIBILITY_CHOICES
+    )
 
 
 class _VersionedForm(forms.Form):
@@ -192,6 +223,17 @@ class UndoForm(_VersionedForm):
 class GcgUploadForm(forms.Form):
     file = forms.FileField(label="GCG file")
     rules = forms.ChoiceField(label="Rules", choices=RULES_CHOICES, required=False)
+    visibility = forms.ChoiceField(
+        label="Who may read it",
+        choices=VISIBILITY_CHOICES,
+        initial=Visibility.PRIVATE.value,
+        required=False,
+        help_text="You can publish or share it later from the game's page.",
+    )
+
+    def clean_visibility(self) -> str:
+        # Left out, an upload is its owner's only.
+        return self.cleaned_data["visibility"] or Visibility.PRIVATE.value
 
     def clean_file(self) -> Any:
         upload = self.cleaned_data["file"]

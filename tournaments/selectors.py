@@ -566,4 +566,6 @@ def _summary(type_name: str, payload: dict[str, Any], names: dict[str, str]) -> 
             return "Published" if p["published"] else "Unpublished"
         case "player_account_linked":
             return f"{name(p['player_id'])} linked to a user account"
+        case "lexicon_chosen":
+            return f"Word list: {p['lexicon'] or 'none'}"
     return type_name

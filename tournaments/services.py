@@ -219,8 +219,13 @@ def players_register(
     ]
     if not events:
         raise ValueError("no players to register")
+    from tournaments.accounts import link_events  # it builds on these services
+
     return _append_as_director(
-        tournament_id, events, user=user, expected_version=expected_version
+        tournament_id,
+        [*events, *link_events(events)],
+        user=user,
+        expected_version=expected_version,
     )
 
 
@@ -486,6 +491,11 @@ def tsh_import(
         else event
         for event in events
     ]
+    from tournaments.accounts import link_events  # it builds on these services
+
     return _append_as_director(
-        tournament_id, wrapped, user=user, expected_version=expected_version
+        tournament_id,
+        [*wrapped, *link_events(events)],
+        user=user,
+        expected_version=expected_version,
     )

@@ -56,6 +56,8 @@ def record(director, paired):
         "game_id": str(game_id),
         "player_id": players[0],
         "round_": "1",
+        "note_version": "1",
+        "turn": "1",
     }
 
 
