@@ -25,11 +25,15 @@ from rest_framework.views import APIView
 from config.parsers import BoundedJSONParser
 from games.eventstore.store import AppendResult
 from games.readcache import cached_json
-from tournaments import selectors, services
+from tournaments import imports, selectors, services
 from tournaments import serializers as s
 from tournaments.models import Player, Tournament
-
-MAX_T_FILE_BYTES = 1024 * 1024
+from tournaments.uploads import (
+    MAX_CONFIG_BYTES,
+    MAX_T_FILE_BYTES,
+    UploadTooLargeError,
+    read_upload,
+)
 
 
 def get_tournament(request: Request, tournament_id: UUID) -> Tournament:
@@ -340,15 +344,10 @@ class TshImportApi(APIView):
         get_tournament(request, tournament_id)
         data = s.TshImportInput(data=request.data)
         data.is_valid(raise_exception=True)
-        upload = data.validated_data["file"]
-        if upload.size > MAX_T_FILE_BYTES:
-            raise ValidationError({"file": ["A .t file may be at most 1 MB."]})
-        try:
-            text = upload.read().decode("utf-8")
-        except UnicodeDecodeError:
-            upload.seek(0)
-            text = upload.read().decode("latin-1")
-        result = services.tsh_import(
+        text = _upload_text(
+            data.validated_data["file"], MAX_T_FILE_BYTES, "file", "A .t file"
+        )
+        result = imports.tsh_import(
             tournament_id=tournament_id,
             division=data.validated_data["division"],
             text=text,
@@ -356,3 +355,52 @@ class TshImportApi(APIView):
             expected_version=data.validated_data.get("expected_version"),
         )
         return command_response(result)
+
+
+def _upload_text(upload: Any, limit: int, field: str, what: str) -> str:
+    try:
+        return read_upload(upload, limit, what)
+    except UploadTooLargeError as error:
+        raise ValidationError({field: [str(error)]}) from None
+
+
+class TshEventImportApi(APIView):
+    """Create a tournament from tsh's config.tsh and its divisions' .t files."""
+
+    permission_classes = (IsAuthenticated,)
+    parser_classes = (MultiPartParser, FormParser)
+
+    @extend_schema(
+        operation_id="tournaments_import_tsh_event",
+        request={"multipart/form-data": s.TshEventImportInput},
+        responses={201: s.TshEventImportOutput},
+    )
+    def post(self, request: Request) -> Response:
+        data = s.TshEventImportInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        files = {
+            upload.name: _upload_text(
+                upload, MAX_T_FILE_BYTES, "files", f"The .t file {upload.name}"
+            )
+            for upload in v["files"]
+        }
+        end = v.get("end_date")
+        imported = imports.tsh_event_import(
+            user=request.user,
+            name=v["name"],
+            start_date=v["start_date"].isoformat(),
+            end_date=end.isoformat() if end else None,
+            config=_upload_text(v["config"], MAX_CONFIG_BYTES, "config", "config.tsh"),
+            files=files,
+            published=v["published"],
+        )
+        tournament = Tournament.objects.get(pk=imported.result.stream.id)
+        body = {
+            "tournament": s.TournamentOutput(tournament).data,
+            "divisions": list(imported.divisions),
+            "not_taken": [
+                {"line": line, "text": text} for line, text in imported.not_taken
+            ],
+        }
+        return Response(body, status=201)

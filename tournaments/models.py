@@ -159,8 +159,11 @@ class PlayerRound(models.Model):
     name = models.CharField(max_length=200)
     rating = models.IntegerField()
     withdrawn = models.BooleanField(default=False)
-    # The standing after the round (rules.standings.StandingRow).
-    rank = models.PositiveIntegerField()
+    # The standing after the round (rules.standings.StandingRow): the place in the
+    # standings' order (1 first) and the rank (shared by equals; none for a player
+    # left out of the ranking, as tsh leaves out withdrawn players).
+    position = models.PositiveIntegerField()
+    rank = models.PositiveIntegerField(null=True)
     wins = models.PositiveIntegerField()
     losses = models.PositiveIntegerField()
     draws = models.PositiveIntegerField()
@@ -194,7 +197,7 @@ class PlayerRound(models.Model):
 
     class Meta:
         db_table = "tournaments_player_round"
-        ordering = ["tournament", "division", "round", "rank", "number"]
+        ordering = ["tournament", "division", "round", "position"]
         constraints = [
             # One row per player per round; also serves the rewrite of a division's
             # rounds (DELETE WHERE tournament_id = … AND division = … AND round >= …)
@@ -206,9 +209,9 @@ class PlayerRound(models.Model):
         ]
         indexes = [
             # Serves a standings page and a round's pairings (WHERE tournament_id =
-            # … AND division = … AND round = … ORDER BY rank, number).
+            # … AND division = … AND round = … ORDER BY position).
             models.Index(
-                fields=["tournament", "division", "round", "rank", "number"],
+                fields=["tournament", "division", "round", "position"],
                 name="player_round_standings",
             ),
             # Serves a player's scorecard (WHERE tournament_id = … AND player_id = …).

@@ -30,10 +30,9 @@ from django.http import Http404
 from games import selectors as game_selectors
 from games.eventstore.errors import ConcurrencyError
 from games.eventstore.store import AppendResult, append, load_state, lock_stream
-from games.eventstore.streams import NewEvent, StreamKey
+from games.eventstore.streams import StreamKey
 from rules import pairing as rp
 from rules import tournament as rt
-from rules import tsh
 from tournaments import events as te
 from tournaments.streams import TournamentAggregate
 
@@ -69,14 +68,14 @@ def is_director(state: TournamentAggregate, user: Any) -> bool:
 
 
 # Attempts for an append that gave no expected version and lost a race (see
-# _append_as_director). Such appends queue on the stream's lock, so only a writer
+# append_as_director). Such appends queue on the stream's lock, so only a writer
 # that skips the lock (one sending its expected version) can still win a race
 # against them; before the lock, five directors typing slips into one tournament
 # collided often (12 of 208 results lost five attempts at national scale).
 RETRIES = 25
 
 
-def _append_as_director(
+def append_as_director(
     tournament_id: uuid.UUID,
     events: Sequence[object],
     *,
@@ -186,7 +185,7 @@ def tournament_append(
     expected_version: int | None = None,
 ) -> AppendResult:
     """Append director events as they are (the API's generic path)."""
-    return _append_as_director(
+    return append_as_director(
         tournament_id, events, user=user, expected_version=expected_version
     )
 
@@ -221,7 +220,7 @@ def players_register(
         raise ValueError("no players to register")
     from tournaments.accounts import link_events  # it builds on these services
 
-    return _append_as_director(
+    return append_as_director(
         tournament_id,
         [*events, *link_events(events)],
         user=user,
@@ -243,7 +242,7 @@ def player_withdraw(
         from_round=from_round,
         policy=rt.WithdrawalPolicy(policy),
     )
-    return _append_as_director(
+    return append_as_director(
         tournament_id, [event], user=user, expected_version=expected_version
     )
 
@@ -257,7 +256,7 @@ def player_reactivate(
     expected_version: int | None = None,
 ) -> AppendResult:
     event = rt.PlayerReactivated(player_id=player_id, from_round=from_round)
-    return _append_as_director(
+    return append_as_director(
         tournament_id, [event], user=user, expected_version=expected_version
     )
 
@@ -308,7 +307,7 @@ def round_pair(
             _coin_flips(rp.coin_flips_needed(state.rules, division)),
             based_on_round=based_on_round,
         )
-    return _append_as_director(
+    return append_as_director(
         tournament_id, [event], user=user, expected_version=expected_version
     )
 
@@ -356,7 +355,7 @@ def result_record(
         pre_adjustment_b=pre_adjustment_b,
         game_id=game_id,
     )
-    return _append_as_director(
+    return append_as_director(
         tournament_id,
         [_linked_game(tournament_id, event)],
         user=user,
@@ -395,7 +394,7 @@ def result_amend(
         absentee=absentee,
         reason=reason,
     )
-    return _append_as_director(
+    return append_as_director(
         tournament_id,
         [_linked_game(tournament_id, event)],
         user=user,
@@ -412,7 +411,7 @@ def forfeit_record(
     expected_version: int | None = None,
 ) -> AppendResult:
     event = rt.ForfeitRecorded(round=round_, absentee=absentee)
-    return _append_as_director(
+    return append_as_director(
         tournament_id,
         [event],
         user=user,
@@ -431,7 +430,7 @@ def director_add(
     event = te.DirectorAdded(
         user_id=new_director.pk, username=new_director.get_username()
     )
-    return _append_as_director(
+    return append_as_director(
         tournament_id, [event], user=user, expected_version=expected_version
     )
 
@@ -443,7 +442,7 @@ def tournament_publish(
     user: Any,
     expected_version: int | None = None,
 ) -> AppendResult:
-    return _append_as_director(
+    return append_as_director(
         tournament_id,
         [te.PublicationChanged(published=published)],
         user=user,
@@ -460,42 +459,6 @@ def player_link_account(
     expected_version: int | None = None,
 ) -> AppendResult:
     event = te.PlayerAccountLinked(player_id=player_id, user_id=account.pk)
-    return _append_as_director(
+    return append_as_director(
         tournament_id, [event], user=user, expected_version=expected_version
-    )
-
-
-def tsh_import(
-    *,
-    tournament_id: uuid.UUID,
-    division: str,
-    text: str,
-    user: Any,
-    expected_version: int | None = None,
-) -> AppendResult:
-    """Register, pair and score a division from a tsh ``.t`` file, in one append."""
-    _, state = tournament_state(tournament_id)
-    assert state.rules is not None
-    tfile = tsh.read_t(text)
-    ids = [new_player_id() for _ in tfile.players]
-    events = tsh.t_to_events(
-        tfile,
-        division,
-        player_ids=ids,
-        bye_spread=state.rules.settings.bye_spread,
-    )
-    lines = {index: player.line for index, player in enumerate(tfile.players)}
-    wrapped = [
-        NewEvent(event, {"source": "tsh", "line": lines[ids.index(event.player_id)]})
-        if isinstance(event, rt.PlayerRegistered)
-        else event
-        for event in events
-    ]
-    from tournaments.accounts import link_events  # it builds on these services
-
-    return _append_as_director(
-        tournament_id,
-        [*wrapped, *link_events(events)],
-        user=user,
-        expected_version=expected_version,
     )

@@ -16,12 +16,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from django.db import connection, models
+from django.db import connection
 from django.utils import timezone
 
 from games.eventstore.codec import Codec
 from games.eventstore.models import StoredEvent
-from games.eventstore.sql import binary_cursor
+from games.eventstore.sql import BulkInsert
 from games.eventstore.streams import RecordedEvent, StreamKey, StreamType
 from rules import tournament as rt
 from rules.errors import RulesError
@@ -331,12 +331,14 @@ def _project_rounds(
         tournament=tournament, division=division, round__gte=from_round
     ).delete()
     rows = [
-        _player_round(tournament, state, division, round_, line)
+        _player_round(tournament, state, division, round_, position, line)
         for round_ in range(from_round, rules.paired_rounds(division) + 1)
-        for line in standings(rules, division, after_round=round_)
+        for position, line in enumerate(
+            standings(rules, division, after_round=round_), start=1
+        )
     ]
     _stamp(tournament, rows)
-    copy_rows(PlayerRound, rows)
+    _ROUND_ROWS.copy([[getattr(row, name) for name in _ROUND_COLUMNS] for row in rows])
 
 
 def _player_round(
@@ -344,6 +346,7 @@ def _player_round(
     state: TournamentAggregate,
     division: str,
     round_: int,
+    position: int,
     line: StandingRow,
 ) -> PlayerRound:
     """Flatten a standings line and its round's entry into a row: no decisions."""
@@ -361,6 +364,7 @@ def _player_round(
         name=line.name,
         rating=line.rating,
         withdrawn=line.withdrawn,
+        position=position,
         rank=line.rank,
         wins=line.wins,
         losses=line.losses,
@@ -420,22 +424,16 @@ def _game_uuid(game_id: str | None) -> uuid.UUID | None:
         return None
 
 
-def copy_rows(model: type[models.Model], rows: Sequence[models.Model]) -> None:
-    """Insert model instances with one ``COPY``, every column but the key.
-
-    A result rewrites its division's rows from its round on (a national round is
-    500 rows): the ORM's bulk insert adapted each field of each row in Python, a
-    third of a result's projection; COPY formats the rows in C.
-    """
-    if not rows:
-        return
-    fields = [field for field in model._meta.concrete_fields if not field.primary_key]
-    columns = ", ".join(connection.ops.quote_name(field.column) for field in fields)
-    names = [field.attname for field in fields]
-    statement = f"COPY {model._meta.db_table} ({columns}) FROM STDIN"
-    with binary_cursor() as cursor, cursor.copy(statement) as copy:
-        for row in rows:
-            copy.write_row([getattr(row, name) for name in names])
+# Every column but the key, from the model: a result rewrites its division's rows
+# from its round on (a national round is 500 rows), and the ORM's bulk insert adapted
+# each field of each row in Python, a third of a result's projection; COPY formats
+# the rows in C.
+_ROUND_COLUMNS = [
+    field.attname
+    for field in PlayerRound._meta.concrete_fields
+    if not field.primary_key
+]
+_ROUND_ROWS = BulkInsert(PlayerRound, _ROUND_COLUMNS)
 
 
 def _stamp(tournament: Tournament, rows: list[PlayerRound]) -> None:

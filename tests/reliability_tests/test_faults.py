@@ -114,7 +114,7 @@ def streams_with_gaps() -> list[tuple]:
 def standings_snapshot(tournament_id) -> list[tuple]:
     return list(
         PlayerRound.objects.filter(tournament_id=tournament_id)
-        .order_by("round", "rank", "number")
+        .order_by("round", "position")
         .values_list("round", "rank", "player_id", "wins", "losses", "spread")
     )
 
