@@ -36,10 +36,9 @@ END_CHOICES = [
 ]
 
 
-class NoteForm(forms.Form):
-    """A note on one line of the score sheet (``turn`` is the 1-based line)."""
+class NoteEditForm(forms.Form):
+    """A note's text (its author's new text, when editing one)."""
 
-    turn = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
     text = forms.CharField(
         label="Your note",
         max_length=MAX_NOTE_CHARS,
@@ -53,20 +52,11 @@ class NoteForm(forms.Form):
         return text
 
 
-class NoteEditForm(forms.Form):
-    """A note's new text (its author's)."""
+class NoteForm(NoteEditForm):
+    """A note on one line of the score sheet (``turn`` is the 1-based line)."""
 
-    text = forms.CharField(
-        label="Your note",
-        max_length=MAX_NOTE_CHARS,
-        widget=forms.Textarea(attrs={"rows": 2}),
-    )
-
-    def clean_text(self) -> str:
-        text = self.cleaned_data["text"].strip()
-        if not text:
-            raise forms.ValidationError("Write something first, or delete the note.")
-        return text
+    turn = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    field_order = ("turn", "text")
 
 
 VISIBILITY_CHOICES = [

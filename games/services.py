@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from django.conf import settings
@@ -511,16 +511,13 @@ def game_note(
     expected_version: int | None = None,
 ) -> AppendResult:
     """Annotate a turn; the game's directors and its own players may."""
-    version, aggregate = game_load(game_id)
-    _require(
-        can_annotate(aggregate, user),
+    return _checked_append(
+        game_id,
+        ev.NoteAdded(target_version=target_version, text=text),
+        lambda aggregate: can_annotate(aggregate, user),
         "Only the game's players and directors may annotate it.",
-    )
-    return append(
-        game_stream(game_id),
-        [ev.NoteAdded(target_version=target_version, text=text)],
-        expected_version=version if expected_version is None else expected_version,
-        recorded_by=user,
+        user=user,
+        expected_version=expected_version,
     )
 
 
@@ -580,17 +577,17 @@ def _note_change(
     user: Any,
     expected_version: int | None,
 ) -> AppendResult:
-    version, aggregate = game_load(game_id)
-    author = note_author_id(aggregate, game_id, note_version)
-    _require(
-        getattr(user, "is_authenticated", False) and author == user.pk,
+    def is_author(aggregate: GameAggregate) -> bool:
+        author = note_author_id(aggregate, game_id, note_version)
+        return bool(getattr(user, "is_authenticated", False) and author == user.pk)
+
+    return _checked_append(
+        game_id,
+        event,
+        is_author,
         "Only the note's author may change it.",
-    )
-    return append(
-        game_stream(game_id),
-        [event],
-        expected_version=version if expected_version is None else expected_version,
-        recorded_by=user,
+        user=user,
+        expected_version=expected_version,
     )
 
 
@@ -604,32 +601,56 @@ def game_set_visibility(
     """Publish a casual game, share it by a secret link, or make it private again
     (its owner only). A tournament's games are readable as the tournament is:
     refused with a TournamentError naming the field."""
-    version, aggregate = game_load(game_id)
-    if aggregate.context.get("tournament_id"):
-        raise TournamentError(
-            "tournament_game",
-            "A tournament's games are readable as the tournament is: its directors "
-            "publish it.",
-            "visibility",
+
+    def is_owner(aggregate: GameAggregate) -> bool:
+        if aggregate.context.get("tournament_id"):
+            raise TournamentError(
+                "tournament_game",
+                "A tournament's games are readable as the tournament is: its "
+                "directors publish it.",
+                "visibility",
+            )
+        return bool(
+            getattr(user, "is_authenticated", False)
+            and aggregate.context.get("owner_id") == user.pk
         )
-    _require(
-        getattr(user, "is_authenticated", False)
-        and aggregate.context.get("owner_id") == user.pk,
+
+    return _checked_append(
+        game_id,
+        ev.VisibilityChanged(visibility=ev.Visibility(visibility)),
+        is_owner,
         "Only the game's owner may publish or share it.",
-    )
-    return append(
-        game_stream(game_id),
-        [ev.VisibilityChanged(visibility=ev.Visibility(visibility))],
-        expected_version=version if expected_version is None else expected_version,
-        recorded_by=user,
+        user=user,
+        expected_version=expected_version,
     )
 
 
 def _simple(
     game_id: uuid.UUID, event: object, *, user: Any, expected_version: int | None
 ) -> AppendResult:
+    return _checked_append(
+        game_id,
+        event,
+        lambda aggregate: can_record(aggregate, user),
+        "Only the game's directors may record it.",
+        user=user,
+        expected_version=expected_version,
+    )
+
+
+def _checked_append(
+    game_id: uuid.UUID,
+    event: object,
+    allowed: Callable[[GameAggregate], bool],
+    refusal: str,
+    *,
+    user: Any,
+    expected_version: int | None,
+) -> AppendResult:
+    """Append one event if `allowed` says the user may (else GamePermissionError
+    with `refusal`), at the version read unless the caller expects one."""
     version, aggregate = game_load(game_id)
-    _require(can_record(aggregate, user), "Only the game's directors may record it.")
+    _require(allowed(aggregate), refusal)
     return append(
         game_stream(game_id),
         [event],

@@ -29,8 +29,7 @@ from rules.board import Position
 from rules.errors import RulesError
 from rules.movegen import MoveGenError, Placement, WordGraph, generate
 from rules.moves import locate
-from rules.scoring import score_play
-from rules.state import GameState, Turn, TurnKind
+from rules.state import GameState, Turn, TurnKind, placed_score
 from rules.tiles import BLANK, remove_tiles, sort_tiles
 
 __all__ = [
@@ -188,15 +187,7 @@ def _placement(
         word,
         state.context.letters,
     )
-    after = state.board.place(located.new_tiles).squares
-    ruleset = state.ruleset
-    scored = score_play(
-        after,
-        located,
-        state.context.values,
-        bingo_bonus=ruleset.bingo_bonus,
-        rack_size=ruleset.rack_size,
-    )
+    _, scored = placed_score(state, located)
     leave = sort_tiles(remove_tiles(rack, located.tiles) or "")
     return RankedPlay(
         rank=0,

@@ -80,10 +80,10 @@ from rules.events import (
     TurnPassed,
     VisibilityChanged,
 )
-from rules.moves import PLAYED_THROUGH, locate
+from rules.moves import PLAYED_THROUGH, LocatedPlay, locate
 from rules.outcome import decide
 from rules.ruleset import ChallengeRule, GoingOutRule, Ruleset, ScorelessRule
-from rules.scoring import WordScore, score_limit, score_play
+from rules.scoring import PlayScore, WordScore, score_limit, score_play
 from rules.tiles import (
     ENGLISH,
     TileSet,
@@ -744,6 +744,24 @@ def _flagged(
     )
 
 
+def placed_score(state: GameState, located: LocatedPlay) -> tuple[str, PlayScore]:
+    """The board's squares with a located play's tiles on them, and the play's score
+    under the game's rules (its tile values, bingo bonus and rack size)."""
+    squares = list(state.board.squares)
+    for index, tile in located.new_tiles:
+        squares[index] = tile
+    after = "".join(squares)
+    ruleset = state.ruleset
+    scored = score_play(
+        after,
+        located,
+        state.context.values,
+        bingo_bonus=ruleset.bingo_bonus,
+        rack_size=ruleset.rack_size,
+    )
+    return after, scored
+
+
 def _place(state: GameState, event: TilesPlaced, version: int) -> GameState:
     player = event.player
     _check_turn(state, player)
@@ -759,18 +777,7 @@ def _place(state: GameState, event: TilesPlaced, version: int) -> GameState:
     new_tiles = located.new_tiles
     used = located.tiles
     rack_after, pool, revealed = _take(state, player, rack, bag.candidates, used)
-    board_squares = list(squares)
-    for index, tile in new_tiles:
-        board_squares[index] = tile
-    after = "".join(board_squares)
-    ruleset = state.ruleset
-    scored = score_play(
-        after,
-        located,
-        state.context.values,
-        bingo_bonus=ruleset.bingo_bonus,
-        rack_size=ruleset.rack_size,
-    )
+    after, scored = placed_score(state, located)
     computed = scored.total
     recorded = event.score
     credited = computed if recorded is None else recorded

@@ -11,8 +11,8 @@ from rest_framework.test import APIClient
 
 from games import analysis, services
 from games.eventstore.models import StoredEvent
+from tests.games_tests.conftest import club_tournament
 from tournaments import accounts
-from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db
 
@@ -94,25 +94,8 @@ def test_it_is_computed_once_per_version_and_never_stored(recorder, monkeypatch)
 
 
 def test_the_tournaments_word_list_serves_its_games(recorder):
-    created = tournament_services.tournament_create(
-        user=recorder,
-        name="Club night",
-        start_date="2026-11-21",
-        end_date="2026-11-21",
-        rounds=3,
-    )
-    tid = created.stream.id
-    registered = tournament_services.players_register(
-        tournament_id=tid,
-        division="A",
-        entries=[("Ann Able", 1500, ""), ("Ben Baker", 1400, "")],
-        user=recorder,
-    )
+    tid, ids = club_tournament(recorder, ["Ann Able", "Ben Baker"])
     accounts.tournament_lexicon_choose(tournament_id=tid, lexicon="TINY", user=recorder)
-    ids = sorted(
-        registered.state.rules.players,
-        key=lambda p: registered.state.rules.players[p].number,
-    )
     gid = play(
         recorder,
         lexicon=None,

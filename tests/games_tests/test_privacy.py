@@ -11,6 +11,7 @@ from rest_framework.test import APIClient
 
 from games import services
 from games.eventstore.models import StoredEvent
+from tests.games_tests.conftest import club_tournament
 from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db
@@ -135,22 +136,7 @@ def test_a_bad_visibility_is_a_400_naming_the_field(recorder, shared_gcg_dir):
 @pytest.fixture
 def private_tournament_game(recorder):
     """An unpublished tournament of Rita's with a game recorded for it."""
-    created = tournament_services.tournament_create(
-        user=recorder,
-        name="Quiet Club",
-        start_date="2026-11-21",
-        end_date="2026-11-21",
-        rounds=3,
-        published=False,
-    )
-    tid = created.stream.id
-    registered = tournament_services.players_register(
-        tournament_id=tid,
-        division="A",
-        entries=[("Ann Able", 1500, ""), ("Ben Baker", 1400, "")],
-        user=recorder,
-    )
-    players = sorted(registered.state.rules.players)
+    tid, players = club_tournament(recorder, ["Ann Able", "Ben Baker"], published=False)
     started = services.game_start(
         user=recorder,
         players=["Ann", "Ben"],

@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 
 from games import services
 from games.models import GameProjection
-from tournaments import services as tournament_services
+from tests.games_tests.conftest import club_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -31,21 +31,7 @@ def games(recorder):
         "ben_cy": casual(recorder, ["Ben Baker", "Cy Cole"]),
         "private": casual(recorder, ["Ann Able", "Di Dane"], visibility="private"),
     }
-    created = tournament_services.tournament_create(
-        user=recorder,
-        name="Riverside Open",
-        start_date="2026-11-21",
-        end_date="2026-11-21",
-        rounds=3,
-    )
-    tid = created.stream.id
-    registered = tournament_services.players_register(
-        tournament_id=tid,
-        division="A",
-        entries=[("Ann Able", 1500, ""), ("Ed Eames", 1400, "")],
-        user=recorder,
-    )
-    ids = sorted(registered.state.rules.players)
+    tid, ids = club_tournament(recorder, ["Ann Able", "Ed Eames"])
     started = services.game_start(
         user=recorder,
         players=["Ann Able", "Ed Eames"],
