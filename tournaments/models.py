@@ -253,3 +253,27 @@ class PlayerRound(models.Model):
         from rules.standings import format_record
 
         return format_record(self.wins, self.losses, self.draws)
+
+
+class MemberProfile(models.Model):
+    """The membership id (a ratings body's) a user says is theirs.
+
+    Not a fact of any tournament: a claim. It becomes a link to a tournament's
+    player (``PlayerAccountLinked``) when a director confirms it or when players
+    are registered with that id (``tournaments.accounts``).
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="member_profile",
+    )
+    # Unique: one account per member; a second claimant asks a director.
+    member_id = models.CharField(max_length=64, unique=True)
+
+    class Meta:
+        db_table = "tournaments_member_profile"
+
+    def __str__(self) -> str:
+        return f"{self.user} is member {self.member_id}"

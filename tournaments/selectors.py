@@ -646,4 +646,6 @@ def _summary(
             return f"Scorekeeper added: {p['username']}"
         case "scorekeeper_removed":
             return "Scorekeeper removed"
+        case "lexicon_chosen":
+            return f"Word list: {p['lexicon'] or 'none'}"
     return type_name

@@ -233,8 +233,13 @@ def players_register(
     ]
     if not events:
         raise ValueError("no players to register")
+    from tournaments.accounts import link_events  # it builds on these services
+
     return append_as_director(
-        tournament_id, events, user=user, expected_version=expected_version
+        tournament_id,
+        [*events, *link_events(events)],
+        user=user,
+        expected_version=expected_version,
     )
 
 

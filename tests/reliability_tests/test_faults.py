@@ -268,7 +268,7 @@ def test_a_projection_behind_the_log_is_found_and_repaired(
     assert standing.own_score == 450
     assert (standing.wins, standing.spread) == (1, 150)
     turn = GameTurn.objects.get(game_id=game_id, version=turn_version)
-    assert "late note" in turn.notes
+    assert "late note" in [note["text"] for note in turn.notes]
 
 
 @pytest.mark.django_db

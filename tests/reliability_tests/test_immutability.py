@@ -57,6 +57,8 @@ def record(director, paired):
         "player_id": players[0],
         "round_": "1",
         "division": "A",
+        "note_version": "1",
+        "turn": "1",
     }
 
 
