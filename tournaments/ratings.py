@@ -28,6 +28,7 @@ from enum import StrEnum
 from itertools import islice
 from typing import Any
 
+from anyascii import anyascii
 from django.core.cache import cache
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
@@ -47,7 +48,8 @@ from rules.ratings import (
     rated_entries,
 )
 from rules.records import DivisionRecord, EntryKind, PlayerRecord, TournamentRecord
-from rules.submissions import format_absp_csv, format_tou
+from rules.submissions import format_absp_csv
+from rules.tou import format_tou
 from rules.tournament import round_entry
 from rules.tsh import write_t
 from tournaments.events import RESULT_EVENT_TYPES
@@ -683,8 +685,9 @@ def naspa_t_text(
 
 
 def tou_text(record: TournamentRecord) -> str:
-    """Return the AUPAIR ``.TOU`` file; raises ``SubmissionError`` like format_tou."""
-    return format_tou(record)
+    """Return the AUPAIR ``.TOU`` file, names transliterated to ASCII by anyascii;
+    raises ``SubmissionError`` like format_tou."""
+    return format_tou(record, transliterate=anyascii)
 
 
 def absp_csv_text(record: TournamentRecord) -> str:
