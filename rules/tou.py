@@ -33,9 +33,9 @@ oneself is a missed game, neither. (So a forfeit loss whose awarded spread is 0 
 written as, and reads as, a missed game, as tsh's ``.t`` writes it.)
 
 ``tou_to_events`` turns a file into the same tournament events a ``.t`` import
-makes: players (the file has no ratings: 0, for a ratings list to fill), each round
-paired with who went first and byes, results, and a credited loss for each
-self-paired loss.
+makes: players (with membership ids, ratings and career games from a ratings list
+when one is given: the file has none), each round paired with who went first and
+byes, results, and a credited loss for each self-paired loss.
 
 Usage::
 
@@ -51,6 +51,7 @@ import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
+from rules.ratings_list import ListedRating
 from rules.records import (
     DivisionRecord,
     EntryKind,
@@ -323,11 +324,14 @@ def tou_to_events(
     existing_divisions: Collection[str],
     player_ids: Sequence[str],
     forfeit_spread: int,
+    listed: Sequence[ListedRating | None] = (),
 ) -> list[Event]:
     """Return the events that add (if new), register, pair and score every division.
 
     ``player_ids`` gives a stable id to each player, in file order over all
-    divisions. A self-paired win is a bye of the round's pairing, a self-paired loss
+    divisions; ``listed``, in the same order, each player's row of a ratings list
+    (membership id, rating, career games; None or missing: unrated, unknown).
+    A self-paired win is a bye of the round's pairing, a self-paired loss
     a credited loss of ``forfeit_spread``. Raises TouError for what these rules
     cannot hold: a half-bye (``tou_half_bye``), a game won on tied scores
     (``tou_tie_break``: the file has no scores before the end-of-game adjustments),
@@ -335,20 +339,25 @@ def tou_to_events(
     forfeit spread of 0 (``tou_forfeit_spread``), and lines that disagree.
     """
     ids = iter(player_ids)
+    rows = iter(listed)
     events: list[Event] = []
     for division in tou.divisions:
         if division.name not in existing_divisions:
             events.append(DivisionAdded(name=division.name))
         division_ids = [next(ids) for _ in division.players]
-        events.extend(
-            PlayerRegistered(
-                player_id=division_ids[player.number - 1],
-                division=division.name,
-                name=player.name,
-                rating=0,
+        for player in division.players:
+            row = next(rows, None)
+            events.append(
+                PlayerRegistered(
+                    player_id=division_ids[player.number - 1],
+                    division=division.name,
+                    name=player.name,
+                    rating=0 if row is None else row.rating,
+                    member_id="" if row is None else row.member_id,
+                    rating_text="" if row is None else row.rating_text,
+                    career_games=None if row is None else row.career_games,
+                )
             )
-            for player in division.players
-        )
         for round_ in range(1, division.rounds + 1):
             events.extend(_round_events(division, round_, division_ids, forfeit_spread))
     return events

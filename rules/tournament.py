@@ -82,6 +82,7 @@ __all__ = [
     "PairingMethod",
     "Player",
     "PlayerCard",
+    "PlayerRatingUpdated",
     "PlayerReactivated",
     "PlayerRegistered",
     "PlayerWithdrawn",
@@ -396,6 +397,19 @@ class UnpairedRoundRecorded:
     spread: int
 
 
+@dataclass(frozen=True, slots=True)
+class PlayerRatingUpdated:
+    """A ratings list's pre-event rating and career games for a player (``rating_text``
+    as the list wrote it); refused once the player's division has a result."""
+
+    type_name: ClassVar[str] = "player_rating_updated"
+
+    player_id: str
+    rating: int
+    career_games: int | None = None
+    rating_text: str = ""
+
+
 Event = (
     TournamentCreated
     | DivisionAdded
@@ -407,6 +421,7 @@ Event = (
     | ForfeitRecorded
     | ResultAmended
     | UnpairedRoundRecorded
+    | PlayerRatingUpdated
 )
 
 EVENT_TYPES: dict[str, type] = {
@@ -422,6 +437,7 @@ EVENT_TYPES: dict[str, type] = {
         ForfeitRecorded,
         ResultAmended,
         UnpairedRoundRecorded,
+        PlayerRatingUpdated,
     )
 }
 
@@ -1808,6 +1824,45 @@ def _unpaired_round_recorded(
     rounds = {**state.rounds, (player.division, round_number): new_round}
     cards = _refresh(state, state.players, rounds, [(player.player_id, round_number)])
     return replace(state, rounds=rounds, cards=cards)
+
+
+@_apply.register(PlayerRatingUpdated)
+def _player_rating_updated(
+    event: PlayerRatingUpdated, state: TournamentState
+) -> TournamentState:
+    player = state.player(event.player_id)
+    rating = _require_int(event.rating, "rating", "invalid_rating")
+    if rating < 0:
+        raise TournamentError(
+            "invalid_rating", "rating must not be negative (0: unrated).", "rating"
+        )
+    probe = PlayerRegistered(
+        player.player_id,
+        player.division,
+        player.name,
+        rating,
+        rating_text=event.rating_text,
+        career_games=event.career_games,
+    )
+    _check_player_record(probe)
+    if any(
+        round_state.has_results
+        for (division, _), round_state in state.rounds.items()
+        if division == player.division
+    ):
+        raise TournamentError(
+            "division_has_results",
+            f"Division {player.division} has results: pre-event ratings can change"
+            " only before its first result.",
+            "player_id",
+        )
+    updated = replace(
+        player,
+        rating=rating,
+        career_games=event.career_games,
+        rating_text=event.rating_text,
+    )
+    return replace(state, players={**state.players, player.player_id: updated})
 
 
 # --- Results read from recorded games -------------------------------------------------

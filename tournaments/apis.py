@@ -32,6 +32,17 @@ from tournaments.models import Player, Tournament
 MAX_T_FILE_BYTES = 1024 * 1024
 
 
+def upload_text(upload: Any, what: str) -> str:
+    """An uploaded file's text: UTF-8, else Latin-1 (older files); at most 1 MB."""
+    if upload.size > MAX_T_FILE_BYTES:
+        raise ValidationError({"file": [f"{what} may be at most 1 MB."]})
+    content = upload.read()
+    try:
+        return content.decode("utf-8")
+    except UnicodeDecodeError:
+        return content.decode("latin-1")
+
+
 def get_tournament(request: Request, tournament_id: UUID) -> Tournament:
     """The tournament if the user may read it; 404 otherwise (no existence leak)."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
@@ -340,14 +351,7 @@ class TshImportApi(APIView):
         get_tournament(request, tournament_id)
         data = s.TshImportInput(data=request.data)
         data.is_valid(raise_exception=True)
-        upload = data.validated_data["file"]
-        if upload.size > MAX_T_FILE_BYTES:
-            raise ValidationError({"file": ["A .t file may be at most 1 MB."]})
-        try:
-            text = upload.read().decode("utf-8")
-        except UnicodeDecodeError:
-            upload.seek(0)
-            text = upload.read().decode("latin-1")
+        text = upload_text(data.validated_data["file"], "A .t file")
         result = services.tsh_import(
             tournament_id=tournament_id,
             division=data.validated_data["division"],
@@ -356,3 +360,72 @@ class TshImportApi(APIView):
             expected_version=data.validated_data.get("expected_version"),
         )
         return command_response(result)
+
+
+class TouImportApi(APIView):
+    """Import a .TOU file: its divisions' players, pairings, results and byes."""
+
+    permission_classes = (IsAuthenticated,)
+    parser_classes = (MultiPartParser, FormParser, BoundedJSONParser)
+
+    @extend_schema(request=s.TouImportInput, responses={201: s.CommandOutput})
+    def post(self, request: Request, tournament_id: UUID) -> Response:
+        get_tournament(request, tournament_id)
+        data = s.TouImportInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        ratings_list = data.validated_data.get("ratings_list")
+        result = services.tou_import(
+            tournament_id=tournament_id,
+            text=upload_text(data.validated_data["file"], "A .TOU file"),
+            ratings_list=(
+                None
+                if ratings_list is None
+                else upload_text(ratings_list, "A ratings list")
+            ),
+            user=request.user,
+            expected_version=data.validated_data.get("expected_version"),
+        )
+        return command_response(result)
+
+
+class RatingsListImportApi(APIView):
+    """Update pre-event ratings and career games from a ratings body's list."""
+
+    permission_classes = (IsAuthenticated,)
+    parser_classes = (MultiPartParser, FormParser, BoundedJSONParser)
+
+    @extend_schema(
+        request=s.RatingsListImportInput,
+        responses={201: s.RatingsListImportOutput, 200: s.RatingsListImportOutput},
+    )
+    def post(self, request: Request, tournament_id: UUID) -> Response:
+        tournament = get_tournament(request, tournament_id)
+        data = s.RatingsListImportInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        division = data.validated_data.get("division") or None
+        if division is not None and division not in tournament.divisions:
+            raise ValidationError({"division": [f"No division {division!r}."]})
+        result, updates = services.ratings_list_import(
+            tournament_id=tournament_id,
+            text=upload_text(data.validated_data["file"], "A ratings list"),
+            division=division,
+            user=request.user,
+            expected_version=data.validated_data.get("expected_version"),
+        )
+        names = dict(
+            Player.objects.filter(tournament_id=tournament_id).values_list(
+                "player_id", "name"
+            )
+        )
+        body = {
+            "version": tournament.version if result is None else result.version,
+            "events": [] if result is None else [r.type_name for r in result.recorded],
+            "updated": [event.player_id for event in updates.events],
+            "unchanged": list(updates.unchanged),
+            "unmatched": [
+                {"player_id": pid, "name": names.get(pid, "")}
+                for pid in updates.unmatched
+            ],
+        }
+        code = status.HTTP_200_OK if result is None else status.HTTP_201_CREATED
+        return Response(s.RatingsListImportOutput(body).data, status=code)

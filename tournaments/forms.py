@@ -221,14 +221,18 @@ class PublishForm(forms.Form):
 # --- players ---------------------------------------------------------------------
 
 
-def parse_player_list(text: str) -> tuple[list[tuple[str, int, str]], list[str]]:
-    """Read "Name rating [member id]" lines; return the entries and the problems.
+def parse_player_list(
+    text: str,
+) -> tuple[list[tuple[str, int, str, int | None]], list[str]]:
+    """Read "Name rating [member id [career games]]" lines; return the entries and
+    the problems.
 
     The rating is the first whole number after the name; what follows it, if
-    anything, is the member id. Commas or tabs may separate the parts. Blank lines
-    and lines starting with # are skipped.
+    anything, is the member id (``-`` for none) and then the career games (tsh's
+    lifeg). Commas or tabs may separate the parts. Blank lines and lines starting
+    with # are skipped.
     """
-    entries: list[tuple[str, int, str]] = []
+    entries: list[tuple[str, int, str, int | None]] = []
     problems: list[str] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
@@ -246,21 +250,23 @@ def parse_player_list(text: str) -> tuple[list[tuple[str, int, str]], list[str]]
         if rating_at is None:
             problems.append(
                 f"Line {number} ({line!r}): no rating; write "
-                '"Name rating [member id]", e.g. "Ann Able 1500".'
+                '"Name rating [member id [career games]]", e.g. "Ann Able 1500".'
             )
             continue
         rest = parts[rating_at + 1 :]
-        if len(rest) > 1:
+        if len(rest) > 2 or (len(rest) == 2 and not rest[1].isdigit()):
             problems.append(
-                f"Line {number} ({line!r}): after the rating only a member id may "
-                "follow."
+                f"Line {number} ({line!r}): after the rating only a member id and "
+                "the career games (a whole number) may follow."
             )
             continue
+        member = rest[0] if rest and rest[0] != "-" else ""
         entries.append(
             (
                 " ".join(parts[:rating_at]),
                 int(parts[rating_at]),
-                rest[0] if rest else "",
+                member,
+                int(rest[1]) if len(rest) == 2 else None,
             )
         )
     if not entries and not problems:
@@ -280,7 +286,8 @@ class PlayerListForm(forms.Form):
     players = forms.CharField(
         label="Paste players, one per line",
         required=False,
-        help_text='"Name rating [member id]", e.g. "Ann Able 1500 12345".',
+        help_text='"Name rating [member id [career games]]", e.g. "Ann Able 1500 '
+        '12345 310" (member id "-" for none).',
         widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
     )
     file = forms.FileField(label="or upload a list (.txt)", required=False)
@@ -309,6 +316,43 @@ class TshImportForm(forms.Form):
         upload = self.cleaned_data["file"]
         if upload.size > MAX_T_FILE_BYTES:
             raise forms.ValidationError("A .t file may be at most 1 MB.")
+        return read_upload(upload)
+
+
+class TouImportForm(forms.Form):
+    file = forms.FileField(label="AUPAIR .TOU file")
+    ratings_list = forms.FileField(
+        label="Ratings list (CSV, optional)",
+        required=False,
+        help_text="Membership id, name, rating, career games: the players are "
+        "registered with them (a .TOU has no ratings).",
+    )
+
+    def clean_file(self) -> str:
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_T_FILE_BYTES:
+            raise forms.ValidationError("A .TOU file may be at most 1 MB.")
+        return read_upload(upload)
+
+    def clean_ratings_list(self) -> str | None:
+        upload = self.cleaned_data.get("ratings_list")
+        if upload is None:
+            return None
+        if upload.size > MAX_T_FILE_BYTES:
+            raise forms.ValidationError("A ratings list may be at most 1 MB.")
+        return read_upload(upload)
+
+
+class RatingsListForm(forms.Form):
+    file = forms.FileField(
+        label="Ratings list (CSV)",
+        help_text="Membership id, name, rating, career games; one player a line.",
+    )
+
+    def clean_file(self) -> str:
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_T_FILE_BYTES:
+            raise forms.ValidationError("A ratings list may be at most 1 MB.")
         return read_upload(upload)
 
 

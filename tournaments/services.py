@@ -23,6 +23,7 @@ import uuid
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from anyascii import anyascii
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404
@@ -32,8 +33,14 @@ from games.eventstore.errors import ConcurrencyError
 from games.eventstore.store import AppendResult, append, load_state, lock_stream
 from games.eventstore.streams import NewEvent, StreamKey
 from rules import pairing as rp
+from rules import tou, tsh
 from rules import tournament as rt
-from rules import tsh
+from rules.ratings_list import (
+    RatingUpdates,
+    match_names,
+    rating_updates,
+    read_ratings_list,
+)
 from tournaments import events as te
 from tournaments.streams import TournamentAggregate
 
@@ -489,3 +496,83 @@ def tsh_import(
     return _append_as_director(
         tournament_id, wrapped, user=user, expected_version=expected_version
     )
+
+
+def tou_import(
+    *,
+    tournament_id: uuid.UUID,
+    text: str,
+    user: Any,
+    ratings_list: str | None = None,
+    expected_version: int | None = None,
+) -> AppendResult:
+    """Register, pair and score every division of a ``.TOU`` file, in one append
+    (a division the tournament lacks is added). A ``.TOU`` has no ratings: with
+    ``ratings_list`` (a ratings body's list) the players are registered with its
+    membership ids, ratings and career games, matched by name."""
+    _, state = tournament_state(tournament_id)
+    assert state.rules is not None
+    tou_file = tou.read_tou(text)
+    players = [player for division in tou_file.divisions for player in division.players]
+    ids = [new_player_id() for _ in players]
+    listed = (
+        match_names(
+            [player.name for player in players],
+            read_ratings_list(ratings_list),
+            anyascii,
+        )
+        if ratings_list
+        else []
+    )
+    events = tou.tou_to_events(
+        tou_file,
+        existing_divisions=state.rules.divisions,
+        player_ids=ids,
+        forfeit_spread=state.rules.settings.forfeit_spread,
+        listed=listed,
+    )
+    lines = {pid: player.line for pid, player in zip(ids, players, strict=True)}
+    wrapped = [
+        NewEvent(event, {"source": "tou", "line": lines[event.player_id]})
+        if isinstance(event, rt.PlayerRegistered)
+        else event
+        for event in events
+    ]
+    return _append_as_director(
+        tournament_id, wrapped, user=user, expected_version=expected_version
+    )
+
+
+def ratings_list_import(
+    *,
+    tournament_id: uuid.UUID,
+    text: str,
+    user: Any,
+    division: str | None = None,
+    expected_version: int | None = None,
+) -> tuple[AppendResult | None, RatingUpdates]:
+    """Update the players' pre-event ratings and career games from a ratings list
+    (of ``division``'s players, or all), in one append; None when nothing changes.
+
+    Raises the rules' errors (a list that cannot be read, a division with results)
+    and PermissionDeniedError for a user who does not direct the tournament.
+    """
+    version, state = tournament_state(tournament_id)
+    assert state.rules is not None
+    if not is_director(state, user):
+        raise PermissionDeniedError("Only this tournament's directors may change it.")
+    updates = rating_updates(
+        state.rules,
+        read_ratings_list(text),
+        division=division,
+        transliterate=anyascii,
+    )
+    if not updates.events:
+        return None, updates
+    result = _append_as_director(
+        tournament_id,
+        list(updates.events),
+        user=user,
+        expected_version=version if expected_version is None else expected_version,
+    )
+    return result, updates

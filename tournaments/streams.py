@@ -266,7 +266,12 @@ class _Scope:
                 scope.players = True
             elif isinstance(
                 event,
-                (rt.PlayerRegistered, rt.PlayerWithdrawn, rt.PlayerReactivated),
+                (
+                    rt.PlayerRegistered,
+                    rt.PlayerWithdrawn,
+                    rt.PlayerReactivated,
+                    rt.PlayerRatingUpdated,
+                ),
             ):
                 scope.players = True
                 player = rules.players[event.player_id]

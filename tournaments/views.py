@@ -32,6 +32,7 @@ from games.readcache import cached_page
 from games.views import flagged_note
 from rules import tournament as rt
 from rules.errors import GcgError, RulesError
+from rules.ratings_list import RatingUpdates
 from rules.records import EntryKind
 from tournaments import presenters, selectors, services
 from tournaments.forms import (
@@ -45,8 +46,10 @@ from tournaments.forms import (
     PairForm,
     PlayerListForm,
     PublishForm,
+    RatingsListForm,
     ReactivateForm,
     ResultEntryForm,
+    TouImportForm,
     TournamentCreateForm,
     TshImportForm,
     WithdrawForm,
@@ -459,6 +462,8 @@ def manage(request: HttpRequest, tournament_id: uuid.UUID) -> HttpResponse:
 PLAYER_FORMS = {
     "register": PlayerListForm,
     "tsh": TshImportForm,
+    "tou": TouImportForm,
+    "ratings": RatingsListForm,
     "withdraw": WithdrawForm,
     "reactivate": ReactivateForm,
     "link": LinkAccountForm,
@@ -489,6 +494,21 @@ def _player_command(
             tournament_id=tid, division=division, text=data["file"], user=user
         )
         return "The .t file is imported."
+    if action == "tou":
+        services.tou_import(
+            tournament_id=tid,
+            text=data["file"],
+            ratings_list=data["ratings_list"],
+            user=user,
+        )
+        return "The .TOU file is imported."
+    if action == "ratings":
+        return _ratings_list_message(
+            services.ratings_list_import(
+                tournament_id=tid, text=data["file"], division=division, user=user
+            )[1],
+            tournament,
+        )
     player = data["player"]
     if action == "withdraw":
         services.player_withdraw(
@@ -518,6 +538,22 @@ def _player_command(
     return f"{player.name} is linked to the account {account.get_username()}."
 
 
+def _ratings_list_message(updates: RatingUpdates, tournament: Tournament) -> str:
+    names = dict(
+        Player.objects.filter(tournament=tournament).values_list("player_id", "name")
+    )
+    message = f"Ratings updated for {len(updates.events)} players"
+    if updates.unchanged:
+        message += f", {len(updates.unchanged)} already up to date"
+    if updates.unmatched:
+        missing = ", ".join(names.get(pid, pid) for pid in updates.unmatched)
+        message += f"; not on the list: {missing}"
+    return message + "."
+
+
+# A file's refusals are about the file as a whole.
+FILE_ACTIONS = ("tsh", "tou", "ratings")
+
 PLAYER_RULE_FIELDS = {
     "player_id": "player",
     "from_round": "from_round",
@@ -541,7 +577,8 @@ def _player_line(entries: list[tuple[str, int, str]]) -> Callable[[Any], str]:
 def manage_players(
     request: HttpRequest, tournament_id: uuid.UUID, division: str
 ) -> HttpResponse:
-    """Register (paste, upload, .t file), withdraw, re-activate and link players."""
+    """Register (paste, upload, .t or .TOU file), update ratings from a ratings list,
+    withdraw, re-activate and link players."""
     tournament = _directed(request, tournament_id)
     division = _division(tournament, division)
     roster = selectors.division_roster(tournament, division)
@@ -558,8 +595,7 @@ def manage_players(
             lambda: done.append(
                 _player_command(action, form, tournament, division, request.user)
             ),
-            # A .t file's refusals are about the file as a whole.
-            {} if action == "tsh" else PLAYER_RULE_FIELDS,
+            {} if action in FILE_ACTIONS else PLAYER_RULE_FIELDS,
             _player_line(form.cleaned_data["entries"])
             if action == "register"
             else None,
