@@ -47,6 +47,7 @@ class RoundEntry:
     went_first: bool | None = None
     # The result after the tie rule: 1 win, 0.5 draw, 0 loss; None when not played.
     result: float | None = None
+    board: int | None = None  # the board the round was paired on
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +64,8 @@ class PlayerRecord:
     career_games: int | None = None  # rated games before the event (tsh's lifeg)
     # A .t line's other fields (key, values as written), in order.
     extensions: tuple[tuple[str, str], ...] = ()
+    # The rank before round 1 (index 0) and after each round (None: not ranked).
+    ranks: tuple[int | None, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

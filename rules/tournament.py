@@ -850,7 +850,7 @@ def _check_score(value: object, field: str) -> int:
 
 def _check_enum(value: object, enum: type[StrEnum], field: str) -> StrEnum:
     try:
-        return enum(value)
+        return enum(value)  # type: ignore[arg-type]  # any value: checked here
     except ValueError:
         allowed = ", ".join(member.value for member in enum)
         raise TournamentError(
@@ -1273,6 +1273,7 @@ def _player_registered(
         raise TournamentError("invalid_value", "member_id must be text.", "member_id")
     _check_player_record(event)
     ids = state.division_players[division]
+    _check_not_registered(state, ids, name, event.member_id)
     player = Player(
         player_id=player_id,
         division=division,
@@ -1294,6 +1295,29 @@ def _player_registered(
             player_id: PlayerCard((None,) * state.settings.rounds),
         },
     )
+
+
+def _same_name(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
+def _check_not_registered(
+    state: TournamentState, ids: Iterable[str], name: str, member_id: str
+) -> None:
+    """Refuse a player pasted or imported twice: the same name and member id in
+    the division (two players may share a name when their member ids differ)."""
+    key = _same_name(name)
+    for player_id in ids:
+        other = state.players[player_id]
+        if _same_name(other.name) == key and other.member_id == member_id:
+            raise TournamentError(
+                "duplicate_registration",
+                f"{name} is already registered in division {other.division}"
+                f" (player #{other.number}"
+                + (f", member {member_id}" if member_id else "")
+                + ").",
+                "name",
+            )
 
 
 def _check_player_record(event: PlayerRegistered) -> None:
@@ -1940,7 +1964,13 @@ def result_from_game(
                 f"{field} is {given}, but the recorded game says {value}.",
                 field,
             )
-    return replace(event, **read)
+    return replace(
+        event,
+        score_a=read["score_a"],
+        score_b=read["score_b"],
+        pre_adjustment_a=read["pre_adjustment_a"],
+        pre_adjustment_b=read["pre_adjustment_b"],
+    )
 
 
 def _ahead(game: RecordedGame, player: int) -> bool:
@@ -1963,10 +1993,18 @@ def tournament_to_records(state: TournamentState) -> TournamentRecord:
     spread credited (+bye, +forfeit for the winner, -forfeit for the absentee) and
     ``opponent_score`` is None; a forfeit keeps the opponent's number.
     """
+    # The standings are computed from this module's state (imported here: the
+    # standings module builds on this one).
+    from rules.standings import standings
+
     divisions = []
     for division in state.divisions:
         last = state.paired_rounds(division)
         ids = state.division_players[division]
+        ranks: dict[str, list[int | None]] = {player_id: [] for player_id in ids}
+        for round_ in range(0, last + 1):
+            for row in standings(state, division, after_round=round_):
+                ranks[row.player_id].append(row.rank)
         players = []
         for player_id in ids:
             player = state.players[player_id]
@@ -1975,7 +2013,7 @@ def tournament_to_records(state: TournamentState) -> TournamentRecord:
                 _round_entry(state, round_, card.entries[round_ - 1])
                 for round_ in range(1, last + 1)
             )
-            players.append(player_record(player, rounds))
+            players.append(player_record(player, rounds, tuple(ranks[player_id])))
         divisions.append(DivisionRecord(name=division, players=tuple(players)))
     settings = state.settings
     return TournamentRecord(
@@ -1988,8 +2026,12 @@ def tournament_to_records(state: TournamentState) -> TournamentRecord:
     )
 
 
-def player_record(player: Player, rounds: tuple[RoundEntry, ...]) -> PlayerRecord:
-    """Return ``player`` with their rounds as the writers' neutral record."""
+def player_record(
+    player: Player,
+    rounds: tuple[RoundEntry, ...],
+    ranks: tuple[int | None, ...] = (),
+) -> PlayerRecord:
+    """Return ``player`` with their rounds (and ranks) as the writers' record."""
     return PlayerRecord(
         number=player.number,
         name=player.name,
@@ -2000,6 +2042,7 @@ def player_record(player: Player, rounds: tuple[RoundEntry, ...]) -> PlayerRecor
         rating_text=player.rating_text,
         career_games=player.career_games,
         extensions=tuple((ext.key, ext.value) for ext in player.extensions),
+        ranks=ranks,
     )
 
 
@@ -2029,6 +2072,7 @@ def round_entry(entry: Entry, opponent_number: int | None) -> RoundEntry:
             opponent_score=entry.opponent_score,
             went_first=entry.first,
             result=result,
+            board=entry.board,
         )
     if entry.kind is EntryKind.UNPLAYED:
         return RoundEntry(round=entry.round, kind=EntryKind.UNPLAYED)
@@ -2038,4 +2082,5 @@ def round_entry(entry: Entry, opponent_number: int | None) -> RoundEntry:
         opponent=opponent_number,
         own_score=entry.spread,
         result=result,
+        board=entry.board,
     )

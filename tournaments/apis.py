@@ -25,22 +25,15 @@ from rest_framework.views import APIView
 from config.parsers import BoundedJSONParser
 from games.eventstore.store import AppendResult
 from games.readcache import cached_json
-from tournaments import selectors, services
+from tournaments import imports, selectors, services
 from tournaments import serializers as s
 from tournaments.models import Player, Tournament
-
-MAX_T_FILE_BYTES = 1024 * 1024
-
-
-def upload_text(upload: Any, what: str) -> str:
-    """An uploaded file's text: UTF-8, else Latin-1 (older files); at most 1 MB."""
-    if upload.size > MAX_T_FILE_BYTES:
-        raise ValidationError({"file": [f"{what} may be at most 1 MB."]})
-    content = upload.read()
-    try:
-        return content.decode("utf-8")
-    except UnicodeDecodeError:
-        return content.decode("latin-1")
+from tournaments.uploads import (
+    MAX_CONFIG_BYTES,
+    MAX_T_FILE_BYTES,
+    UploadTooLargeError,
+    read_upload,
+)
 
 
 def get_tournament(request: Request, tournament_id: UUID) -> Tournament:
@@ -351,8 +344,10 @@ class TshImportApi(APIView):
         get_tournament(request, tournament_id)
         data = s.TshImportInput(data=request.data)
         data.is_valid(raise_exception=True)
-        text = upload_text(data.validated_data["file"], "A .t file")
-        result = services.tsh_import(
+        text = _upload_text(
+            data.validated_data["file"], MAX_T_FILE_BYTES, "file", "A .t file"
+        )
+        result = imports.tsh_import(
             tournament_id=tournament_id,
             division=data.validated_data["division"],
             text=text,
@@ -362,25 +357,81 @@ class TshImportApi(APIView):
         return command_response(result)
 
 
+def _upload_text(upload: Any, limit: int, field: str, what: str) -> str:
+    try:
+        return read_upload(upload, limit, what)
+    except UploadTooLargeError as error:
+        raise ValidationError({field: [str(error)]}) from None
+
+
+class TshEventImportApi(APIView):
+    """Create a tournament from tsh's config.tsh and its divisions' .t files."""
+
+    permission_classes = (IsAuthenticated,)
+    parser_classes = (MultiPartParser, FormParser)
+
+    @extend_schema(
+        operation_id="tournaments_import_tsh_event",
+        request={"multipart/form-data": s.TshEventImportInput},
+        responses={201: s.TshEventImportOutput},
+    )
+    def post(self, request: Request) -> Response:
+        data = s.TshEventImportInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        files = {
+            upload.name: _upload_text(
+                upload, MAX_T_FILE_BYTES, "files", f"The .t file {upload.name}"
+            )
+            for upload in v["files"]
+        }
+        end = v.get("end_date")
+        imported = imports.tsh_event_import(
+            user=request.user,
+            name=v["name"],
+            start_date=v["start_date"].isoformat(),
+            end_date=end.isoformat() if end else None,
+            config=_upload_text(v["config"], MAX_CONFIG_BYTES, "config", "config.tsh"),
+            files=files,
+            published=v["published"],
+        )
+        tournament = Tournament.objects.get(pk=imported.result.stream.id)
+        body = {
+            "tournament": s.TournamentOutput(tournament).data,
+            "divisions": list(imported.divisions),
+            "not_taken": [
+                {"line": line, "text": text} for line, text in imported.not_taken
+            ],
+        }
+        return Response(body, status=201)
+
+
 class TouImportApi(APIView):
     """Import a .TOU file: its divisions' players, pairings, results and byes."""
 
     permission_classes = (IsAuthenticated,)
-    parser_classes = (MultiPartParser, FormParser, BoundedJSONParser)
+    parser_classes = (MultiPartParser, FormParser)
 
-    @extend_schema(request=s.TouImportInput, responses={201: s.CommandOutput})
+    @extend_schema(
+        request={"multipart/form-data": s.TouImportInput},
+        responses={201: s.CommandOutput},
+    )
     def post(self, request: Request, tournament_id: UUID) -> Response:
         get_tournament(request, tournament_id)
         data = s.TouImportInput(data=request.data)
         data.is_valid(raise_exception=True)
         ratings_list = data.validated_data.get("ratings_list")
-        result = services.tou_import(
+        result = imports.tou_import(
             tournament_id=tournament_id,
-            text=upload_text(data.validated_data["file"], "A .TOU file"),
+            text=_upload_text(
+                data.validated_data["file"], MAX_T_FILE_BYTES, "file", "A .TOU file"
+            ),
             ratings_list=(
                 None
                 if ratings_list is None
-                else upload_text(ratings_list, "A ratings list")
+                else _upload_text(
+                    ratings_list, MAX_T_FILE_BYTES, "ratings_list", "A ratings list"
+                )
             ),
             user=request.user,
             expected_version=data.validated_data.get("expected_version"),
@@ -392,10 +443,10 @@ class RatingsListImportApi(APIView):
     """Update pre-event ratings and career games from a ratings body's list."""
 
     permission_classes = (IsAuthenticated,)
-    parser_classes = (MultiPartParser, FormParser, BoundedJSONParser)
+    parser_classes = (MultiPartParser, FormParser)
 
     @extend_schema(
-        request=s.RatingsListImportInput,
+        request={"multipart/form-data": s.RatingsListImportInput},
         responses={201: s.RatingsListImportOutput, 200: s.RatingsListImportOutput},
     )
     def post(self, request: Request, tournament_id: UUID) -> Response:
@@ -405,9 +456,11 @@ class RatingsListImportApi(APIView):
         division = data.validated_data.get("division") or None
         if division is not None and division not in tournament.divisions:
             raise ValidationError({"division": [f"No division {division!r}."]})
-        result, updates = services.ratings_list_import(
+        result, updates = imports.ratings_list_import(
             tournament_id=tournament_id,
-            text=upload_text(data.validated_data["file"], "A ratings list"),
+            text=_upload_text(
+                data.validated_data["file"], MAX_T_FILE_BYTES, "file", "A ratings list"
+            ),
             division=division,
             user=request.user,
             expected_version=data.validated_data.get("expected_version"),

@@ -9,6 +9,7 @@ at once with the same message the append would give.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,13 +18,18 @@ from django import forms
 from rules import tournament as rt
 from rules.errors import RulesError
 from rules.ruleset import ChallengeRule
+from tournaments.uploads import (
+    MAX_CONFIG_BYTES,
+    MAX_LIST_BYTES,
+    MAX_T_FILE_BYTES,
+    UploadTooLargeError,
+    read_upload,
+)
 
 # A final score outside these bounds is possible but rare enough that it is more
 # likely a typing slip (a digit dropped or doubled): the director confirms it.
 PLAUSIBLE_MIN = 100
 PLAUSIBLE_MAX = 800
-MAX_LIST_BYTES = 256 * 1024
-MAX_T_FILE_BYTES = 1024 * 1024
 
 PRESET_CHOICES = [
     ("classic", "Classic (the seeds' rules)"),
@@ -115,6 +121,7 @@ class TournamentCreateForm(forms.Form):
             (rt.Ranking.TSH.value, "As tsh ranks (wins, losses, spread)"),
         ],
         initial=rt.Ranking.EXTENDED.value,
+        required=False,
     )
     rating_system = forms.ChoiceField(
         label="Rating system",
@@ -125,6 +132,7 @@ class TournamentCreateForm(forms.Form):
             (rt.RatingSystem.ABSP.value, "ABSP"),
         ],
         initial=rt.RatingSystem.NSA2008.value,
+        required=False,
     )
     club_event = forms.BooleanField(
         label="Club tournament (NASPA's LCT rule for the estimates)", required=False
@@ -196,8 +204,8 @@ class TournamentCreateForm(forms.Form):
             "forfeit_spread": data["forfeit_spread"],
             "spread_cap": data.get("spread_cap"),
             "spread_caps": data.get("spread_caps", []),
-            "ranking": data["ranking"],
-            "rating_system": data["rating_system"],
+            "ranking": data.get("ranking") or rt.Ranking.EXTENDED.value,
+            "rating_system": data.get("rating_system") or rt.RatingSystem.NSA2008.value,
             "club_event": data.get("club_event", False),
             "divisions": data["divisions"],
             "published": data.get("published", False),
@@ -228,9 +236,10 @@ def parse_player_list(
     the problems.
 
     The rating is the first whole number after the name; what follows it, if
-    anything, is the member id (``-`` for none) and then the career games (tsh's
-    lifeg). Commas or tabs may separate the parts. Blank lines and lines starting
-    with # are skipped.
+    anything, is the member id (``-`` for none), then the career games (tsh's
+    lifeg). Commas or tabs may separate the parts; the name is kept as written
+    ("Quinn, Mara 1820" is "Quinn, Mara"). Blank lines and lines starting with #
+    are skipped.
     """
     entries: list[tuple[str, int, str, int | None]] = []
     problems: list[str] = []
@@ -238,12 +247,12 @@ def parse_player_list(
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        parts = line.replace(",", " ").replace("\t", " ").split()
+        parts = list(re.finditer(r"[^\s,]+", line))
         rating_at = next(
             (
                 index
                 for index, part in enumerate(parts)
-                if index > 0 and part.lstrip("-").isdigit()
+                if index > 0 and part.group().lstrip("-").isdigit()
             ),
             None,
         )
@@ -253,33 +262,27 @@ def parse_player_list(
                 '"Name rating [member id [career games]]", e.g. "Ann Able 1500".'
             )
             continue
-        rest = parts[rating_at + 1 :]
+        rest = [part.group() for part in parts[rating_at + 1 :]]
         if len(rest) > 2 or (len(rest) == 2 and not rest[1].isdigit()):
             problems.append(
                 f"Line {number} ({line!r}): after the rating only a member id and "
                 "the career games (a whole number) may follow."
             )
             continue
+        name = line[: parts[rating_at].start()].rstrip(" \t,")
         member = rest[0] if rest and rest[0] != "-" else ""
-        entries.append(
-            (
-                " ".join(parts[:rating_at]),
-                int(parts[rating_at]),
-                member,
-                int(rest[1]) if len(rest) == 2 else None,
-            )
-        )
+        career = int(rest[1]) if len(rest) == 2 else None
+        entries.append((name, int(parts[rating_at].group()), member, career))
     if not entries and not problems:
         problems.append("The list is empty: one player per line.")
     return entries, problems
 
 
-def read_upload(upload: Any) -> str:
-    data = upload.read()
+def _text_of(upload: Any, limit: int, what: str) -> str:
     try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
+        return read_upload(upload, limit, what)
+    except UploadTooLargeError as error:
+        raise forms.ValidationError(str(error)) from None
 
 
 class PlayerListForm(forms.Form):
@@ -297,9 +300,7 @@ class PlayerListForm(forms.Form):
         upload = data.get("file")
         text = data.get("players") or ""
         if upload is not None:
-            if upload.size > MAX_LIST_BYTES:
-                raise forms.ValidationError("A player list may be at most 256 KB.")
-            text = read_upload(upload)
+            text = _text_of(upload, MAX_LIST_BYTES, "A player list")
         if not text.strip():
             raise forms.ValidationError("Paste the players or choose a file.")
         entries, problems = parse_player_list(text)
@@ -313,10 +314,7 @@ class TshImportForm(forms.Form):
     file = forms.FileField(label="tsh .t file")
 
     def clean_file(self) -> str:
-        upload = self.cleaned_data["file"]
-        if upload.size > MAX_T_FILE_BYTES:
-            raise forms.ValidationError("A .t file may be at most 1 MB.")
-        return read_upload(upload)
+        return _text_of(self.cleaned_data["file"], MAX_T_FILE_BYTES, "A .t file")
 
 
 class TouImportForm(forms.Form):
@@ -329,18 +327,13 @@ class TouImportForm(forms.Form):
     )
 
     def clean_file(self) -> str:
-        upload = self.cleaned_data["file"]
-        if upload.size > MAX_T_FILE_BYTES:
-            raise forms.ValidationError("A .TOU file may be at most 1 MB.")
-        return read_upload(upload)
+        return _text_of(self.cleaned_data["file"], MAX_T_FILE_BYTES, "A .TOU file")
 
     def clean_ratings_list(self) -> str | None:
         upload = self.cleaned_data.get("ratings_list")
         if upload is None:
             return None
-        if upload.size > MAX_T_FILE_BYTES:
-            raise forms.ValidationError("A ratings list may be at most 1 MB.")
-        return read_upload(upload)
+        return _text_of(upload, MAX_T_FILE_BYTES, "A ratings list")
 
 
 class RatingsListForm(forms.Form):
@@ -350,10 +343,48 @@ class RatingsListForm(forms.Form):
     )
 
     def clean_file(self) -> str:
-        upload = self.cleaned_data["file"]
-        if upload.size > MAX_T_FILE_BYTES:
-            raise forms.ValidationError("A ratings list may be at most 1 MB.")
-        return read_upload(upload)
+        return _text_of(self.cleaned_data["file"], MAX_T_FILE_BYTES, "A ratings list")
+
+
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class MultipleFileField(forms.FileField):
+    """Several files from one input (Django's documented recipe)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("widget", MultipleFileInput())
+        super().__init__(*args, **kwargs)
+
+    def clean(self, data: Any, initial: Any = None) -> Any:
+        single = super().clean
+        if isinstance(data, list | tuple):
+            return [single(item, initial) for item in data]
+        return [single(data, initial)]
+
+
+class TshEventImportForm(forms.Form):
+    """A whole tsh event: its config.tsh and the divisions' .t files."""
+
+    name = forms.CharField(label="Name", max_length=200)
+    start_date = forms.DateField(
+        label="First day", widget=forms.DateInput(attrs={"type": "date"})
+    )
+    end_date = forms.DateField(
+        label="Last day", required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    config = forms.FileField(label="config.tsh")
+    files = MultipleFileField(label="The divisions' .t files")
+
+    def clean_config(self) -> str:
+        return _text_of(self.cleaned_data["config"], MAX_CONFIG_BYTES, "config.tsh")
+
+    def clean_files(self) -> dict[str, str]:
+        return {
+            upload.name: _text_of(upload, MAX_T_FILE_BYTES, f"{upload.name}")
+            for upload in self.cleaned_data["files"]
+        }
 
 
 class _RosterForm(forms.Form):

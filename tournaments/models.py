@@ -159,8 +159,9 @@ class PlayerRound(models.Model):
     name = models.CharField(max_length=200)
     rating = models.IntegerField()
     withdrawn = models.BooleanField(default=False)
-    # The standing after the round (rules.standings.StandingRow).
-    rank = models.PositiveIntegerField()
+    # The standing after the round (rules.standings.StandingRow). No rank: left out
+    # of the ranking (tsh's withdrawn players); NULL sorts after every rank.
+    rank = models.PositiveIntegerField(null=True)
     wins = models.PositiveIntegerField()
     losses = models.PositiveIntegerField()
     draws = models.PositiveIntegerField()

@@ -20,6 +20,11 @@ urlpatterns = [
     path("", views.tournament_list, name="home"),
     path("tournaments/", views.tournament_list, name="tournament-list"),
     path("tournaments/new/", views.tournament_create, name="tournament-create"),
+    path(
+        "tournaments/new/from-tsh/",
+        views.tournament_import_tsh,
+        name="tournament-import-tsh",
+    ),
     path(f"{T}/", views.tournament_detail, name="tournament-detail"),
     path(f"{T}/players/<str:player_id>/", views.scorecard, name="scorecard"),
     path(f"{D}/", views.division_detail, name="division-detail"),

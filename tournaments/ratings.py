@@ -492,7 +492,7 @@ def tournament_record(tournament_id: uuid.UUID) -> TournamentRecord:
     """Every division's results as the writers' neutral records, read from the
     results model (the rules' entries as stored): nothing is decided again."""
     tournament = Tournament.objects.get(pk=tournament_id)
-    rows = PlayerRound.objects.filter(tournament_id=tournament_id, round__gt=0)
+    rows = PlayerRound.objects.filter(tournament_id=tournament_id)
     by_player: dict[str, list[PlayerRound]] = {}
     for row in rows.order_by("round"):
         by_player.setdefault(row.player_id, []).append(row)
@@ -508,7 +508,9 @@ def tournament_record(tournament_id: uuid.UUID) -> TournamentRecord:
                 rounds=tuple(
                     round_entry(entry_of(row), numbers.get(row.opponent_id))
                     for row in by_player.get(player.player_id, [])
+                    if row.round > 0
                 ),
+                ranks=tuple(row.rank for row in by_player.get(player.player_id, [])),
                 member_id=player.member_id,
                 withdrawn=player.withdrawn,
                 rating_text=player.rating_text,

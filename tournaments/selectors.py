@@ -54,6 +54,7 @@ class TournamentHeader:
     name: str = ""
     # Set by scorecard_header: the player's row, when the player exists.
     player: dict[str, Any] | None = None
+    ranking: str = "extended"  # the rule the standings are ranked by
 
     def division_version(self, division: str) -> int:
         # A tournament projected before division versions existed: the stream's.
@@ -92,7 +93,8 @@ def readable_header(header: TournamentHeader | None, user: Any) -> TournamentHea
 # --- Headers -----------------------------------------------------------------------
 
 _HEADER = """
-SELECT tournament_id, version, published, rounds, divisions, division_versions, name
+SELECT tournament_id, version, published, rounds, divisions, division_versions, name,
+       ranking
 FROM tournaments_tournament WHERE tournament_id = %s
 """
 
@@ -101,7 +103,7 @@ def _header(
     row: tuple[Any, ...], player: dict[str, Any] | None = None
 ) -> TournamentHeader:
     # Django's connection hands jsonb over as text (JSONField parses it itself).
-    pk, version, published, rounds, divisions, division_versions, name = row
+    pk, version, published, rounds, divisions, division_versions, name, ranking = row
     return TournamentHeader(
         pk,
         version,
@@ -111,6 +113,7 @@ def _header(
         json.loads(division_versions),
         name,
         player,
+        ranking,
     )
 
 
@@ -131,7 +134,7 @@ _PLAYER_COLUMNS = ", ".join(
 # player's division.
 _SCORECARD_HEADER = f"""
 SELECT t.tournament_id, t.version, t.published, t.rounds, t.divisions,
-       t.division_versions, t.name,
+       t.division_versions, t.name, t.ranking,
        {_PLAYER_COLUMNS}
 FROM tournaments_tournament t
 LEFT JOIN tournaments_player p
@@ -148,8 +151,8 @@ def scorecard_header(
         row = cursor.fetchone()
     if row is None:
         return None
-    player = None if row[7] is None else dict(zip(PLAYER_FIELDS, row[7:], strict=True))
-    return _header(row[:7], player)
+    player = None if row[8] is None else dict(zip(PLAYER_FIELDS, row[8:], strict=True))
+    return _header(row[:8], player)
 
 
 # --- Players -----------------------------------------------------------------------
@@ -283,7 +286,7 @@ class ScorecardLine:
     losses: int
     draws: int
     running_spread: int
-    rank: int
+    rank: int | None
     game_id: uuid.UUID | None
     amended: bool
 
@@ -332,7 +335,7 @@ class LatestStanding:
     """Where a player stands after the division's latest round."""
 
     after_round: int
-    rank: int
+    rank: int | None
     record: str
     spread: int
 

@@ -293,7 +293,10 @@ class ForfeitInput(ExpectedVersionMixin):
 class StandingOutput(serializers.Serializer):
     """A line of the standings (a ``PlayerRound`` row: the totals after a round)."""
 
-    rank = serializers.IntegerField()
+    rank = serializers.IntegerField(
+        allow_null=True,
+        help_text="None: left out of the ranking (a withdrawn player, tsh's rule).",
+    )
     player = serializers.CharField(source="player_id")
     number = serializers.IntegerField()
     name = serializers.CharField()
@@ -339,7 +342,10 @@ class ScorecardLineOutput(serializers.Serializer):
     losses = serializers.IntegerField()
     draws = serializers.IntegerField()
     running_spread = serializers.IntegerField()
-    rank = serializers.IntegerField(help_text="The rank after this round.")
+    rank = serializers.IntegerField(
+        allow_null=True,
+        help_text="The rank after this round (None: left out of the ranking).",
+    )
     game_id = serializers.UUIDField(allow_null=True)
     amended = serializers.BooleanField()
 
@@ -370,6 +376,33 @@ class CommandOutput(serializers.Serializer):
 class TshImportInput(ExpectedVersionMixin):
     division = serializers.CharField(max_length=64)
     file = serializers.FileField()
+
+
+class TshEventImportInput(StrictSerializer):
+    name = serializers.CharField(max_length=200)
+    start_date = serializers.DateField()
+    end_date = serializers.DateField(required=False, allow_null=True)
+    published = serializers.BooleanField(default=True)
+    config = serializers.FileField(help_text="config.tsh")
+    files = serializers.ListField(
+        child=serializers.FileField(),
+        min_length=1,
+        max_length=50,
+        help_text="The .t file of every division config.tsh names.",
+    )
+
+
+class NotTakenOutput(serializers.Serializer):
+    line = serializers.IntegerField()
+    text = serializers.CharField()
+
+
+class TshEventImportOutput(serializers.Serializer):
+    tournament = TournamentOutput()
+    divisions = serializers.ListField(child=serializers.CharField())
+    not_taken = NotTakenOutput(
+        many=True, help_text="config.tsh lines this system has no setting for."
+    )
 
 
 class TouImportInput(ExpectedVersionMixin):

@@ -23,7 +23,6 @@ import uuid
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from anyascii import anyascii
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404
@@ -31,16 +30,9 @@ from django.http import Http404
 from games import selectors as game_selectors
 from games.eventstore.errors import ConcurrencyError
 from games.eventstore.store import AppendResult, append, load_state, lock_stream
-from games.eventstore.streams import NewEvent, StreamKey
+from games.eventstore.streams import StreamKey
 from rules import pairing as rp
-from rules import tou, tsh
 from rules import tournament as rt
-from rules.ratings_list import (
-    RatingUpdates,
-    match_names,
-    rating_updates,
-    read_ratings_list,
-)
 from tournaments import events as te
 from tournaments.streams import TournamentAggregate
 
@@ -76,14 +68,14 @@ def is_director(state: TournamentAggregate, user: Any) -> bool:
 
 
 # Attempts for an append that gave no expected version and lost a race (see
-# _append_as_director). Such appends queue on the stream's lock, so only a writer
+# append_as_director). Such appends queue on the stream's lock, so only a writer
 # that skips the lock (one sending its expected version) can still win a race
 # against them; before the lock, five directors typing slips into one tournament
 # collided often (12 of 208 results lost five attempts at national scale).
 RETRIES = 25
 
 
-def _append_as_director(
+def append_as_director(
     tournament_id: uuid.UUID,
     events: Sequence[object],
     *,
@@ -193,7 +185,7 @@ def tournament_append(
     expected_version: int | None = None,
 ) -> AppendResult:
     """Append director events as they are (the API's generic path)."""
-    return _append_as_director(
+    return append_as_director(
         tournament_id, events, user=user, expected_version=expected_version
     )
 
@@ -226,7 +218,7 @@ def players_register(
     ]
     if not events:
         raise ValueError("no players to register")
-    return _append_as_director(
+    return append_as_director(
         tournament_id, events, user=user, expected_version=expected_version
     )
 
@@ -245,7 +237,7 @@ def player_withdraw(
         from_round=from_round,
         policy=rt.WithdrawalPolicy(policy),
     )
-    return _append_as_director(
+    return append_as_director(
         tournament_id, [event], user=user, expected_version=expected_version
     )
 
@@ -259,7 +251,7 @@ def player_reactivate(
     expected_version: int | None = None,
 ) -> AppendResult:
     event = rt.PlayerReactivated(player_id=player_id, from_round=from_round)
-    return _append_as_director(
+    return append_as_director(
         tournament_id, [event], user=user, expected_version=expected_version
     )
 
@@ -310,7 +302,7 @@ def round_pair(
             _coin_flips(rp.coin_flips_needed(state.rules, division)),
             based_on_round=based_on_round,
         )
-    return _append_as_director(
+    return append_as_director(
         tournament_id, [event], user=user, expected_version=expected_version
     )
 
@@ -358,7 +350,7 @@ def result_record(
         pre_adjustment_b=pre_adjustment_b,
         game_id=game_id,
     )
-    return _append_as_director(
+    return append_as_director(
         tournament_id,
         [_linked_game(tournament_id, event)],
         user=user,
@@ -397,7 +389,7 @@ def result_amend(
         absentee=absentee,
         reason=reason,
     )
-    return _append_as_director(
+    return append_as_director(
         tournament_id,
         [_linked_game(tournament_id, event)],
         user=user,
@@ -414,7 +406,7 @@ def forfeit_record(
     expected_version: int | None = None,
 ) -> AppendResult:
     event = rt.ForfeitRecorded(round=round_, absentee=absentee)
-    return _append_as_director(
+    return append_as_director(
         tournament_id,
         [event],
         user=user,
@@ -433,7 +425,7 @@ def director_add(
     event = te.DirectorAdded(
         user_id=new_director.pk, username=new_director.get_username()
     )
-    return _append_as_director(
+    return append_as_director(
         tournament_id, [event], user=user, expected_version=expected_version
     )
 
@@ -445,7 +437,7 @@ def tournament_publish(
     user: Any,
     expected_version: int | None = None,
 ) -> AppendResult:
-    return _append_as_director(
+    return append_as_director(
         tournament_id,
         [te.PublicationChanged(published=published)],
         user=user,
@@ -462,117 +454,6 @@ def player_link_account(
     expected_version: int | None = None,
 ) -> AppendResult:
     event = te.PlayerAccountLinked(player_id=player_id, user_id=account.pk)
-    return _append_as_director(
+    return append_as_director(
         tournament_id, [event], user=user, expected_version=expected_version
     )
-
-
-def tsh_import(
-    *,
-    tournament_id: uuid.UUID,
-    division: str,
-    text: str,
-    user: Any,
-    expected_version: int | None = None,
-) -> AppendResult:
-    """Register, pair and score a division from a tsh ``.t`` file, in one append."""
-    _, state = tournament_state(tournament_id)
-    assert state.rules is not None
-    tfile = tsh.read_t(text)
-    ids = [new_player_id() for _ in tfile.players]
-    events = tsh.t_to_events(
-        tfile,
-        division,
-        player_ids=ids,
-        bye_spread=state.rules.settings.bye_spread,
-    )
-    lines = {index: player.line for index, player in enumerate(tfile.players)}
-    wrapped = [
-        NewEvent(event, {"source": "tsh", "line": lines[ids.index(event.player_id)]})
-        if isinstance(event, rt.PlayerRegistered)
-        else event
-        for event in events
-    ]
-    return _append_as_director(
-        tournament_id, wrapped, user=user, expected_version=expected_version
-    )
-
-
-def tou_import(
-    *,
-    tournament_id: uuid.UUID,
-    text: str,
-    user: Any,
-    ratings_list: str | None = None,
-    expected_version: int | None = None,
-) -> AppendResult:
-    """Register, pair and score every division of a ``.TOU`` file, in one append
-    (a division the tournament lacks is added). A ``.TOU`` has no ratings: with
-    ``ratings_list`` (a ratings body's list) the players are registered with its
-    membership ids, ratings and career games, matched by name."""
-    _, state = tournament_state(tournament_id)
-    assert state.rules is not None
-    tou_file = tou.read_tou(text)
-    players = [player for division in tou_file.divisions for player in division.players]
-    ids = [new_player_id() for _ in players]
-    listed = (
-        match_names(
-            [player.name for player in players],
-            read_ratings_list(ratings_list),
-            anyascii,
-        )
-        if ratings_list
-        else []
-    )
-    events = tou.tou_to_events(
-        tou_file,
-        existing_divisions=state.rules.divisions,
-        player_ids=ids,
-        forfeit_spread=state.rules.settings.forfeit_spread,
-        listed=listed,
-    )
-    lines = {pid: player.line for pid, player in zip(ids, players, strict=True)}
-    wrapped = [
-        NewEvent(event, {"source": "tou", "line": lines[event.player_id]})
-        if isinstance(event, rt.PlayerRegistered)
-        else event
-        for event in events
-    ]
-    return _append_as_director(
-        tournament_id, wrapped, user=user, expected_version=expected_version
-    )
-
-
-def ratings_list_import(
-    *,
-    tournament_id: uuid.UUID,
-    text: str,
-    user: Any,
-    division: str | None = None,
-    expected_version: int | None = None,
-) -> tuple[AppendResult | None, RatingUpdates]:
-    """Update the players' pre-event ratings and career games from a ratings list
-    (of ``division``'s players, or all), in one append; None when nothing changes.
-
-    Raises the rules' errors (a list that cannot be read, a division with results)
-    and PermissionDeniedError for a user who does not direct the tournament.
-    """
-    version, state = tournament_state(tournament_id)
-    assert state.rules is not None
-    if not is_director(state, user):
-        raise PermissionDeniedError("Only this tournament's directors may change it.")
-    updates = rating_updates(
-        state.rules,
-        read_ratings_list(text),
-        division=division,
-        transliterate=anyascii,
-    )
-    if not updates.events:
-        return None, updates
-    result = _append_as_director(
-        tournament_id,
-        list(updates.events),
-        user=user,
-        expected_version=version if expected_version is None else expected_version,
-    )
-    return result, updates

@@ -12,6 +12,11 @@ urlpatterns = [
     path(
         "tournaments/", apis.TournamentListCreateApi.as_view(), name="api-tournaments"
     ),
+    path(
+        "tournaments/import/tsh",
+        apis.TshEventImportApi.as_view(),
+        name="api-tsh-event-import",
+    ),
     path(f"{T}/", apis.TournamentDetailApi.as_view(), name="api-tournament"),
     path(f"{T}/players/", apis.PlayersApi.as_view(), name="api-players"),
     path(

@@ -34,7 +34,7 @@ from rules import tournament as rt
 from rules.errors import GcgError, RulesError
 from rules.ratings_list import RatingUpdates
 from rules.records import EntryKind
-from tournaments import presenters, selectors, services
+from tournaments import imports, presenters, selectors, services
 from tournaments.forms import (
     RESULT_FIELDS,
     RESULT_RULE_FIELDS,
@@ -51,6 +51,7 @@ from tournaments.forms import (
     ResultEntryForm,
     TouImportForm,
     TournamentCreateForm,
+    TshEventImportForm,
     TshImportForm,
     WithdrawForm,
     apply_rejection,
@@ -273,6 +274,7 @@ def standings(
                 "rows": rows,
                 # The pre-event order (0) once a round is paired.
                 "rounds": range(0, last + 1) if last else range(0),
+                "ranking": header.ranking,
                 "division_version": version,
             },
         )
@@ -401,6 +403,47 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     )
 
 
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_import_tsh(request: HttpRequest) -> HttpResponse:
+    """Set up a tournament from tsh's config.tsh and its divisions' .t files."""
+    form = TshEventImportForm(initial={"start_date": timezone.localdate()})
+    status = 200
+    if request.method == "POST":
+        form = TshEventImportForm(request.POST, request.FILES)
+        done: list[imports.EventImport] = []
+        data = form.cleaned_data if form.is_valid() else None
+        if data is not None and _submit(
+            form,
+            lambda: done.append(
+                imports.tsh_event_import(
+                    user=request.user,
+                    name=data["name"],
+                    start_date=data["start_date"].isoformat(),
+                    end_date=data["end_date"].isoformat()
+                    if data.get("end_date")
+                    else None,
+                    config=data["config"],
+                    files=data["files"],
+                )
+            ),
+            {},
+        ):
+            imported = done[0]
+            messages.success(
+                request,
+                f"Imported divisions {', '.join(imported.divisions)}: ranked as tsh"
+                " ranks.",
+            )
+            for line, text in imported.not_taken:
+                messages.warning(request, f"config.tsh line {line} not taken: {text}")
+            return redirect("manage", tournament_id=imported.result.stream.id)
+        status = 400
+    return render(
+        request, "tournaments/manage/import_tsh.html", {"form": form}, status=status
+    )
+
+
 def _console_context(tournament: Tournament) -> dict[str, Any]:
     divisions = []
     for division in tournament.divisions:
@@ -490,12 +533,12 @@ def _player_command(
         )
         return f"{len(data['entries'])} players registered."
     if action == "tsh":
-        services.tsh_import(
+        imports.tsh_import(
             tournament_id=tid, division=division, text=data["file"], user=user
         )
         return "The .t file is imported."
     if action == "tou":
-        services.tou_import(
+        imports.tou_import(
             tournament_id=tid,
             text=data["file"],
             ratings_list=data["ratings_list"],
@@ -504,7 +547,7 @@ def _player_command(
         return "The .TOU file is imported."
     if action == "ratings":
         return _ratings_list_message(
-            services.ratings_list_import(
+            imports.ratings_list_import(
                 tournament_id=tid, text=data["file"], division=division, user=user
             )[1],
             tournament,

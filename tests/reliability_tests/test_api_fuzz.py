@@ -124,6 +124,8 @@ def templates(players: list[str], turn: int) -> dict[str, dict]:
             "expected_version": VERSION, "reason": "resigned", "player": 1},
         "/api/tournaments/": {
             "name": "Fuzz Open", "start_date": "2026-11-21", "rounds": 3},
+        "/api/tournaments/import/tsh": {
+            "name": "Fuzz Open", "start_date": "2026-11-21"},
         "/api/tournaments/{tournament_id}/forfeits": {"round": 1, "absentee": c},
         "/api/tournaments/{tournament_id}/import/tsh": {"division": "A"},
         "/api/tournaments/{tournament_id}/players/": {

@@ -116,8 +116,9 @@ def standings_rows(rows: Sequence[Mapping[str, Any]], tournament_id: Any) -> Saf
             ' <span class="badge withdrawn">withdrawn</span>' if s["withdrawn"] else ""
         )
         spread = s["spread"]
+        rank = "—" if s["rank"] is None else s["rank"]
         out.append(
-            f'<tr class="{withdrawn.strip()}"><td class="num">{s["rank"]}</td>'
+            f'<tr class="{withdrawn.strip()}"><td class="num">{rank}</td>'
             f'<td><a href="{card_prefix}{escape(s["player"])}/">{escape(s["name"])}</a>'
             f' <span class="muted">#{s["number"]}</span>{badge}</td>'
             f'<td class="num">{escape(s["record"])}</td>'
