@@ -27,12 +27,8 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from rules.tournament import (
-    Player,
-    PlayerRatingUpdated,
-    TournamentError,
-    TournamentState,
-)
+from rules.errors import FileLineError
+from rules.tournament import Player, PlayerRatingUpdated, TournamentState
 
 __all__ = [
     "ListedRating",
@@ -48,17 +44,12 @@ __all__ = [
 COLUMNS = ("member id", "name", "rating", "career games")
 
 
-class RatingsListError(TournamentError):
+class RatingsListError(FileLineError):
     """Raised when a ratings list cannot be read; ``line`` is the line at fault.
 
     ``code`` is stable (``ratings_list_syntax``, ``ratings_list_duplicate``,
     ``ratings_list_empty``).
     """
-
-    def __init__(self, code: str, message: str, line: int | None = None) -> None:
-        super().__init__(code, message if line is None else f"line {line}: {message}")
-        self.field = "file"
-        self.line = line
 
 
 @dataclass(frozen=True, slots=True)

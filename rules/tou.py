@@ -51,6 +51,7 @@ import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
+from rules.errors import FileLineError
 from rules.ratings_list import ListedRating
 from rules.records import (
     DivisionRecord,
@@ -68,7 +69,6 @@ from rules.tournament import (
     PlayerRegistered,
     ResultRecorded,
     RoundPaired,
-    TournamentError,
     UnpairedRoundRecorded,
 )
 
@@ -102,7 +102,7 @@ _BLOCK = re.compile(r" ([ \d-]{3}\d) ([ +\d]{2}\d)")
 _DATE = re.compile(r"\*M(\d{2})\.(\d{2})\.(\d{4})(?: (.*))?")
 
 
-class TouError(TournamentError):
+class TouError(FileLineError):
     """Raised when a ``.TOU`` file cannot be read or imported.
 
     ``code`` is stable (``tou_syntax``, ``tou_date``, ``tou_truncated``,
@@ -110,11 +110,6 @@ class TouError(TournamentError):
     ``tou_empty_round``, ``tou_forfeit_spread``); ``line`` is the physical line at
     fault (1-based) or None.
     """
-
-    def __init__(self, code: str, message: str, line: int | None = None) -> None:
-        super().__init__(code, message if line is None else f"line {line}: {message}")
-        self.field = "file"
-        self.line = line
 
 
 # Reading ----------------------------------------------------------------------------

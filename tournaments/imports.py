@@ -62,6 +62,16 @@ def tsh_import(
     _, state = tournament_state(tournament_id)
     assert state.rules is not None
     events = _division_events(state.rules, division, text)
+    return _append_naming_lines(tournament_id, events, user, expected_version)
+
+
+def _append_naming_lines(
+    tournament_id: uuid.UUID,
+    events: list[object],
+    user: Any,
+    expected_version: int | None,
+) -> AppendResult:
+    """Append as a director; a refusal names the file line its event came from."""
     try:
         return append_as_director(
             tournament_id, events, user=user, expected_version=expected_version
@@ -246,12 +256,7 @@ def tou_import(
             listed=listed,
         )
     ]
-    try:
-        return append_as_director(
-            tournament_id, events, user=user, expected_version=expected_version
-        )
-    except EventRejectedError as error:
-        raise _with_line(error, events) from None
+    return _append_naming_lines(tournament_id, events, user, expected_version)
 
 
 def ratings_list_import(

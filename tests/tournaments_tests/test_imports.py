@@ -3,8 +3,6 @@ round trip .TOU -> import -> export, and the refusals (nothing stored)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
@@ -15,9 +13,7 @@ from rules.tou import read_records, read_tou
 from tournaments import services
 from tournaments.models import Player
 
-GOLDEN = Path(__file__).parent / "golden"
-HARBOUR = (GOLDEN / "harbour_cup.TOU").read_bytes()
-RATINGS = (GOLDEN / "harbour_cup_ratings.csv").read_bytes()
+from .harbour import HARBOUR, RATINGS, create_harbour
 
 
 @pytest.fixture
@@ -29,15 +25,7 @@ def api(director):
 
 @pytest.fixture
 def harbour(director):
-    """An empty 3-round tournament named and dated as the golden .TOU file."""
-    return services.tournament_create(
-        user=director,
-        name="Harbour Cup",
-        start_date="2027-02-14",
-        end_date="2027-02-14",
-        rounds=3,
-        divisions=("Open",),
-    ).stream.id
+    return create_harbour(director)
 
 
 def upload(api, tid, what, content, **data):
@@ -127,14 +115,7 @@ def test_only_directors_import(harbour, other_user):
 def test_a_ratings_list_sets_ratings_and_career_games_before_round_1(api, director):
     """Before any result: the list's ratings and career games, matched by name
     (the players have no membership ids); Gus is not on the list."""
-    tid = services.tournament_create(
-        user=director,
-        name="Harbour Cup",
-        start_date="2027-02-14",
-        end_date="2027-02-14",
-        rounds=3,
-        divisions=("Open", "Reserve"),
-    ).stream.id
+    tid = create_harbour(director, divisions=("Open", "Reserve"))
     names = ["Ann Able", "Ben Baker", "Cy Cole", "Di Dane", "Ed Eames"]
     services.players_register(
         tournament_id=tid,

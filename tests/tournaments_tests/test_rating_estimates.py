@@ -5,7 +5,6 @@ round asked for, and equal what rules.ratings computes from the same games."""
 from __future__ import annotations
 
 import pytest
-from django.urls import include, path
 from rest_framework.test import APIClient
 
 from rules.ratings import (
@@ -19,12 +18,9 @@ from rules.ratings import (
     rate_event,
 )
 from tournaments import services
-from tournaments.ratings_urls import page_urlpatterns
 
-urlpatterns = [
-    path("tournaments/<uuid:tournament_id>/ratings", include(page_urlpatterns)),
-    path("", include("config.urls")),
-]
+# The estimates page mounted as in test_ratings_api (the project mounts it itself).
+from .test_ratings_api import urlpatterns  # noqa: F401
 
 
 @pytest.fixture

@@ -3,33 +3,21 @@ and a pasted list with career games."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from games.eventstore.models import StoredEvent
+from tests.tournaments_tests.harbour import HARBOUR, RATINGS, create_harbour
 from tournaments import services
 from tournaments.models import Player
 
 pytestmark = pytest.mark.django_db
 
-GOLDEN = Path(__file__).parents[1] / "tournaments_tests" / "golden"
-HARBOUR = (GOLDEN / "harbour_cup.TOU").read_bytes()
-RATINGS = (GOLDEN / "harbour_cup_ratings.csv").read_bytes()
-
 
 @pytest.fixture
 def harbour(director):
-    return services.tournament_create(
-        user=director,
-        name="Harbour Cup",
-        start_date="2027-02-14",
-        end_date="2027-02-14",
-        rounds=3,
-        divisions=("Open",),
-    ).stream.id
+    return create_harbour(director)
 
 
 def post(client, tid, action, **fields):
