@@ -624,7 +624,9 @@ def rated_entries(player: PlayerRecord) -> tuple[RoundEntry, ...]:
 
 
 def division_rated_games(division: DivisionRecord) -> tuple[RatedGame, ...]:
-    """Return each played game of a division once, as the lower-numbered player saw it.
+    """Return each played game of a division once, as the lower-numbered player saw it;
+    a game with equal final scores is a tie (a half), whoever won it on the scores
+    before the end-of-game adjustments.
 
     Raises ``RatingsError`` (``unknown_player``) when a game names a player not in the
     division, (``missing_opponent_entry``) when the opponent has no matching game entry
@@ -663,6 +665,14 @@ def division_rated_games(division: DivisionRecord) -> tuple[RatedGame, ...]:
                     "do not add up to one win",
                 )
             if player.number < opponent_number:
+                # Rated by the scores, as tsh reads them from the .t file: equal
+                # final scores are a tie, even when the scores before the
+                # end-of-game adjustments gave one player the win.
+                if (
+                    entry.own_score is not None
+                    and entry.own_score == entry.opponent_score
+                ):
+                    result = 0.5
                 games.append(
                     RatedGame(entry.round, player.number, opponent_number, result)
                 )

@@ -427,7 +427,7 @@ def division_estimates(
             entry.round
             for player in division.players
             for entry in player.rounds
-            if entry.kind is not EntryKind.UNPLAYED
+            if entry.result is not None
         ),
         default=0,
     )

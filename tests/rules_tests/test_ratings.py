@@ -537,6 +537,24 @@ def test_rate_division_rates_the_played_games_with_the_records_career_games() ->
     assert changes[1].segments[0].multiplier == 30
 
 
+def test_a_tie_won_on_the_adjustments_is_rated_a_half() -> None:
+    """Equal final scores: tsh reads the scores, so the game is a tie for the
+    ratings whoever won it on the scores before the end-of-game adjustments."""
+    division = small_division()
+    ann, bob = division.players[0], division.players[1]
+    tied = dataclasses.replace(ann.rounds[0], own_score=380, opponent_score=380)
+    lost = dataclasses.replace(bob.rounds[0], own_score=380, opponent_score=380)
+    division = dataclasses.replace(
+        division,
+        players=(
+            dataclasses.replace(ann, rounds=(tied, *ann.rounds[1:])),
+            dataclasses.replace(bob, rounds=(lost, *bob.rounds[1:])),
+            division.players[2],
+        ),
+    )
+    assert division_rated_games(division)[0] == RatedGame(1, 1, 2, 0.5)
+
+
 def test_division_rated_games_rejects_results_that_disagree() -> None:
     """Both players of round 1 claim the win."""
     division = small_division()
