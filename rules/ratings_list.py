@@ -26,6 +26,7 @@ import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from rules.errors import FileLineError
 from rules.tournament import Player, PlayerRatingUpdated, TournamentState
@@ -84,9 +85,18 @@ def read_ratings_list(text: str) -> tuple[ListedRating, ...]:
         )
     except csv.Error:
         dialect = csv.excel
+    reader = csv.reader(io.StringIO(text), dialect)
+    try:
+        return _rows(reader)
+    except csv.Error as error:
+        raise RatingsListError(
+            "ratings_list_syntax", f"not CSV: {error}.", reader.line_num
+        ) from None
+
+
+def _rows(reader: Any) -> tuple[ListedRating, ...]:
     rows: list[ListedRating] = []
     seen: dict[str, int] = {}
-    reader = csv.reader(io.StringIO(text), dialect)
     for row in reader:
         line = reader.line_num
         if not any(cell.strip() for cell in row):

@@ -17,8 +17,8 @@ results, every line ending in CRLF::
 - A player line is the name in 20 columns (ASCII), then one 9-character block a round:
   a space, the score in 4 columns, a space, the opponent's number in 3 columns,
   prefixed ``+`` when this player went first. An opponent number of 100 or more fills
-  the 3 columns and has no ``+``: who went first then shows, if at all, on the other
-  player's line.
+  the 3 columns and has no ``+`` (as real files of 100+ player events write it), so
+  the file cannot say that this player went first against such an opponent.
 - The score is the player's own score plus 2000 for a win or 1000 for a draw.
 - A round that is not a played game pairs the player with themself: a win (a bye or
   a forfeit win) is written in the win band, 2000 plus the awarded spread; a loss (a
@@ -407,8 +407,8 @@ def _round_events(
                 player.line,
             )
         oid = ids[opponent.number - 1]
-        # Who went first: this line's + or the other line's (a + is dropped for an
-        # opponent of 100 or more); neither, the lower number, as a .t import does.
+        # Who went first: the line with the +; neither (no + is written against an
+        # opponent of 100 or more), the lower number, as a .t import does.
         first, second = (oid, pid) if mirror.first else (pid, oid)
         boards.append(Board(len(boards) + 1, first, second))
         tied = own == theirs

@@ -75,6 +75,8 @@ def test_a_list_may_use_tabs_or_semicolons() -> None:
         ("NA001,,1612,4\n", "ratings_list_syntax", 1),
         ("NA001,Ann,1,1\nna001,Ann Able,2,2\n", "ratings_list_duplicate", 2),
         ("member id,name,rating,career games\n", "ratings_list_empty", None),
+        # A field past the csv module's limit (128 KB).
+        ('NA001,"' + "x" * 140_000 + '",1612,240\n', "ratings_list_syntax", 1),
     ],
 )
 def test_a_bad_list_is_refused_with_the_line(

@@ -324,7 +324,7 @@ def test_import_pairs_who_went_first_byes_and_credited_losses() -> None:
     assert ann.rating == 0  # a .TOU has no ratings: a ratings list fills them
 
 
-def test_who_went_first_against_100_or_more_comes_from_the_other_line() -> None:
+def test_who_went_first_is_read_from_either_line_in_a_big_division() -> None:
     """Round 2: 99 went first against 22 (+22 on 99's line), read from 22's side
     too; the round trip reads the same."""
     text = tou(TournamentRecord("Big", "2024-05-01", (big_division(),)))
