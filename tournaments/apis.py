@@ -410,7 +410,7 @@ class TouImportApi(APIView):
     """Import a .TOU file: its divisions' players, pairings, results and byes."""
 
     permission_classes = (IsAuthenticated,)
-    parser_classes = (MultiPartParser, FormParser)
+    parser_classes = (MultiPartParser, FormParser, BoundedJSONParser)
 
     @extend_schema(
         request={"multipart/form-data": s.TouImportInput},
@@ -443,7 +443,7 @@ class RatingsListImportApi(APIView):
     """Update pre-event ratings and career games from a ratings body's list."""
 
     permission_classes = (IsAuthenticated,)
-    parser_classes = (MultiPartParser, FormParser)
+    parser_classes = (MultiPartParser, FormParser, BoundedJSONParser)
 
     @extend_schema(
         request={"multipart/form-data": s.RatingsListImportInput},

@@ -128,6 +128,8 @@ def templates(players: list[str], turn: int) -> dict[str, dict]:
             "name": "Fuzz Open", "start_date": "2026-11-21"},
         "/api/tournaments/{tournament_id}/forfeits": {"round": 1, "absentee": c},
         "/api/tournaments/{tournament_id}/import/tsh": {"division": "A"},
+        "/api/tournaments/{tournament_id}/import/tou": {},
+        "/api/tournaments/{tournament_id}/import/ratings-list": {"division": "A"},
         "/api/tournaments/{tournament_id}/players/": {
             "division": "A", "players": [{"name": "Zed", "rating": 1400}]},
         "/api/tournaments/{tournament_id}/players/{player_id}/reactivate": {
