@@ -35,6 +35,8 @@ __all__ = [
     "GameStarted",
     "GoingOutRule",
     "NoteAdded",
+    "NoteDeleted",
+    "NoteEdited",
     "PlayChallenged",
     "RackForgotten",
     "RackRecorded",
@@ -49,6 +51,8 @@ __all__ = [
     "TilesReturned",
     "TimePenalty",
     "TurnPassed",
+    "Visibility",
+    "VisibilityChanged",
 ]
 
 
@@ -278,6 +282,51 @@ class NoteAdded(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class NoteEdited(Event):
+    """The note added at ``note_version`` now reads ``text`` (the author's edit).
+
+    The note keeps its place and its identity (the version that added it); the
+    earlier text stays in the log.
+    """
+
+    type_name: ClassVar[str] = "note_edited"
+
+    note_version: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class NoteDeleted(Event):
+    """The note added at ``note_version`` is withdrawn (it stays in the log)."""
+
+    type_name: ClassVar[str] = "note_deleted"
+
+    note_version: int
+
+
+class Visibility(enum.StrEnum):
+    """Who may read a game that belongs to no tournament."""
+
+    PRIVATE = "private"  # its owner only
+    LINK = "link"  # its owner, and whoever has its secret link
+    PUBLIC = "public"  # anyone
+
+
+@dataclass(frozen=True, slots=True)
+class VisibilityChanged(Event):
+    """The owner of a casual game changed who may read it.
+
+    Not a rule of the game: replay changes nothing for it. The games app reads the
+    latest one in the stream, superseded or not (an undone move does not
+    unpublish a game).
+    """
+
+    type_name: ClassVar[str] = "visibility_changed"
+
+    visibility: Visibility
+
+
+@dataclass(frozen=True, slots=True)
 class EventsSuperseded(Event):
     """A director's correction: every earlier event from ``from_version`` on is void.
 
@@ -307,6 +356,9 @@ EVENT_TYPES: dict[str, type[Event]] = {
         ScoreCorrected,
         GameEnded,
         NoteAdded,
+        NoteEdited,
+        NoteDeleted,
+        VisibilityChanged,
         EventsSuperseded,
     )
 }

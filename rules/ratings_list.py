@@ -6,10 +6,10 @@ games are not numbers is a header; the separator may be a comma, a semicolon or 
 tab; career games may be empty (unknown). ``rating_updates`` matches the
 tournament's players to the list (by membership id; a player without one by name,
 ``Last, First`` and ``First Last`` alike, transliterated and without case, when
-exactly one row has the name) and returns a ``PlayerRatingUpdated`` for each player
-whose rating, rating text or career games the list changes. The rules refuse them
-once a division has a result. ``match_names`` matches names alone (a ``.TOU``
-import's players).
+exactly one row has the name) and returns a ``PlayerEdited`` for each player
+whose rating, rating text or career games the list changes; a list is refused for
+a division that has a result (its ratings are no longer pre-event). ``match_names``
+matches names alone (a ``.TOU`` import's players).
 
 Usage::
 
@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.errors import FileLineError
-from rules.tournament import Player, PlayerRatingUpdated, TournamentState
+from rules.tournament import Player, PlayerEdited, TournamentError, TournamentState
 
 __all__ = [
     "ListedRating",
@@ -159,7 +159,7 @@ def name_key(name: str, transliterate: Callable[[str], str] = strip_accents) -> 
 class RatingUpdates:
     """What a list does to a tournament's players."""
 
-    events: tuple[PlayerRatingUpdated, ...]
+    events: tuple[PlayerEdited, ...]
     unchanged: tuple[str, ...]  # player ids found with the same numbers
     unmatched: tuple[str, ...]  # player ids not on the list (or ambiguous)
 
@@ -175,7 +175,7 @@ def rating_updates(
     ``transliterate`` is ``name_key``'s."""
     by_member = {row.member_id.casefold(): row for row in listed if row.member_id}
     by_name = _by_name(listed, transliterate)
-    events: list[PlayerRatingUpdated] = []
+    events: list[PlayerEdited] = []
     unchanged: list[str] = []
     unmatched: list[str] = []
     for player in state.players.values():
@@ -184,22 +184,45 @@ def rating_updates(
         row = _match(player, by_member, by_name, transliterate)
         if row is None:
             unmatched.append(player.player_id)
-        elif (row.rating, row.rating_text, row.career_games) == (
-            player.rating,
-            player.rating_text,
-            player.career_games,
-        ):
+            continue
+        event = _edit(player, row)
+        if event is None:
             unchanged.append(player.player_id)
-        else:
-            events.append(
-                PlayerRatingUpdated(
-                    player_id=player.player_id,
-                    rating=row.rating,
-                    career_games=row.career_games,
-                    rating_text=row.rating_text,
-                )
-            )
+            continue
+        _check_before_results(state, player)
+        events.append(event)
     return RatingUpdates(tuple(events), tuple(unchanged), tuple(unmatched))
+
+
+def _edit(player: Player, row: ListedRating) -> PlayerEdited | None:
+    """The correction that gives the player the list's numbers (unknown career
+    games on the list leave the player's as they are); None when they agree."""
+    rating = row.rating != player.rating or row.rating_text != player.rating_text
+    career = row.career_games not in (None, player.career_games)
+    if not rating and not career:
+        return None
+    return PlayerEdited(
+        player.player_id,
+        rating=row.rating if rating else None,
+        rating_text=row.rating_text if rating else None,
+        career_games=row.career_games if career else None,
+    )
+
+
+def _check_before_results(state: TournamentState, player: Player) -> None:
+    """A ratings list sets pre-event ratings: refused once the division has a
+    result (a correction of one player's rating is ``PlayerEdited`` by hand)."""
+    if any(
+        round_state.has_results
+        for (division, _), round_state in state.rounds.items()
+        if division == player.division
+    ):
+        raise TournamentError(
+            "division_has_results",
+            f"Division {player.division} has results: a ratings list sets pre-event"
+            " ratings only before its first result.",
+            "file",
+        )
 
 
 def _by_name(

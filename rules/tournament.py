@@ -82,7 +82,6 @@ __all__ = [
     "PairingMethod",
     "Player",
     "PlayerCard",
-    "PlayerRatingUpdated",
     "PlayerReactivated",
     "PlayerRegistered",
     "PlayerWithdrawn",
@@ -398,22 +397,62 @@ class UnpairedRoundRecorded:
 
 
 @dataclass(frozen=True, slots=True)
-class PlayerRatingUpdated:
-    """A ratings list's pre-event rating and career games for a player (``rating_text``
-    as the list wrote it); refused once the player's division has a result."""
+class PlayerEdited:
+    """A correction of a player's details; the fields given (not None) change.
 
-    type_name: ClassVar[str] = "player_rating_updated"
+    A rating or career games change after round 1 is paired changes nothing
+    already paired (the pairing is a fact of the log), only what reads the rating
+    from now on (standings' order inside a rank, estimates, later pairings).
+    """
+
+    type_name: ClassVar[str] = "player_edited"
 
     player_id: str
-    rating: int
+    name: str | None = None
+    rating: int | None = None
+    rating_text: str | None = None
+    member_id: str | None = None
     career_games: int | None = None
-    rating_text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DivisionRenamed:
+    """A division's name corrected: everything of the division takes the new one."""
+
+    type_name: ClassVar[str] = "division_renamed"
+
+    name: str
+    new_name: str
+
+
+@dataclass(frozen=True, slots=True)
+class SettingsChanged:
+    """A correction of the tournament's settings; the fields given (not None)
+    change, and every result is counted again under them (a cap, a bye spread).
+
+    ``rounds`` may not go below a division's paired rounds. An empty
+    ``spread_caps`` tuple clears the per-round caps; ``clear_spread_cap`` the cap.
+    """
+
+    type_name: ClassVar[str] = "settings_changed"
+
+    rounds: int | None = None
+    bye_spread: int | None = None
+    forfeit_spread: int | None = None
+    spread_cap: int | None = None
+    clear_spread_cap: bool = False
+    spread_caps: tuple[int, ...] | None = None
+    rating_system: RatingSystem | None = None
+    club_event: bool | None = None
 
 
 Event = (
     TournamentCreated
     | DivisionAdded
+    | DivisionRenamed
     | PlayerRegistered
+    | PlayerEdited
+    | SettingsChanged
     | PlayerWithdrawn
     | PlayerReactivated
     | RoundPaired
@@ -421,7 +460,6 @@ Event = (
     | ForfeitRecorded
     | ResultAmended
     | UnpairedRoundRecorded
-    | PlayerRatingUpdated
 )
 
 EVENT_TYPES: dict[str, type] = {
@@ -429,7 +467,10 @@ EVENT_TYPES: dict[str, type] = {
     for cls in (
         TournamentCreated,
         DivisionAdded,
+        DivisionRenamed,
         PlayerRegistered,
+        PlayerEdited,
+        SettingsChanged,
         PlayerWithdrawn,
         PlayerReactivated,
         RoundPaired,
@@ -437,7 +478,6 @@ EVENT_TYPES: dict[str, type] = {
         ForfeitRecorded,
         ResultAmended,
         UnpairedRoundRecorded,
-        PlayerRatingUpdated,
     )
 }
 
@@ -1157,13 +1197,7 @@ def _create(event: TournamentCreated) -> TournamentState:
             "invalid_setting", "ties_are_draws must be true or false.", "ties_are_draws"
         )
     for field in ("bye_spread", "forfeit_spread"):
-        value = _require_int(getattr(event, field), field, "invalid_setting")
-        if not 0 <= value <= MAX_AWARDED_SPREAD:
-            raise TournamentError(
-                "invalid_setting",
-                f"{field} must be from 0 to {MAX_AWARDED_SPREAD}.",
-                field,
-            )
+        _check_awarded(getattr(event, field), field)
     _check_caps(event.spread_cap, event.spread_caps, rounds)
     if not isinstance(event.club_event, bool):
         raise TournamentError(
@@ -1197,6 +1231,16 @@ def _create(event: TournamentCreated) -> TournamentState:
         cards={},
         version=1,
     )
+
+
+def _check_awarded(value: object, field: str) -> int:
+    """Check a bye or forfeit spread setting."""
+    spread = _require_int(value, field, "invalid_setting")
+    if not 0 <= spread <= MAX_AWARDED_SPREAD:
+        raise TournamentError(
+            "invalid_setting", f"{field} must be from 0 to {MAX_AWARDED_SPREAD}.", field
+        )
+    return spread
 
 
 def _check_caps(cap: object, caps: object, rounds: int) -> None:
@@ -1236,11 +1280,20 @@ def _division_added(event: DivisionAdded, state: TournamentState) -> TournamentS
         raise TournamentError(
             "duplicate_division", f"Division {name!r} already exists.", "name"
         )
+    _check_division_name(name, "name")
     return replace(
         state,
         divisions=(*state.divisions, name),
         division_players={**state.division_players, name: ()},
     )
+
+
+def _check_division_name(name: str, field: str) -> None:
+    """A division's name is a segment of its pages' addresses: no slash."""
+    if "/" in name or "\\" in name:
+        raise TournamentError(
+            "invalid_name", "A division's name has no / or \\.", field
+        )
 
 
 def _check_division(state: TournamentState, division: object) -> str:
@@ -1850,43 +1903,131 @@ def _unpaired_round_recorded(
     return replace(state, rounds=rounds, cards=cards)
 
 
-@_apply.register(PlayerRatingUpdated)
-def _player_rating_updated(
-    event: PlayerRatingUpdated, state: TournamentState
-) -> TournamentState:
+# --- Corrections: a player's details, a division's name, the settings ---------------
+
+
+@_apply.register(PlayerEdited)
+def _player_edited(event: PlayerEdited, state: TournamentState) -> TournamentState:
     player = state.player(event.player_id)
-    rating = _require_int(event.rating, "rating", "invalid_rating")
-    if rating < 0:
+    changes: dict[str, object] = {}
+    if event.name is not None:
+        changes["name"] = _require_text(event.name, "name")
+    if event.rating is not None:
+        rating = _require_int(event.rating, "rating", "invalid_rating")
+        if rating < 0:
+            raise TournamentError(
+                "invalid_rating", "rating must not be negative (0: unrated).", "rating"
+            )
+        changes["rating"] = rating
+        # The text a file wrote no longer says the rating.
+        changes["rating_text"] = ""
+    for field in ("rating_text", "member_id"):
+        value = getattr(event, field)
+        if value is not None:
+            if not isinstance(value, str):
+                raise TournamentError("invalid_value", f"{field} must be text.", field)
+            changes[field] = value
+    if event.career_games is not None:
+        games = event.career_games
+        if type(games) is not int or games < 0:
+            raise TournamentError(
+                "invalid_value",
+                "career_games must be a whole number of 0 or more.",
+                "career_games",
+            )
+        changes["career_games"] = games
+    if not changes:
         raise TournamentError(
-            "invalid_rating", "rating must not be negative (0: unrated).", "rating"
+            "nothing_to_change", "Give at least one field to correct.", None
         )
-    probe = PlayerRegistered(
-        player.player_id,
-        player.division,
-        player.name,
-        rating,
-        rating_text=event.rating_text,
-        career_games=event.career_games,
-    )
-    _check_player_record(probe)
-    if any(
-        round_state.has_results
-        for (division, _), round_state in state.rounds.items()
-        if division == player.division
-    ):
+    edited = replace(player, **changes)  # type: ignore[arg-type]  # checked above
+    ids = [p for p in state.division_players[player.division] if p != player.player_id]
+    _check_not_registered(state, ids, edited.name, edited.member_id)
+    return replace(state, players={**state.players, player.player_id: edited})
+
+
+@_apply.register(DivisionRenamed)
+def _division_renamed(
+    event: DivisionRenamed, state: TournamentState
+) -> TournamentState:
+    old = _check_division(state, event.name)
+    new = _require_text(event.new_name, "new_name")
+    if new in state.division_players:
         raise TournamentError(
-            "division_has_results",
-            f"Division {player.division} has results: pre-event ratings can change"
-            " only before its first result.",
-            "player_id",
+            "duplicate_division", f"Division {new!r} already exists.", "new_name"
         )
-    updated = replace(
-        player,
-        rating=rating,
-        career_games=event.career_games,
-        rating_text=event.rating_text,
+    _check_division_name(new, "new_name")
+    players = {
+        pid: replace(p, division=new) if p.division == old else p
+        for pid, p in state.players.items()
+    }
+    rounds = {
+        (new if division == old else division, round_): (
+            replace(rs, division=new, pairing=replace(rs.pairing, division=new))
+            if division == old
+            else rs
+        )
+        for (division, round_), rs in state.rounds.items()
+    }
+    return replace(
+        state,
+        divisions=tuple(new if d == old else d for d in state.divisions),
+        division_players={
+            (new if d == old else d): ids for d, ids in state.division_players.items()
+        },
+        players=players,
+        rounds=rounds,
     )
-    return replace(state, players={**state.players, player.player_id: updated})
+
+
+@_apply.register(SettingsChanged)
+def _settings_changed(
+    event: SettingsChanged, state: TournamentState
+) -> TournamentState:
+    current = state.settings
+    changes: dict[str, object] = {}
+    if event.rounds is not None:
+        rounds = _require_int(event.rounds, "rounds", "invalid_setting")
+        paired = max((state.paired_rounds(d) for d in state.divisions), default=0)
+        if not max(1, paired) <= rounds <= MAX_ROUNDS:
+            raise TournamentError(
+                "invalid_setting",
+                f"The number of rounds must be from {max(1, paired)} (the rounds"
+                f" already paired) to {MAX_ROUNDS}.",
+                "rounds",
+            )
+        changes["rounds"] = rounds
+    for field in ("bye_spread", "forfeit_spread"):
+        value = getattr(event, field)
+        if value is not None:
+            _check_awarded(value, field)
+            changes[field] = value
+    if event.clear_spread_cap:
+        changes["spread_cap"] = None
+    elif event.spread_cap is not None:
+        changes["spread_cap"] = event.spread_cap
+    if event.spread_caps is not None:
+        changes["spread_caps"] = event.spread_caps
+    if event.rating_system is not None:
+        changes["rating_system"] = RatingSystem(
+            _check_enum(event.rating_system, RatingSystem, "rating_system")
+        )
+    if event.club_event is not None:
+        if not isinstance(event.club_event, bool):
+            raise TournamentError(
+                "invalid_setting", "club_event must be true or false.", "club_event"
+            )
+        changes["club_event"] = event.club_event
+    if not changes:
+        raise TournamentError(
+            "nothing_to_change", "Give at least one setting to change.", None
+        )
+    settings = replace(current, **changes)  # type: ignore[arg-type]  # checked
+    _check_caps(settings.spread_cap, settings.spread_caps, settings.rounds)
+    changed = replace(state, settings=settings)
+    # Every count may change (a cap, a bye spread, the number of rounds): counted
+    # again from the facts, as a replay would.
+    return replace(changed, cards=derive_cards(changed))
 
 
 # --- Results read from recorded games -------------------------------------------------

@@ -387,7 +387,7 @@ class TshEventImportForm(forms.Form):
         }
 
 
-class _RosterForm(forms.Form):
+class RosterForm(forms.Form):
     """A form that names a player of the division by number."""
 
     def __init__(self, *args: Any, roster: dict[int, Any], **kwargs: Any) -> None:
@@ -401,20 +401,130 @@ class _RosterForm(forms.Form):
         return self.roster[number]
 
 
-class WithdrawForm(_RosterForm):
+class WithdrawForm(RosterForm):
     player = forms.IntegerField(label="Player number", min_value=1)
     from_round = forms.IntegerField(label="From round", min_value=1)
     policy = forms.ChoiceField(label="Later rounds", choices=POLICY_CHOICES)
 
 
-class ReactivateForm(_RosterForm):
+class ReactivateForm(RosterForm):
     player = forms.IntegerField(label="Player number", min_value=1)
     from_round = forms.IntegerField(label="From round", min_value=1)
 
 
-class LinkAccountForm(_RosterForm):
+class LinkAccountForm(RosterForm):
     player = forms.IntegerField(label="Player number", min_value=1)
     username = forms.CharField(label="Their user name", max_length=150)
+
+
+class PlayerEditForm(RosterForm):
+    """A correction of a player's details: the boxes left empty stay as they are."""
+
+    player = forms.IntegerField(label="Player number", min_value=1)
+    name = forms.CharField(label="Name", max_length=200, required=False)
+    rating = forms.IntegerField(
+        label="Rating", min_value=0, max_value=3500, required=False
+    )
+    member_id = forms.CharField(label="Member id", max_length=64, required=False)
+    career_games = forms.IntegerField(label="Career games", min_value=0, required=False)
+
+    def changes(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {
+            field: data[field]
+            for field in ("name", "rating", "member_id", "career_games")
+            if data.get(field) not in (None, "")
+        }
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not self.errors and not self.changes():
+            raise forms.ValidationError("Fill in at least one box to correct.")
+        return data
+
+
+LATE_CREDIT_CHOICES = [
+    ("neither", "Neither a win nor a loss (opponent 0, score 0, as tsh)"),
+    ("forfeit", "A forfeit loss each"),
+    ("none", "Nothing recorded"),
+]
+
+
+class LateEntryForm(forms.Form):
+    name = forms.CharField(label="Name", max_length=200)
+    rating = forms.IntegerField(label="Rating", min_value=0, max_value=3500, initial=0)
+    member_id = forms.CharField(label="Member id", max_length=64, required=False)
+    career_games = forms.IntegerField(label="Career games", min_value=0, required=False)
+    credit = forms.ChoiceField(
+        label="The rounds already paired", choices=LATE_CREDIT_CHOICES
+    )
+
+
+class MissedRoundForm(RosterForm):
+    player = forms.IntegerField(label="Player number", min_value=1)
+    round = forms.IntegerField(label="Misses round", min_value=1)
+    policy = forms.ChoiceField(
+        label="That round",
+        choices=[
+            (rt.WithdrawalPolicy.FORFEIT.value, "A forfeit loss"),
+            (rt.WithdrawalPolicy.NOT_PAIRED.value, "Simply not paired"),
+        ],
+    )
+
+
+# --- corrections of the tournament -------------------------------------------------
+
+
+class SettingsForm(forms.Form):
+    """Settings a director may correct after set-up (empty boxes: unchanged)."""
+
+    rounds = forms.IntegerField(
+        label="Rounds", min_value=1, max_value=rt.MAX_ROUNDS, required=False
+    )
+    bye_spread = forms.IntegerField(label="Bye spread", min_value=0, required=False)
+    forfeit_spread = forms.IntegerField(
+        label="Forfeit spread", min_value=0, required=False
+    )
+    spread_cap = forms.IntegerField(label="Spread cap", min_value=1, required=False)
+    remove_cap = forms.BooleanField(label="No spread cap", required=False)
+    spread_caps = forms.CharField(
+        label="Spread cap by round", max_length=600, required=False
+    )
+
+    clean_spread_caps = TournamentCreateForm.clean_spread_caps
+
+    def changes(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        changes: dict[str, Any] = {
+            field: data[field]
+            for field in ("rounds", "bye_spread", "forfeit_spread", "spread_cap")
+            if data.get(field) is not None
+        }
+        if data.get("remove_cap"):
+            changes["spread_cap"] = None
+        if self.data.get("spread_caps", "").strip():
+            changes["spread_caps"] = data["spread_caps"]
+        return changes
+
+
+class DivisionRenameForm(forms.Form):
+    division = forms.CharField(widget=forms.HiddenInput, max_length=64)
+    name = forms.CharField(label="New name", max_length=64)
+
+
+class TeamForm(forms.Form):
+    username = forms.CharField(label="User name", max_length=150)
+    role = forms.ChoiceField(
+        label="Role",
+        choices=[
+            ("director", "Co-director (everything)"),
+            ("scorekeeper", "Scorekeeper (enters and amends results)"),
+        ],
+    )
+
+
+class TeamRemoveForm(forms.Form):
+    username = forms.CharField(max_length=150, widget=forms.HiddenInput)
 
 
 # --- pairing ---------------------------------------------------------------------

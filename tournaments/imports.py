@@ -35,6 +35,7 @@ from rules.ratings_list import (
     read_ratings_list,
 )
 from tournaments import events as te
+from tournaments.accounts import link_events
 from tournaments.services import (
     PermissionDeniedError,
     append_as_director,
@@ -94,12 +95,15 @@ def _division_events(
         rounds=rules.settings.rounds,
     )
     lines = {ids[index]: player.line for index, player in enumerate(tfile.players)}
-    return [
+    wrapped: list[object] = [
         NewEvent(event, {"source": "tsh", "line": lines[event.player_id]})
         if isinstance(event, rt.PlayerRegistered)
         else event
         for event in events
     ]
+    # A player whose member id an account claims is that account's (the import
+    # confirms the link: tournaments.accounts).
+    return [*wrapped, *link_events(events)]
 
 
 def _with_line(error: EventRejectedError, events: list[object]) -> EventRejectedError:

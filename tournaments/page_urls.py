@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tournaments import views
+from tournaments import account_views, views
 
 T = "tournaments/<uuid:tournament_id>"
 D = f"{T}/divisions/<str:division>"
@@ -36,7 +36,9 @@ urlpatterns = [
         name="standings-after",
     ),
     path(f"{D}/games/", views.division_games, name="division-games"),
+    path("accounts/profile/", account_views.account_profile, name="account-profile"),
     path(f"{M}/", views.manage, name="manage"),
+    path(f"{M}/accounts/", account_views.manage_accounts, name="manage-accounts"),
     path(f"{M}/audit/", views.manage_audit, name="manage-audit"),
     path(
         f"{M}/games/<uuid:game_id>/result",

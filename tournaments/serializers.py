@@ -405,6 +405,102 @@ class TshEventImportOutput(serializers.Serializer):
     )
 
 
+# --- Corrections, the team, late entries ---------------------------------------------
+
+
+class SettingsPatchInput(ExpectedVersionMixin):
+    """The settings a director may correct after set-up; give only those to change."""
+
+    rounds = serializers.IntegerField(
+        min_value=1, max_value=rt.MAX_ROUNDS, required=False
+    )
+    bye_spread = serializers.IntegerField(min_value=0, max_value=1000, required=False)
+    forfeit_spread = serializers.IntegerField(
+        min_value=0, max_value=1000, required=False
+    )
+    spread_cap = serializers.IntegerField(
+        min_value=1,
+        max_value=1000,
+        required=False,
+        allow_null=True,
+        help_text="null removes the cap.",
+    )
+    spread_caps = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=1000),
+        max_length=rt.MAX_ROUNDS,
+        required=False,
+    )
+    rating_system = serializers.ChoiceField(
+        [r.value for r in rt.RatingSystem], required=False
+    )
+    club_event = serializers.BooleanField(required=False)
+
+
+class PlayerPatchInput(ExpectedVersionMixin):
+    """A player's details to correct; give only those to change."""
+
+    name = serializers.CharField(max_length=200, required=False)
+    rating = serializers.IntegerField(min_value=0, max_value=3500, required=False)
+    member_id = serializers.CharField(max_length=64, required=False, allow_blank=True)
+    career_games = serializers.IntegerField(
+        min_value=0, max_value=100_000, required=False
+    )
+
+
+class CorrectionOutput(serializers.Serializer):
+    version = serializers.IntegerField()
+    events = serializers.ListField(child=serializers.CharField())
+    notes = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="What the correction affects that it did not change (a pairing "
+        "made with the old rating).",
+    )
+
+
+class DivisionPatchInput(ExpectedVersionMixin):
+    name = serializers.CharField(max_length=64, help_text="The division's new name.")
+
+
+class TeamMemberInput(ExpectedVersionMixin):
+    username = serializers.CharField(max_length=150)
+    role = serializers.ChoiceField(
+        ["director", "scorekeeper"],
+        help_text="scorekeeper: may enter and amend results, nothing else.",
+    )
+
+
+class TeamRemoveInput(ExpectedVersionMixin):
+    username = serializers.CharField(max_length=150)
+
+
+class TeamMemberOutput(serializers.Serializer):
+    username = serializers.CharField()
+    role = serializers.CharField()
+
+
+class LateEntryInput(ExpectedVersionMixin):
+    division = serializers.CharField(max_length=64)
+    name = serializers.CharField(max_length=200)
+    rating = serializers.IntegerField(min_value=0, max_value=3500, default=0)
+    member_id = serializers.CharField(max_length=64, required=False, default="")
+    career_games = serializers.IntegerField(
+        min_value=0, max_value=100_000, required=False, allow_null=True, default=None
+    )
+    credit = serializers.ChoiceField(
+        ["forfeit", "neither", "none"],
+        default="neither",
+        help_text="The rounds already paired: forfeit (a loss by the forfeit spread "
+        "each), neither (opponent 0, score 0, as tsh), none (nothing recorded).",
+    )
+
+
+class MissedRoundInput(ExpectedVersionMixin):
+    round = serializers.IntegerField(min_value=1, max_value=rt.MAX_ROUNDS)
+    policy = serializers.ChoiceField(
+        [p.value for p in rt.WithdrawalPolicy], default="forfeit"
+    )
+
+
 class TouImportInput(ExpectedVersionMixin):
     file = serializers.FileField(
         help_text="An AUPAIR .TOU file: every division in it is imported (a "

@@ -67,6 +67,15 @@ def is_director(state: TournamentAggregate, user: Any) -> bool:
     )
 
 
+def may_enter_results(state: TournamentAggregate, user: Any) -> bool:
+    """Directors and scorekeepers enter and amend results."""
+    return is_director(state, user) or bool(
+        user is not None
+        and getattr(user, "is_authenticated", False)
+        and user.pk in state.scorekeepers
+    )
+
+
 # Attempts for an append that gave no expected version and lost a race (see
 # append_as_director). Such appends queue on the stream's lock, so only a writer
 # that skips the lock (one sending its expected version) can still win a race
@@ -83,11 +92,15 @@ def append_as_director(
     expected_version: int | None,
     correlation_id: uuid.UUID | None = None,
     retry: bool = False,
+    results_only: bool = False,
 ) -> AppendResult:
-    """Append as a director. With `retry` and no `expected_version`, an append that
-    lost a race to another director is validated again on the new state and retried:
-    right for facts that do not depend on what the caller saw (a result from a score
-    slip: the rules still refuse a duplicate), wrong for anything else."""
+    """Append as a director (or, for ``results_only`` events, a scorekeeper).
+
+    With `retry` and no `expected_version`, an append that lost a race to another
+    director is validated again on the new state and retried: right for facts that
+    do not depend on what the caller saw (a result from a score slip: the rules
+    still refuse a duplicate), wrong for anything else. Raises
+    PermissionDeniedError (403) for anyone else."""
     queue = retry and expected_version is None
     attempts = RETRIES if queue else 1
     stream = tournament_stream(tournament_id)
@@ -98,9 +111,11 @@ def append_as_director(
                     # Wait for the other directors' appends instead of racing them.
                     lock_stream(stream)
                 version, state = tournament_state(tournament_id)
-                if not is_director(state, user):
+                allowed = may_enter_results if results_only else is_director
+                if not allowed(state, user):
                     raise PermissionDeniedError(
-                        "Only this tournament's directors may change it."
+                        "Only this tournament's directors may do that"
+                        + (" (or its scorekeepers)." if results_only else ".")
                     )
                 return append(
                     stream,
@@ -218,8 +233,13 @@ def players_register(
     ]
     if not events:
         raise ValueError("no players to register")
+    from tournaments.accounts import link_events  # it builds on these services
+
     return append_as_director(
-        tournament_id, events, user=user, expected_version=expected_version
+        tournament_id,
+        [*events, *link_events(events)],
+        user=user,
+        expected_version=expected_version,
     )
 
 
@@ -294,6 +314,10 @@ def round_pair(
     else:
         _, state = tournament_state(tournament_id)
         assert state.rules is not None
+        if not is_director(state, user):
+            # Before the pairing is worked out: a refusal of the rights, not of
+            # the round, is the answer for someone who may not pair.
+            raise PermissionDeniedError("Only this tournament's directors may pair.")
         event = rp.pair_next_round(
             state.rules,
             division,
@@ -356,6 +380,7 @@ def result_record(
         user=user,
         expected_version=expected_version,
         retry=True,
+        results_only=True,
     )
 
 
@@ -394,6 +419,7 @@ def result_amend(
         [_linked_game(tournament_id, event)],
         user=user,
         expected_version=expected_version,
+        results_only=True,
     )
 
 
@@ -412,6 +438,7 @@ def forfeit_record(
         user=user,
         expected_version=expected_version,
         retry=True,
+        results_only=True,
     )
 
 

@@ -32,23 +32,30 @@ from games.readcache import cached_page
 from games.views import flagged_note
 from rules import tournament as rt
 from rules.errors import GcgError, RulesError
-from rules.ratings_list import RatingUpdates
 from rules.records import EntryKind
-from tournaments import imports, presenters, selectors, services
+from tournaments import corrections, imports, presenters, selectors, services
 from tournaments.forms import (
     RESULT_FIELDS,
     RESULT_RULE_FIELDS,
     AmendForm,
     BoardGcgForm,
     DivisionAddForm,
+    DivisionRenameForm,
     ForfeitForm,
+    LateEntryForm,
     LinkAccountForm,
+    MissedRoundForm,
     PairForm,
+    PlayerEditForm,
     PlayerListForm,
     PublishForm,
     RatingsListForm,
     ReactivateForm,
     ResultEntryForm,
+    RosterForm,
+    SettingsForm,
+    TeamForm,
+    TeamRemoveForm,
     TouImportForm,
     TournamentCreateForm,
     TshEventImportForm,
@@ -76,6 +83,15 @@ def _directed(request: HttpRequest, tournament_id: uuid.UUID) -> Tournament:
     tournament = _readable(request, tournament_id)
     if not selectors.tournament_is_director(tournament, request.user):
         raise PermissionDenied("Only this tournament's directors may do that.")
+    return tournament
+
+
+def _team_member(request: HttpRequest, tournament_id: uuid.UUID) -> Tournament:
+    """The tournament if the user is of its team: a director or a scorekeeper (who
+    may enter and amend results)."""
+    tournament = _readable(request, tournament_id)
+    if selectors.tournament_role(tournament, request.user) is None:
+        raise PermissionDenied("Only this tournament's team may do that.")
     return tournament
 
 
@@ -463,15 +479,81 @@ def _console_context(tournament: Tournament) -> dict[str, Any]:
     return {"tournament": tournament, "divisions": divisions}
 
 
+# The console's forms: (form class, what it does, the rules' fields it shows).
+CONSOLE_FORMS: dict[str, type[forms.Form]] = {
+    "division": DivisionAddForm,
+    "rename": DivisionRenameForm,
+    "settings": SettingsForm,
+    "team": TeamForm,
+    "team_remove": TeamRemoveForm,
+}
+
+
+def _console_command(
+    action: str, form: Any, tournament_id: uuid.UUID, user: Any
+) -> str:
+    """Run one command of the console; return the message said when it is stored."""
+    data = form.cleaned_data
+    if action == "division":
+        services.tournament_append(
+            tournament_id=tournament_id,
+            events=[rt.DivisionAdded(name=data["name"])],
+            user=user,
+        )
+        return f"Division {data['name']} added."
+    if action == "rename":
+        corrections.division_rename(
+            tournament_id=tournament_id,
+            name=data["division"],
+            new_name=data["name"],
+            user=user,
+        )
+        return f"Division {data['division']} is now {data['name']}."
+    if action == "settings":
+        corrections.settings_change(
+            tournament_id=tournament_id, changes=form.changes(), user=user
+        )
+        return "Settings corrected: every standing is counted again."
+    if action == "team":
+        corrections.team_add(
+            tournament_id=tournament_id,
+            username=data["username"],
+            role=data["role"],
+            user=user,
+        )
+        return f"{data['username']} joins the team as {data['role']}."
+    corrections.team_remove(
+        tournament_id=tournament_id, username=data["username"], user=user
+    )
+    return f"{data['username']} leaves the team."
+
+
+CONSOLE_RULE_FIELDS = {
+    "name": "name",
+    "new_name": "name",
+    "rounds": "rounds",
+    "bye_spread": "bye_spread",
+    "forfeit_spread": "forfeit_spread",
+    "spread_cap": "spread_cap",
+    "spread_caps": "spread_caps",
+    "username": "username",
+    "role": "role",
+}
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def manage(request: HttpRequest, tournament_id: uuid.UUID) -> HttpResponse:
-    """The director's console: divisions, publication, links to every task."""
-    tournament = _directed(request, tournament_id)
-    division_form = DivisionAddForm()
+    """The director's console: divisions, settings, the team, publication, links to
+    every task (a scorekeeper sees the results only)."""
+    tournament = _team_member(request, tournament_id)
+    is_director = selectors.tournament_is_director(tournament, request.user)
+    forms_ = {action: form() for action, form in CONSOLE_FORMS.items()}
     status = 200
     if request.method == "POST":
-        action = request.POST.get("action")
+        if not is_director:
+            raise PermissionDenied("Only this tournament's directors may do that.")
+        action = request.POST.get("action", "")
         if action == "publish":
             form = PublishForm(request.POST)
             form.is_valid()
@@ -481,24 +563,28 @@ def manage(request: HttpRequest, tournament_id: uuid.UUID) -> HttpResponse:
                 user=request.user,
             )
             return redirect("manage", tournament_id=tournament_id)
-        division_form = DivisionAddForm(request.POST)
-        if division_form.is_valid() and _submit(
-            division_form,
-            lambda: services.tournament_append(
-                tournament_id=tournament_id,
-                events=[rt.DivisionAdded(name=division_form.cleaned_data["name"])],
-                user=request.user,
+        if action not in CONSOLE_FORMS:
+            return HttpResponse("Unknown action.", status=400)
+        form = CONSOLE_FORMS[action](request.POST)
+        done: list[str] = []
+        if form.is_valid() and _submit(
+            form,
+            lambda: done.append(
+                _console_command(action, form, tournament_id, request.user)
             ),
-            {"name": "name"},
+            CONSOLE_RULE_FIELDS,
         ):
-            messages.success(
-                request, f"Division {division_form.cleaned_data['name']} added."
-            )
+            messages.success(request, done[0])
             return redirect("manage", tournament_id=tournament_id)
+        forms_[action] = form
         status = 400
         tournament.refresh_from_db()
     context = _console_context(tournament)
-    context["division_form"] = division_form
+    context.update(
+        forms=forms_,
+        is_director=is_director,
+        team=selectors.tournament_team(tournament) if is_director else [],
+    )
     return render(request, "tournaments/manage/console.html", context, status=status)
 
 
@@ -510,66 +596,92 @@ PLAYER_FORMS = {
     "withdraw": WithdrawForm,
     "reactivate": ReactivateForm,
     "link": LinkAccountForm,
+    "edit": PlayerEditForm,
+    "late": LateEntryForm,
+    "miss": MissedRoundForm,
 }
 
 
 def _player_form(action: str, roster: dict[int, Player], *args: Any) -> Any:
     form_class = PLAYER_FORMS[action]
     kwargs: dict[str, Any] = {"prefix": action}
-    if form_class in (WithdrawForm, ReactivateForm, LinkAccountForm):
+    if issubclass(form_class, RosterForm):
         kwargs["roster"] = roster
     return form_class(*args, **kwargs)
 
 
-def _player_command(
-    action: str, form: Any, tournament: Tournament, division: str, user: Any
+# Each command of the players page: (form's data, tournament id, division, user)
+# -> the message said when it is stored.
+PlayerCommand = Callable[[dict[str, Any], uuid.UUID, str, Any], str]
+
+
+def _register(data: dict[str, Any], tid: uuid.UUID, division: str, user: Any) -> str:
+    services.players_register(
+        tournament_id=tid, division=division, entries=data["entries"], user=user
+    )
+    return f"{len(data['entries'])} players registered."
+
+
+def _import_t(data: dict[str, Any], tid: uuid.UUID, division: str, user: Any) -> str:
+    imports.tsh_import(
+        tournament_id=tid, division=division, text=data["file"], user=user
+    )
+    return "The .t file is imported."
+
+
+def _import_tou(data: dict[str, Any], tid: uuid.UUID, division: str, user: Any) -> str:
+    imports.tou_import(
+        tournament_id=tid,
+        text=data["file"],
+        ratings_list=data["ratings_list"],
+        user=user,
+    )
+    return "The .TOU file is imported."
+
+
+def _import_ratings(
+    data: dict[str, Any], tid: uuid.UUID, division: str, user: Any
 ) -> str:
-    """Run one player-page command; return the success message."""
-    data = form.cleaned_data
-    tid = tournament.tournament_id
-    if action == "register":
-        services.players_register(
-            tournament_id=tid, division=division, entries=data["entries"], user=user
-        )
-        return f"{len(data['entries'])} players registered."
-    if action == "tsh":
-        imports.tsh_import(
-            tournament_id=tid, division=division, text=data["file"], user=user
-        )
-        return "The .t file is imported."
-    if action == "tou":
-        imports.tou_import(
-            tournament_id=tid,
-            text=data["file"],
-            ratings_list=data["ratings_list"],
-            user=user,
-        )
-        return "The .TOU file is imported."
-    if action == "ratings":
-        return _ratings_list_message(
-            imports.ratings_list_import(
-                tournament_id=tid, text=data["file"], division=division, user=user
-            )[1],
-            tournament,
-        )
+    _, updates = imports.ratings_list_import(
+        tournament_id=tid, text=data["file"], division=division, user=user
+    )
+    names = dict(
+        Player.objects.filter(tournament_id=tid).values_list("player_id", "name")
+    )
+    message = f"Ratings updated for {len(updates.events)} players"
+    if updates.unchanged:
+        message += f", {len(updates.unchanged)} already up to date"
+    if updates.unmatched:
+        missing = ", ".join(names.get(pid, pid) for pid in updates.unmatched)
+        message += f"; not on the list: {missing}"
+    return message + "."
+
+
+def _withdraw(data: dict[str, Any], tid: uuid.UUID, division: str, user: Any) -> str:
     player = data["player"]
-    if action == "withdraw":
-        services.player_withdraw(
-            tournament_id=tid,
-            player_id=player.player_id,
-            from_round=data["from_round"],
-            policy=data["policy"],
-            user=user,
-        )
-        return f"{player.name} withdrawn from round {data['from_round']}."
-    if action == "reactivate":
-        services.player_reactivate(
-            tournament_id=tid,
-            player_id=player.player_id,
-            from_round=data["from_round"],
-            user=user,
-        )
-        return f"{player.name} plays again from round {data['from_round']}."
+    services.player_withdraw(
+        tournament_id=tid,
+        player_id=player.player_id,
+        from_round=data["from_round"],
+        policy=data["policy"],
+        user=user,
+    )
+    return f"{player.name} withdrawn from round {data['from_round']}."
+
+
+def _reactivate(data: dict[str, Any], tid: uuid.UUID, division: str, user: Any) -> str:
+    player = data["player"]
+    services.player_reactivate(
+        tournament_id=tid,
+        player_id=player.player_id,
+        from_round=data["from_round"],
+        user=user,
+    )
+    return f"{player.name} plays again from round {data['from_round']}."
+
+
+def _link(data: dict[str, Any], tid: uuid.UUID, division: str, user: Any) -> str:
+    player = data["player"]
     account = get_user_model().objects.filter(username=data["username"]).first()
     if account is None:
         raise rt.TournamentError(
@@ -581,17 +693,57 @@ def _player_command(
     return f"{player.name} is linked to the account {account.get_username()}."
 
 
-def _ratings_list_message(updates: RatingUpdates, tournament: Tournament) -> str:
-    names = dict(
-        Player.objects.filter(tournament=tournament).values_list("player_id", "name")
+def _edit(data: dict[str, Any], tid: uuid.UUID, division: str, user: Any) -> str:
+    player = data["player"]
+    changes = {
+        field: data[field]
+        for field in ("name", "rating", "member_id", "career_games")
+        if data.get(field) not in (None, "")
+    }
+    done = corrections.player_edit(
+        tournament_id=tid, player_id=player.player_id, user=user, **changes
     )
-    message = f"Ratings updated for {len(updates.events)} players"
-    if updates.unchanged:
-        message += f", {len(updates.unchanged)} already up to date"
-    if updates.unmatched:
-        missing = ", ".join(names.get(pid, pid) for pid in updates.unmatched)
-        message += f"; not on the list: {missing}"
-    return message + "."
+    return " ".join([f"{player.name} corrected.", *done.notes])
+
+
+def _late(data: dict[str, Any], tid: uuid.UUID, division: str, user: Any) -> str:
+    corrections.late_entry(
+        tournament_id=tid,
+        division=division,
+        name=data["name"],
+        rating=data["rating"],
+        member_id=data.get("member_id") or "",
+        career_games=data.get("career_games"),
+        credit=corrections.LateCredit(data["credit"]),
+        user=user,
+    )
+    return f"{data['name']} entered late."
+
+
+def _miss(data: dict[str, Any], tid: uuid.UUID, division: str, user: Any) -> str:
+    player = data["player"]
+    corrections.round_missed(
+        tournament_id=tid,
+        player_id=player.player_id,
+        round_=data["round"],
+        policy=data["policy"],
+        user=user,
+    )
+    return f"{player.name} misses round {data['round']} and plays the next."
+
+
+PLAYER_COMMANDS: dict[str, PlayerCommand] = {
+    "register": _register,
+    "tsh": _import_t,
+    "tou": _import_tou,
+    "ratings": _import_ratings,
+    "withdraw": _withdraw,
+    "reactivate": _reactivate,
+    "link": _link,
+    "edit": _edit,
+    "late": _late,
+    "miss": _miss,
+}
 
 
 # A file's refusals are about the file as a whole.
@@ -602,6 +754,11 @@ PLAYER_RULE_FIELDS = {
     "from_round": "from_round",
     "policy": "policy",
     "username": "username",
+    "name": "name",
+    "rating": "rating",
+    "member_id": "member_id",
+    "career_games": "career_games",
+    "round": "round",
 }
 
 
@@ -620,8 +777,7 @@ def _player_line(entries: list[tuple[str, int, str]]) -> Callable[[Any], str]:
 def manage_players(
     request: HttpRequest, tournament_id: uuid.UUID, division: str
 ) -> HttpResponse:
-    """Register (paste, upload, .t or .TOU file), update ratings from a ratings list,
-    withdraw, re-activate and link players."""
+    """Register (paste, upload, .t file), withdraw, re-activate and link players."""
     tournament = _directed(request, tournament_id)
     division = _division(tournament, division)
     roster = selectors.division_roster(tournament, division)
@@ -636,8 +792,11 @@ def manage_players(
         if form.is_valid() and _submit(
             form,
             lambda: done.append(
-                _player_command(action, form, tournament, division, request.user)
+                PLAYER_COMMANDS[action](
+                    form.cleaned_data, tournament.tournament_id, division, request.user
+                )
             ),
+            # A .t file's refusals are about the file as a whole.
             {} if action in FILE_ACTIONS else PLAYER_RULE_FIELDS,
             _player_line(form.cleaned_data["entries"])
             if action == "register"
@@ -770,7 +929,7 @@ def manage_results(
     request: HttpRequest, tournament_id: uuid.UUID, division: str, round_: int
 ) -> HttpResponse:
     """Enter a round's results fast: number, score, number, score, Enter."""
-    tournament = _directed(request, tournament_id)
+    tournament = _team_member(request, tournament_id)
     division = _division(tournament, division)
     if not 1 <= round_ <= _paired_rounds(tournament, division):
         raise Http404(f"Round {round_} is not paired yet.")
@@ -825,7 +984,7 @@ def manage_results_check(
     request: HttpRequest, tournament_id: uuid.UUID, division: str, round_: int
 ) -> HttpResponse:
     """The instant check of a partly typed slip: a message per field, as JSON."""
-    tournament = _directed(request, tournament_id)
+    tournament = _team_member(request, tournament_id)
     division = _division(tournament, division)
     form = _results_form(tournament, division, round_, request.POST)
     notes = form.check()
@@ -849,7 +1008,7 @@ def manage_results_check(
 def manage_forfeit(
     request: HttpRequest, tournament_id: uuid.UUID, division: str, round_: int
 ) -> HttpResponse:
-    tournament = _directed(request, tournament_id)
+    tournament = _team_member(request, tournament_id)
     division = _division(tournament, division)
     roster = selectors.division_roster(tournament, division)
     form = ForfeitForm(request.POST, roster=roster)
@@ -908,7 +1067,7 @@ def manage_amend(
     board: int,
 ) -> HttpResponse:
     """Amend a board's result as a whole: new scores or a forfeit, with a reason."""
-    tournament = _directed(request, tournament_id)
+    tournament = _team_member(request, tournament_id)
     division = _division(tournament, division)
     line = _board_pairing(tournament, division, round_, board)
     first, second = line.first, line.second
@@ -1097,7 +1256,7 @@ def manage_result_from_game(
     request: HttpRequest, tournament_id: uuid.UUID, game_id: uuid.UUID
 ) -> HttpResponse:
     """Record a board's result from its finished, recorded game."""
-    tournament = _directed(request, tournament_id)
+    tournament = _team_member(request, tournament_id)
     game = get_object_or_404(
         GameProjection, pk=game_id, tournament_id=tournament.tournament_id
     )

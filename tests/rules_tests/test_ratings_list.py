@@ -1,5 +1,5 @@
-"""A ratings body's list: read, matched to the players, and applied as
-PlayerRatingUpdated events, which the rules refuse once a division has a result."""
+"""A ratings body's list: read, matched to the players, and applied as PlayerEdited
+corrections, refused once a division has a result."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from rules.ratings_list import (
 from rules.tournament import (
     Board,
     DivisionAdded,
-    PlayerRatingUpdated,
+    PlayerEdited,
     PlayerRegistered,
     ResultRecorded,
     RoundPaired,
@@ -122,8 +122,8 @@ def test_players_match_by_member_id_or_else_by_name() -> None:
     )
     updates = rating_updates(state, read_ratings_list(LIST))
     assert updates.events == (
-        PlayerRatingUpdated("p1", 1612, 240),
-        PlayerRatingUpdated("p2", 1488, None),
+        PlayerEdited("p1", rating=1612, rating_text="", career_games=240),
+        PlayerEdited("p2", rating=1488, rating_text=""),
     )
     assert (updates.unchanged, updates.unmatched) == (("p3",), ("p4",))
     only_b = rating_updates(state, read_ratings_list(LIST), division="B")
@@ -136,45 +136,34 @@ def test_a_name_on_two_rows_does_not_match() -> None:
     assert rating_updates(state, listed).unmatched == ("p1",)
 
 
-def test_the_event_sets_the_pre_event_rating_and_career_games() -> None:
-    state = tournament(PlayerRegistered("p1", "A", "Ann Able", 1500))
-    state = apply(state, PlayerRatingUpdated("p1", 1612, 240, rating_text="1612.4"))
-    player = state.players["p1"]
-    assert (player.rating, player.career_games, player.rating_text) == (
-        1612,
-        240,
-        "1612.4",
+def test_the_corrections_set_the_pre_event_rating_and_career_games() -> None:
+    """Unknown career games on the list leave the player's as they were."""
+    state = tournament(
+        PlayerRegistered("p1", "A", "Ann Able", 1500, member_id="NA001"),
+        PlayerRegistered("p2", "A", "Ben Baker", 1400, career_games=90),
     )
+    for event in rating_updates(state, read_ratings_list(LIST)).events:
+        state = apply(state, event)
+    ann, ben = state.players["p1"], state.players["p2"]
+    assert (ann.rating, ann.career_games) == (1612, 240)
+    assert (ben.rating, ben.career_games) == (1488, 90)
 
 
-@pytest.mark.parametrize(
-    ("event", "code"),
-    [
-        (PlayerRatingUpdated("p9", 1500), "unknown_player"),
-        (PlayerRatingUpdated("p1", -1), "invalid_rating"),
-        (PlayerRatingUpdated("p1", 1500, career_games=-2), "invalid_value"),
-        (PlayerRatingUpdated("p1", 1500, rating_text="15 00"), "invalid_rating"),
-    ],
-)
-def test_the_event_refuses_bad_values(event: PlayerRatingUpdated, code: str) -> None:
-    state = tournament(PlayerRegistered("p1", "A", "Ann Able", 1500))
-    with pytest.raises(TournamentError) as caught:
-        apply(state, event)
-    assert caught.value.code == code
-
-
-def test_the_event_is_refused_once_the_division_has_a_result() -> None:
+def test_a_list_is_refused_once_the_division_has_a_result() -> None:
     """Pairing round 1 is fine; its first result closes the pre-event ratings of
     division A, not of B."""
-    state = tournament(
+    players = (
         PlayerRegistered("p1", "A", "Ann Able", 1500),
         PlayerRegistered("p2", "A", "Ben Baker", 1400),
         PlayerRegistered("p3", "B", "Cy Cole", 1300),
-        RoundPaired(division="A", round=1, games=(Board(1, "p1", "p2"),)),
     )
-    state = apply(state, PlayerRatingUpdated("p1", 1510))
+    state = tournament(
+        *players, RoundPaired(division="A", round=1, games=(Board(1, "p1", "p2"),))
+    )
+    listed = read_ratings_list('X,"Baker, Ben",1410,5\nY,Cy Cole,1310,7\n')
+    assert len(rating_updates(state, listed).events) == 2
     state = apply(state, ResultRecorded(1, "p1", "p2", 400, 350))
     with pytest.raises(TournamentError) as caught:
-        apply(state, PlayerRatingUpdated("p2", 1410))
+        rating_updates(state, listed)
     assert caught.value.code == "division_has_results"
-    assert apply(state, PlayerRatingUpdated("p3", 1310)).players["p3"].rating == 1310
+    assert len(rating_updates(state, listed, division="B").events) == 1
