@@ -74,6 +74,7 @@ __all__ = [
     "pair_init_fontes",
     "pair_king_of_the_hill",
     "pair_next_round",
+    "pair_ranked",
     "pair_round",
     "pair_round_robin",
     "pair_swiss",
@@ -703,7 +704,7 @@ def pair_chew(
     leaders when four cannot be paired within the fewest repeats; here the planner
     moves a leader outside the group instead, keeping the fewest repeats.
     """
-    return _pair_ranked(System.CHEW, inputs, options or PairingOptions(), coin_flips)
+    return pair_ranked(System.CHEW, inputs, options or PairingOptions(), coin_flips)
 
 
 def pair_cop(
@@ -716,15 +717,21 @@ def pair_cop(
     After the Gibsons (``_pair_gibsons``) and the bye, the rest is paired by a
     least-cost perfect matching of COP's weights (``rules.cop.cop_costs``).
     """
-    return _pair_ranked(System.COP, inputs, options or PairingOptions(), coin_flips)
+    return pair_ranked(System.COP, inputs, options or PairingOptions(), coin_flips)
 
 
-def _pair_ranked(
+def pair_ranked(
     system: System,
     inputs: PairingInputs,
     options: PairingOptions,
     coin_flips: Sequence[bool],
 ) -> Pairing:
+    """Pair ``inputs.ranked`` by King of the Hill, Swiss, Chew or COP.
+
+    Gibsons first (always for Chew and COP, else when ``options.gibson``), then
+    the bye (fewest-byes rule), then the system; games are numbered with the
+    options' fixed boards. Raises TournamentError as ``pair_swiss`` does.
+    """
     _check_field(inputs.ranked)
     planner = _Planner(inputs.ranked, inputs.played, options.limit(system))
     if options.gibson or system in (System.CHEW, System.COP):
@@ -1085,7 +1092,7 @@ def pair_round(
             state, division, round_, schedule_start, order, schedule, fixed
         )
     inputs = pairing_inputs(state, division, round_, based_on_round)
-    return _pair_ranked(system, inputs, options, tuple(coin_flips))
+    return pair_ranked(system, inputs, options, tuple(coin_flips))
 
 
 def pair_next_round(
