@@ -801,18 +801,13 @@ def _pair_gibsons(
     if ids:
         a = ids[0]
 
-        def victim(b: int) -> tuple[bool, bool, int, int]:
-            contender = best[planner.ranked[b]] <= places
-            return (
-                contender,
-                planner.over(a, b),
-                planner.times(a, b),
-                -b if contender else b,
-            )
+        def victim(b: int) -> tuple[bool, int, int]:
+            return (planner.over(a, b), planner.times(a, b), b)
 
-        _first_fit(
-            planner, a, sorted((b for b in planner.unpaired if b != a), key=victim)
-        )
+        others = sorted((b for b in planner.unpaired if b != a), key=victim)
+        out = [b for b in others if best[planner.ranked[b]] > places]
+        # Nobody out of the money: the lowest-ranked contender (tsh's fallback).
+        _first_fit(planner, a, out or sorted(others, key=lambda b: (victim(b)[:2], -b)))
 
 
 def _first_fit(planner: _Planner, a: int, order: Sequence[int]) -> int:
