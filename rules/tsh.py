@@ -45,9 +45,9 @@ pre-event rank) and ``lifeg`` (career games). Reading, ``p12`` says who went fir
 ``lifeg`` gives the career games, ``naspa`` the member id, and ``off`` withdraws the
 player from the round their trailing run of forfeit scores starts, forfeiting those
 rounds, or, with no such run, from the round after their last, not paired (left out
-of tsh's ranking from then on either way). A tie in a ``.t`` file has no pre-adjustment scores: it is
-imported as a draw (the pre-adjustment scores are recorded equal to the finals), as
-tsh scores it.
+of tsh's ranking from then on either way). A tie in a ``.t`` file has no
+pre-adjustment scores: it is imported as a draw (the pre-adjustment scores are
+recorded equal to the finals), as tsh scores it.
 
 ``config.tsh`` (``read_config``) gives the divisions and their files, and the settings
 this system has: ``max_rounds``, ``spread_cap`` (a number or a list, one per round),
