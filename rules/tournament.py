@@ -2109,6 +2109,12 @@ def _pairing_rules_set(
     if not isinstance(options, PairingOptions):
         raise TournamentError("invalid_setting", "options are missing.", "options")
     options.check()
+    if options == state.options_of(division):
+        raise TournamentError(
+            "nothing_to_change",
+            f"Division {division}'s pairing rules are already these.",
+            None,
+        )
     members = set(state.division_players[division])
     for pin in options.fixed_boards:
         if pin.player_id not in members:

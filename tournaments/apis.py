@@ -197,19 +197,26 @@ class PairingRulesApi(APIView):
         )
 
     @extend_schema(request=s.PairingRulesInput, responses={201: s.CommandOutput})
-    def put(self, request: Request, tournament_id: UUID, division: str) -> Response:
-        """Set the division's pairing rules: repeat limit, Gibsonization, prize
-        places and Chew bands, fixed boards, InitFontes rounds. They govern the
+    def patch(self, request: Request, tournament_id: UUID, division: str) -> Response:
+        """Correct the division's pairing rules: repeat limit, Gibsonization,
+        prize places and Chew bands, fixed boards, InitFontes rounds (the fields
+        given change; fixed_boards, when given, replaces the list). They govern the
         system pairings made from now on."""
-        get_tournament(request, tournament_id)
-        data = s.PairingRulesInput(data=request.data)
+        tournament = get_tournament(request, tournament_id)
+        _known_division(tournament, division)
+        data = s.PairingRulesInput(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
+        changes = dict(data.validated_data)
+        expected_version = changes.pop("expected_version", None)
+        _, state = services.tournament_state(tournament_id)
+        assert state.rules is not None
+        current = division_rules.options_document(state.rules.options_of(division))
         result = division_rules.pairing_rules_set(
             tournament_id=tournament_id,
             division=division,
-            options=division_rules.options_from(data.validated_data),
+            options=division_rules.options_from({**current, **changes}),
             user=request.user,
-            expected_version=data.validated_data.get("expected_version"),
+            expected_version=expected_version,
         )
         return command_response(result)
 
@@ -238,7 +245,8 @@ class PrizesApi(APIView):
     @extend_schema(request=s.PrizeTableInput, responses={201: s.CommandOutput})
     def post(self, request: Request, tournament_id: UUID, division: str) -> Response:
         """Set the division's rating classes and prize table (replacing it)."""
-        get_tournament(request, tournament_id)
+        tournament = get_tournament(request, tournament_id)
+        _known_division(tournament, division)
         data = s.PrizeTableInput(data=request.data)
         data.is_valid(raise_exception=True)
         result = division_rules.prize_table_set(

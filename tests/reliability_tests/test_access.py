@@ -19,12 +19,12 @@ from tournaments import services
 OPEN_POSTS = {"/api/auth/token"}
 
 
-def post_paths() -> list[str]:
+def post_paths(method: str = "post") -> list[str]:
     schema = SchemaGenerator().get_schema(request=None, public=True)
     return sorted(
         path
         for path, methods in schema["paths"].items()
-        if "post" in methods and path not in OPEN_POSTS
+        if method in methods and path not in OPEN_POSTS
     )
 
 
@@ -80,7 +80,7 @@ BODY = {
 
 @pytest.mark.django_db
 def test_anonymous_users_cannot_write_anywhere(two_tournaments):
-    ids = {**two_tournaments["a"], "round_": "1", "note_version": "3"}
+    ids = {**two_tournaments["a"], "round_": "1", "note_version": "3", "division": "A"}
     client = APIClient()
     before = event_count()
     paths = post_paths()
@@ -98,7 +98,7 @@ def test_a_director_of_one_tournament_cannot_write_to_another(
     """Every tournament and game command of tournament B, sent by A's director with
     a body that would otherwise be accepted or refused on its merits: 403, and
     nothing stored."""
-    ids = {**two_tournaments["b"], "round_": "1", "note_version": "3"}
+    ids = {**two_tournaments["b"], "round_": "1", "note_version": "3", "division": "A"}
     client = APIClient()
     client.force_authenticate(director)
     before = event_count()
@@ -108,6 +108,15 @@ def test_a_director_of_one_tournament_cannot_write_to_another(
         response = client.post(fill(path, ids), BODY, format="json")
         # A body the endpoint cannot parse is a 400 before rights are checked;
         # every body it can parse must be refused for rights.
+        assert response.status_code in {400, 403}, (path, response.status_code)
+    # Corrections too: every PATCH of B (a player, a division, its pairing rules,
+    # the settings) with a body that parses is refused for rights.
+    patches = post_paths("patch")
+    assert len(patches) >= 4
+    for path in patches:
+        response = client.patch(fill(path, ids), {"name": "X"}, format="json")
+        assert response.status_code in {400, 403}, (path, response.status_code)
+        response = client.patch(fill(path, ids), {}, format="json")
         assert response.status_code in {400, 403}, (path, response.status_code)
     assert event_count() == before
     # The result a director of A would enter is refused for B with a 403.

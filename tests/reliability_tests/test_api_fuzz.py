@@ -63,6 +63,7 @@ def world(director, paired):
         "game_id": str(game_id),
         "player_id": players[0],
         "round_": "1",
+        "division": "A",
         "turn": turn,
         "note_version": str(note.version),
     }
@@ -161,6 +162,10 @@ def templates(players: list[str], turn: int) -> dict[str, dict]:
             "round": 1, "player_a": a, "player_b": b, "score_a": 300, "score_b": 400},
         "/api/tournaments/{tournament_id}/rounds/{round_}/pair": {
             "division": "A", "method": "swiss"},
+        "/api/tournaments/{tournament_id}/divisions/{division}/prizes": {
+            "classes": [{"name": "B", "highest": 1499}],
+            "prizes": [{"kind": "place", "amount": "100"},
+                       {"kind": "high_game", "amount": "20", "rating_class": "B"}]},
     }  # fmt: skip
 
 

@@ -150,7 +150,7 @@ def test_a_twenty_round_championship_from_registration_to_prizes(mara, lee, clie
     for division in ("A", "B"):
         rules = {"gibson": True, "prize_places": PLACES, "init_fontes_rounds": 3}
         ok(
-            api.put(
+            api.patch(
                 f"/api/tournaments/{tid}/divisions/{division}/pairing-rules",
                 rules,
                 format="json",

@@ -35,7 +35,7 @@ def prizes_url(tid, division="A"):
 def test_pairing_rules_are_set_read_and_audited(api, director):
     tid, ids = paired_club(director)
     assert api.get(rules_url(tid)).json()["gibson"] is False
-    response = api.put(
+    response = api.patch(
         rules_url(tid),
         {
             "gibson": True,
@@ -54,6 +54,16 @@ def test_pairing_rules_are_set_read_and_audited(api, director):
     assert read["fixed_boards"] == [{"player_id": ids[3], "board": 5}]
     last = audit(api, tid)[-1]
     assert last["recorded_by"] == director.username
+    # A correction changes the fields it gives and keeps the others.
+    assert (
+        api.patch(rules_url(tid), {"max_repeats": 2}, format="json").status_code == 201
+    )
+    again = api.get(rules_url(tid)).json()
+    assert (again["gibson"], again["max_repeats"], again["fixed_boards"]) == (
+        True,
+        2,
+        read["fixed_boards"],
+    )
     assert "gibson False → True" in last["summary"]
     assert "max_repeats None → 1" in last["summary"]
 
@@ -73,18 +83,19 @@ def test_bad_pairing_rules_are_refused_naming_the_field(
     ]
     before = len(audit(api, tid))
     for body, field in cases:
-        response = api.put(rules_url(tid), body, format="json")
+        response = api.patch(rules_url(tid), body, format="json")
         assert response.status_code == 400, body
         answer = response.json()
         assert answer.get("field") == field or field in answer, answer
     assert len(audit(api, tid)) == before
-    assert api.put(rules_url(tid, "Z"), {}, format="json").status_code == 400
+    assert api.patch(rules_url(tid, "Z"), {}, format="json").status_code == 404
     outsider = APIClient()
     outsider.force_authenticate(stranger)
     assert (
-        outsider.put(rules_url(tid), {"gibson": True}, format="json").status_code == 403
+        outsider.patch(rules_url(tid), {"gibson": True}, format="json").status_code
+        == 403
     )
-    stale = api.put(
+    stale = api.patch(
         rules_url(tid), {"gibson": True, "expected_version": 1}, format="json"
     )
     assert stale.status_code == 409
@@ -95,7 +106,7 @@ def test_system_pairings_follow_the_division_s_rules(api, director):
     tid, ids = paired_club(director, players=6)
     enter_round(tid, director, 1)
     pinned = ids[4]
-    api.put(
+    api.patch(
         rules_url(tid),
         {"fixed_boards": [{"player_id": pinned, "board": 7}]},
         format="json",
@@ -252,7 +263,7 @@ def test_a_prize_table_that_makes_no_sense_is_refused(api, director):
 @pytest.mark.django_db
 def test_rules_and_prizes_follow_a_division_renamed(api, director):
     tid, _ = paired_club(director)
-    api.put(rules_url(tid), {"gibson": True}, format="json")
+    api.patch(rules_url(tid), {"gibson": True}, format="json")
     api.post(
         prizes_url(tid), {"prizes": [{"kind": "place", "amount": "10"}]}, format="json"
     )
