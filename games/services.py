@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 import uuid
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -678,14 +679,54 @@ def game_import_gcg(
     game is its owner's only unless `visibility` says otherwise. Raises GcgError
     (with every problem and its line) when the file cannot be right.
     """
+    plan = gcg_import_plan(
+        user=user, rules_name=rules_name, context=context, visibility=visibility
+    )
+    record, wrapped = gcg_new_events(text, plan)
+    result = append(
+        game_stream(game_id or uuid.uuid4()),
+        wrapped,
+        expected_version=0,
+        recorded_by=user,
+    )
+    return result, record
+
+
+@dataclass(frozen=True, slots=True)
+class GcgImportPlan:
+    """What every file of an import shares: the games' context and rules (decided
+    once, with the database; reading the files needs none, so a bulk import reads
+    them in worker processes)."""
+
+    context: Mapping[str, Any]
+    rules: Ruleset | None
+
+
+def gcg_import_plan(
+    *,
+    user: Any,
+    rules_name: str | Ruleset | None = None,
+    context: Mapping[str, Any] | None = None,
+    visibility: ev.Visibility = ev.Visibility.PRIVATE,
+) -> GcgImportPlan:
+    """Who may import, and under which context and rules (see game_import_gcg)."""
     _require(
         user is not None and getattr(user, "is_authenticated", False),
         "Sign in to upload a game.",
     )
-    context = _game_context(context, user, visibility)
-    rules = _game_rules(context, rules_name, None, field="rules", default=None)
-    record = gcg.read(text, rules=rules)
+    game_context = _game_context(context, user, visibility)
+    rules = _game_rules(game_context, rules_name, None, field="rules", default=None)
+    return GcgImportPlan(game_context, rules)
+
+
+def gcg_new_events(
+    text: str | bytes, plan: GcgImportPlan
+) -> tuple[gcg.GcgRecord, list[NewEvent]]:
+    """A GCG file's record and its events to append, the first carrying the game's
+    context and each its line. Raises GcgError when the file cannot be right."""
+    record = gcg.read(text, rules=plan.rules)
     meta = record.metadata
+    context = dict(plan.context)
     context.update(
         source="gcg",
         player_names=[player.name or player.nick for player in meta.players],
@@ -705,13 +746,7 @@ def game_import_gcg(
             zip(record.events, record.event_lines, strict=True)
         )
     ]
-    result = append(
-        game_stream(game_id or uuid.uuid4()),
-        wrapped,
-        expected_version=0,
-        recorded_by=user,
-    )
-    return result, record
+    return record, wrapped
 
 
 def gcg_metadata(context: Mapping[str, Any]) -> gcg.GcgMetadata | None:

@@ -286,7 +286,7 @@ def append(
             if after_validate is not None:
                 after_validate(new_state)
             now = timezone.now()
-            rows = _rows(handler, stream, new_events, current, previous_hash, now)
+            rows = encode_rows(handler, stream, new_events, current, previous_hash, now)
             recorded = _insert(
                 stream, rows, new_events, now, user_id, correlation_id, savepoint
             )
@@ -346,7 +346,22 @@ def _validate(
     return state
 
 
-class _Row(NamedTuple):
+def validate_new_stream(
+    stream: StreamKey, new_events: Sequence[NewEvent], now: datetime
+) -> tuple[Any, list[EncodedRow]]:
+    """The state of a new stream after `new_events` and its rows as written, each
+    event validated and encoded exactly as :func:`append` does it (no database).
+
+    For bulk writers (``games.eventstore.bulk``), which validate in worker
+    processes: EventRejectedError for the first event the rules refuse.
+    """
+    handler = stream_type(stream.type)
+    events = list(new_events)
+    state = _validate(handler, handler.initial_state(stream), events, 0)
+    return state, encode_rows(handler, stream, events, 0, "", now)
+
+
+class EncodedRow(NamedTuple):
     """An event as written: its JSON encoded once, for both the hash and the row."""
 
     version: int
@@ -358,14 +373,14 @@ class _Row(NamedTuple):
     chain_hash: str
 
 
-def _rows(
+def encode_rows(
     handler: StreamType[Any],
     stream: StreamKey,
     new_events: list[NewEvent],
     current: int,
     previous_hash: str,
     now: datetime,
-) -> list[_Row]:
+) -> list[EncodedRow]:
     """Encode the new events and chain each one's hash to the previous one's."""
     rows = []
     for version, new in enumerate(new_events, start=current + 1):
@@ -384,7 +399,7 @@ def _rows(
             recorded_at=now,
         )
         rows.append(
-            _Row(
+            EncodedRow(
                 version,
                 type_name,
                 schema_version,
@@ -417,7 +432,7 @@ _INSERT_EVENTS = BulkInsert(
 
 def _insert(
     stream: StreamKey,
-    rows: list[_Row],
+    rows: list[EncodedRow],
     new_events: list[NewEvent],
     now: datetime,
     user_id: int | None,

@@ -1,12 +1,19 @@
 """Import GCG files as game streams, with a progress bar and a report per file.
 
-    python manage.py import_gcg FILE... [--user NAME] [--rules classic|naspa|wespa]
+    python manage.py import_gcg FILE|DIR... [--user NAME] [--rules classic|naspa|wespa]
         [--tournament ID --division A --round N --board N]
+        [--jobs N] [--batch-size N] [--from FILE]
 
 Each file is read by ``rules.gcg`` and stored event by event; a file that cannot be
 right is reported with every problem and its line, and nothing of it is stored. A
 recorded score that differs from the rules' is kept as recorded and listed, and so is
 every warning (what the record says that the reader accepted anyway).
+
+One file is appended as the API appends it. Several (a directory is every ``*.gcg``
+under it, in name order) take the bulk path (``games.imports``): the files are
+validated in a process pool and written a batch a transaction. Ctrl-C stops after
+the batch being written; every committed batch stays, and the command prints the
+``--from FILE`` that resumes where it stopped.
 """
 
 from __future__ import annotations
@@ -19,6 +26,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from games import services
+from games.eventstore.bulk import Outcome, Rejected
+from games.imports import BATCH_SIZE, GcgReport, gcg_files, import_gcg_files
 from rules.errors import GcgError
 
 
@@ -37,8 +46,28 @@ class Command(BaseCommand):
         parser.add_argument("--division", default="")
         parser.add_argument("--round", type=int, default=None)
         parser.add_argument("--board", type=int, default=None)
+        parser.add_argument(
+            "--jobs",
+            type=int,
+            default=None,
+            help="Worker processes validating files (default: one per CPU).",
+        )
+        parser.add_argument(
+            "--batch-size",
+            type=int,
+            default=BATCH_SIZE,
+            help=f"Files a transaction (default {BATCH_SIZE}).",
+        )
+        parser.add_argument(
+            "--from",
+            dest="start",
+            type=Path,
+            default=None,
+            help="Resume a stopped import: skip the files before this one.",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        self.verbosity = options["verbosity"]
         user = self._user(options["user"])
         context = {
             key: options[key]
@@ -47,43 +76,114 @@ class Command(BaseCommand):
         }
         if options["tournament"]:
             context["tournament_id"] = options["tournament"]
-        failed = 0
-        files = options["files"]
-        for path in tqdm(files, unit="file", disable=len(files) < 2):
-            try:
-                data = path.read_bytes()
-            except OSError as error:
-                failed += 1
-                self.stderr.write(f"{path}: cannot read: {error.strerror}")
-                continue
-            try:
-                result, record = services.game_import_gcg(
-                    text=data, user=user, rules_name=options["rules"], context=context
-                )
-            except GcgError as error:
-                failed += 1
-                self.stderr.write(f"{path}: not imported")
-                for line, code, message in error.problems:
-                    self.stderr.write(f"  line {line}: {message} [{code}]")
-                continue
-            scores = " – ".join(str(score) for score in record.state.scores)
-            self.stdout.write(
-                f"{path}: imported as game {result.stream.id} "
-                f"({result.version} events, {scores})"
+        files = _from(gcg_files(options["files"]), options["start"])
+        if not files:
+            raise CommandError("no .gcg files to import")
+        if len(files) == 1 and not options["files"][0].is_dir():
+            self._import_one(files[0], user, options["rules"], context)
+            return
+        self._import_bulk(files, user, context, options)
+
+    def _import_one(
+        self, path: Path, user: Any, rules: str | None, context: dict[str, Any]
+    ) -> None:
+        try:
+            data = path.read_bytes()
+        except OSError as error:
+            self.stderr.write(f"{path}: cannot read: {error.strerror}")
+            raise CommandError("1 of 1 file(s) not imported") from None
+        try:
+            result, record = services.game_import_gcg(
+                text=data, user=user, rules_name=rules, context=context
             )
-            for warning in record.warnings:
-                self.stdout.write(
-                    f"  line {warning.line}: warning: {warning.message} "
-                    f"[{warning.code}]"
-                )
-            for discrepancy in record.discrepancies:
-                self.stdout.write(
-                    f"  line {discrepancy.line}: {discrepancy.kind} recorded "
-                    f"{discrepancy.recorded}, the rules give {discrepancy.computed} "
-                    "(kept as recorded)"
-                )
-        if failed:
-            raise CommandError(f"{failed} of {len(files)} file(s) not imported")
+        except GcgError as error:
+            self._report_rejected(str(path), error.problems)
+            raise CommandError("1 of 1 file(s) not imported") from None
+        self._report_stored(
+            str(path),
+            GcgReport(
+                result.stream.id,
+                result.version,
+                tuple(record.state.scores),
+                tuple(record.warnings),
+                tuple(record.discrepancies),
+            ),
+        )
+
+    def _import_bulk(
+        self,
+        files: list[Path],
+        user: Any,
+        context: dict[str, Any],
+        options: dict[str, Any],
+    ) -> None:
+        def report(outcome: Outcome) -> None:
+            if isinstance(outcome, Rejected):
+                self._report_rejected(outcome.unit, outcome.problems)
+            else:
+                self._report_stored(outcome.unit, outcome.report)
+            files_bar.update(1)
+
+        # A bar of events (its rate is events/s) and one of files.
+        with (
+            tqdm(unit="event", unit_scale=True, position=0, disable=None) as bar,
+            tqdm(total=len(files), unit="file", position=1, disable=None) as files_bar,
+        ):
+            summary = import_gcg_files(
+                files,
+                user=user,
+                rules_name=options["rules"],
+                context=context,
+                jobs=options["jobs"],
+                batch_size=options["batch_size"],
+                on_outcome=report,
+                progress=bar.update,
+            )
+        self.stdout.write(
+            f"{summary.streams} game(s) of {summary.events} events imported, "
+            f"{summary.rejected} file(s) not imported"
+        )
+        if summary.interrupted:
+            stopped = (
+                f"; resume with --from {summary.resume_from}"
+                if summary.resume_from is not None
+                else ""
+            )
+            raise CommandError(
+                f"interrupted: the {summary.batches} batch(es) written are kept"
+                + stopped
+            )
+        if summary.rejected:
+            raise CommandError(
+                f"{summary.rejected} of {len(files)} file(s) not imported"
+            )
+
+    def _report_rejected(
+        self, path: str, problems: list[tuple[int | None, str, str]]
+    ) -> None:
+        self.stderr.write(f"{path}: not imported")
+        for line, code, message in problems:
+            where = f"line {line}: " if line is not None else ""
+            self.stderr.write(f"  {where}{message} [{code}]")
+
+    def _report_stored(self, path: str, report: GcgReport) -> None:
+        if self.verbosity < 1:
+            return
+        scores = " – ".join(str(score) for score in report.scores)
+        self.stdout.write(
+            f"{path}: imported as game {report.game_id} "
+            f"({report.events} events, {scores})"
+        )
+        for warning in report.warnings:
+            self.stdout.write(
+                f"  line {warning.line}: warning: {warning.message} [{warning.code}]"
+            )
+        for discrepancy in report.discrepancies:
+            self.stdout.write(
+                f"  line {discrepancy.line}: {discrepancy.kind} recorded "
+                f"{discrepancy.recorded}, the rules give {discrepancy.computed} "
+                "(kept as recorded)"
+            )
 
     def _user(self, name: str | None) -> Any:
         users = get_user_model()
@@ -98,3 +198,13 @@ class Command(BaseCommand):
                 "give --user NAME (no superuser exists to record the games)"
             )
         return user
+
+
+def _from(files: list[Path], start: Path | None) -> list[Path]:
+    """The files from `start` on (as named when the import stopped)."""
+    if start is None:
+        return files
+    names = [str(path) for path in files]
+    if str(start) not in names:
+        raise CommandError(f"--from {start}: not among the files to import")
+    return files[names.index(str(start)) :]
