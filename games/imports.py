@@ -17,23 +17,19 @@ from __future__ import annotations
 import functools
 import uuid
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from django.utils import timezone
-
 from games import services
 from games.eventstore.bulk import (
-    BulkRow,
     BulkSummary,
     Outcome,
-    Prepared,
     Rejected,
+    prepare_new_stream,
     run_bulk,
 )
 from games.eventstore.errors import EventRejectedError
-from games.eventstore.store import validate_new_stream
 from rules import gcg
 from rules.errors import GcgError
 
@@ -118,34 +114,16 @@ def prepare_file(path: str, plan: services.GcgImportPlan, user_id: int) -> Outco
     except GcgError as error:
         return Rejected(path, list(error.problems))
     stream = services.game_stream(uuid.uuid4())
-    now = timezone.now()
     try:
-        state, encoded = validate_new_stream(stream, wrapped, now)
+        prepared = prepare_new_stream(path, stream, wrapped, recorded_by_id=user_id)
     except EventRejectedError as error:
         line = record.event_lines[error.index]
         return Rejected(path, [(line, error.code, error.message)])
-    rows = [
-        BulkRow(
-            row.version,
-            row.type_name,
-            row.schema_version,
-            new.event,
-            row.metadata,
-            row.payload_json,
-            row.metadata_json,
-            now,
-            user_id,
-            None,
-            row.chain_hash,
-            None,
-        )
-        for row, new in zip(encoded, wrapped, strict=True)
-    ]
     report = GcgReport(
         stream.id,
-        len(rows),
+        len(prepared.rows),
         tuple(record.state.scores),
         tuple(record.warnings),
         tuple(record.discrepancies),
     )
-    return Prepared(path, stream, state, rows, report)
+    return replace(prepared, report=report)

@@ -52,6 +52,12 @@ def versions_of(turns: Iterable[Turn]) -> set[int]:
     return versions
 
 
+def has_author(metadata: Mapping[str, Any], user_id: int | None) -> bool:
+    """Whether a note's event names who wrote it: one read from a GCG file (its
+    events carry their line) or recorded by nobody has no author here."""
+    return "line" not in metadata and user_id is not None
+
+
 def note_stamps(game_id: uuid.UUID, versions: Iterable[int]) -> dict[int, NoteStamp]:
     """Who wrote the notes the game's events at `versions` record, and when (one
     query)."""
@@ -71,8 +77,7 @@ def note_stamps(game_id: uuid.UUID, versions: Iterable[int]) -> dict[int, NoteSt
     )
     stamps = {}
     for version, metadata, at, user_id, username, first, last in rows:
-        if "line" in metadata or user_id is None:
-            # Read from a GCG file (its events carry their line): no author here.
+        if not has_author(metadata, user_id):
             stamps[version] = NoteStamp(None, "", None)
         else:
             stamps[version] = NoteStamp(

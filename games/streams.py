@@ -21,7 +21,14 @@ from games.eventstore.codec import Codec
 from games.eventstore.sql import BulkInsert
 from games.eventstore.streams import RecordedEvent, StreamKey, StreamType
 from games.models import GameProjection, GameTurn
-from games.notes import note_document, note_stamps, note_view, versions_of
+from games.notes import (
+    NoteStamp,
+    has_author,
+    note_document,
+    note_stamps,
+    note_view,
+    versions_of,
+)
 from rules import events as ev
 from rules import state as rs
 from rules.errors import RulesError
@@ -110,13 +117,16 @@ class GameStream(StreamType[GameAggregate]):
     ) -> None:
         game_state = state.state
         assert game_state is not None
-        version = new_events[-1].version
-        values = state_values(game_state, version)
-        values["updated_at"] = timezone.now()
-        values["snapshot"] = snapshots.dump(
-            stream.id, version, game_state, state.context
-        )
         first = new_events[0]
+        if rebuilding and self._games is not None and first.version == 1:
+            # A rebuild after a reset: no row exists; write games in batches.
+            values, turns = _new_game(stream, state, new_events)
+            self._games.append(values)
+            self._turns.extend(turns)
+            if len(self._games) >= self.REBUILD_BATCH:
+                self._flush()
+            return
+        values = _state_columns(stream, state, new_events[-1].version)
         if (
             rebuilding
             or first.version == 1
@@ -127,15 +137,6 @@ class GameStream(StreamType[GameAggregate]):
         ):
             values.update(visibility_values(state))
         game = GameProjection(game_id=stream.id)
-        if rebuilding and self._games is not None and first.version == 1:
-            # A rebuild after a reset: no row exists; write games in batches.
-            values.update(context_values(state, first))
-            values["game_id"] = stream.id
-            self._games.append(values)
-            self._turns.extend(turn_rows(game, game_state))
-            if len(self._games) >= self.REBUILD_BATCH:
-                self._flush()
-            return
         if first.version == 1:
             values.update(context_values(state, first))
             for name, value in values.items():
@@ -155,6 +156,36 @@ class GameStream(StreamType[GameAggregate]):
             old_turns = previous.state.turns if previous.state is not None else ()
         _project_turns(game, game_state, old_turns)
 
+    def bulk_projection(
+        self,
+        stream: StreamKey,
+        state: GameAggregate,
+        new_events: Sequence[RecordedEvent],
+    ) -> tuple[list[list[Any]], list[list[Any]]] | None:
+        """A new game's projection rows (its game row and score sheet, JSON
+        encoded), made without the database: a bulk import makes them in its
+        worker processes. None when a note names its author (whose name is read
+        from the accounts): that game is projected by ``project``."""
+        if any(
+            has_author(recorded.metadata, recorded.recorded_by_id)
+            for recorded in new_events
+            if isinstance(recorded.event, _NOTE_EVENTS)
+        ):
+            return None
+        # No note has an author: no stamps (a note without one shows none).
+        values, turns = _new_game(stream, state, new_events, stamps={})
+        return (
+            _GAMES.json_rows([[values[name] for name in _GAME_FIELDS]]),
+            _TURNS.json_rows(turns),
+        )
+
+    def write_bulk_projections(
+        self, projections: Sequence[tuple[list[list[Any]], list[list[Any]]]]
+    ) -> None:
+        """Write rows made by :meth:`bulk_projection`, in two statements."""
+        _GAMES.insert([row for games, _ in projections for row in games])
+        _TURNS.copy_binary(row for _, turns in projections for row in turns)
+
     def reset_projections(self) -> None:
         # TRUNCATE, not the ORM's delete: its cascade fetched every game's key and
         # deleted score sheets in batches (0.7 s of a national rebuild).
@@ -165,6 +196,39 @@ class GameStream(StreamType[GameAggregate]):
             cursor.execute(
                 f"TRUNCATE {GameTurn._meta.db_table}, {GameProjection._meta.db_table}"
             )
+
+
+def _state_columns(
+    stream: StreamKey, state: GameAggregate, version: int
+) -> dict[str, Any]:
+    """The columns every projection of the game writes: its state and snapshot."""
+    game_state = state.state
+    assert game_state is not None
+    values = state_values(game_state, version)
+    values["updated_at"] = timezone.now()
+    values["snapshot"] = snapshots.dump(stream.id, version, game_state, state.context)
+    return values
+
+
+def _new_game(
+    stream: StreamKey,
+    state: GameAggregate,
+    new_events: Sequence[RecordedEvent],
+    *,
+    stamps: Mapping[int, NoteStamp] | None = None,
+) -> tuple[dict[str, Any], list[TurnRow]]:
+    """The game row and score sheet of a game projected from its first event."""
+    game_state = state.state
+    assert game_state is not None
+    values = _state_columns(stream, state, new_events[-1].version)
+    values.update(visibility_values(state))
+    values.update(context_values(state, new_events[0]))
+    values["game_id"] = stream.id
+    game = GameProjection(game_id=stream.id)
+    return values, turn_rows(game, game_state, stamps=stamps)
+
+
+_NOTE_EVENTS = (ev.NoteAdded, ev.NoteEdited)
 
 
 def visibility_values(state: GameAggregate) -> dict[str, Any]:
@@ -306,12 +370,18 @@ def state_values(game_state: rs.GameState, version: int) -> dict[str, Any]:
 
 
 def turn_rows(
-    game: GameProjection, game_state: rs.GameState, start: int = 0
+    game: GameProjection,
+    game_state: rs.GameState,
+    start: int = 0,
+    *,
+    stamps: Mapping[int, NoteStamp] | None = None,
 ) -> list[TurnRow]:
     """The score sheet of a game state as rows (from line `start`, 0-based), each
-    note with who wrote it and when (games.notes)."""
+    note with who wrote it and when (games.notes; read from the log unless
+    `stamps` are given)."""
     game_id = game.game_id
-    stamps = note_stamps(game_id, versions_of(game_state.turns[start:]))
+    if stamps is None:
+        stamps = note_stamps(game_id, versions_of(game_state.turns[start:]))
     return [
         TurnRow(
             game_id,

@@ -95,6 +95,7 @@ from rules.tiles import (
     split_known,
     tile_values,
 )
+from rules.tilesets import TILE_SETS
 
 if TYPE_CHECKING:
     from rules.lexicon import Lexicon
@@ -534,20 +535,29 @@ def _start(event: GameStarted, version: int) -> GameState:
     if len(set(players)) != len(players):
         raise InvalidEventError("Two players have the same name")
     event.tile_set.validate()
+    tiles = _known(event.tile_set)
     count = len(players)
     return GameState(
         players=tuple(players),
         ruleset=event.ruleset,
-        tile_set=event.tile_set,
+        tile_set=tiles,
         lexicon=event.lexicon,
         board=Board(EMPTY_SQUARES),
         racks=(Rack(),) * count,
-        bag=Bag(event.tile_set.total, event.tile_set.tiles()),
+        bag=Bag(tiles.total, tiles.tiles()),
         scores=(0,) * count,
         version=version,
         scores_before_adjustments=(0,) * count,
-        context=RulesContext.of(event.tile_set),
+        context=RulesContext.of(tiles),
     )
+
+
+def _known(tiles: TileSet) -> TileSet:
+    """The library's own instance of a tile set equal to `tiles` (a decoded event
+    carries a copy): the engine's caches then find it by identity instead of
+    comparing every kind, several times an event."""
+    known = TILE_SETS.get(tiles.name)
+    return known if known is not None and known == tiles else tiles
 
 
 def _check_player(state: GameState, player: int, role: str = "player") -> None:

@@ -60,6 +60,13 @@ class TileSet:
     name: str
     kinds: tuple[TileKind, ...]
 
+    def __hash__(self) -> int:
+        # The engine's caches (spelling, values, score limits) are keyed by tile
+        # set, looked up several times an event: the generated hash walked all
+        # 28 kinds each time (a quarter of reading a GCG file). Equal sets have
+        # equal names, so this agrees with equality.
+        return hash(self.name)
+
     @property
     def total(self) -> int:
         """The number of tiles in the set."""

@@ -20,6 +20,7 @@ validate the next batch. Usage::
     )
     summary.interrupted, summary.resume_from   # where a stopped run picks up
 
+:func:`prepare_new_stream` is what a prepare function calls for each new stream.
 A unit the rules reject comes back as :class:`Rejected` with its problems; the
 others of its batch are written. Ctrl-C lets the batch being written commit and
 stops before the next (a second Ctrl-C, or a KeyboardInterrupt raised in a
@@ -33,7 +34,8 @@ import multiprocessing
 import os
 import signal
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+import uuid
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
@@ -42,10 +44,13 @@ from types import FrameType
 from typing import Any, NamedTuple
 
 from django.db import transaction
+from django.utils import timezone
 
 from games.eventstore.models import StoredEvent
 from games.eventstore.sql import BulkInsert, binary_cursor
+from games.eventstore.store import validate_new_stream
 from games.eventstore.streams import (
+    NewEvent,
     RecordedEvent,
     StreamKey,
     projection_indexes,
@@ -54,30 +59,36 @@ from games.eventstore.streams import (
 
 
 class BulkRow(NamedTuple):
-    """One event of a prepared stream, encoded as the log stores it."""
+    """One event of a prepared stream as the log stores it (the stream aside)."""
 
+    position: int | None  # None: the log's sequence gives one
     version: int
     type_name: str
     schema_version: int
-    event: Any
-    metadata: dict[str, Any]
     payload_json: str
     metadata_json: str
     recorded_at: datetime
     recorded_by_id: int | None
-    correlation_id: Any
+    correlation_id: uuid.UUID | None
     chain_hash: str
-    position: int | None  # None: the log's sequence gives one
 
 
 @dataclass(frozen=True, slots=True)
 class Prepared:
-    """A new stream, validated and encoded (in a worker), ready to be written."""
+    """A new stream, validated and encoded (in a worker), ready to be written.
+
+    `projection` holds its projection rows when its stream type makes them
+    without the database (``StreamType.bulk_projection``); otherwise the stream
+    is projected in the writing process from `state` and `events` (each event
+    with its metadata), which are then not sent back from the worker.
+    """
 
     unit: Any  # what the caller's prepare function was given
     stream: StreamKey
-    state: Any
     rows: list[BulkRow]
+    projection: Any = None
+    state: Any = None
+    events: list[tuple[object, Mapping[str, Any]]] | None = None
     report: Any = None  # anything the caller wants back (a file's warnings)
 
 
@@ -119,6 +130,88 @@ _LOG_ROWS = BulkInsert(
         "chain_hash",
     ],
 )
+
+
+def prepare_new_stream(
+    unit: Any,
+    stream: StreamKey,
+    new_events: Sequence[NewEvent],
+    *,
+    recorded_by_id: int | None,
+    report: Any = None,
+) -> Prepared:
+    """A new stream validated and encoded as :func:`append` would write it (in a
+    worker); EventRejectedError for the first event the rules refuse."""
+    now = timezone.now()
+    state, encoded = validate_new_stream(stream, new_events, now)
+    rows = [
+        BulkRow(
+            None,
+            row.version,
+            row.type_name,
+            row.schema_version,
+            row.payload_json,
+            row.metadata_json,
+            now,
+            recorded_by_id,
+            None,
+            row.chain_hash,
+        )
+        for row in encoded
+    ]
+    events = [
+        (new.event, row.metadata) for new, row in zip(new_events, encoded, strict=True)
+    ]
+    return prepare_stream(unit, stream, rows, state, events, report=report)
+
+
+def prepare_stream(
+    unit: Any,
+    stream: StreamKey,
+    rows: list[BulkRow],
+    state: Any,
+    events: list[tuple[object, Mapping[str, Any]]],
+    *,
+    report: Any = None,
+) -> Prepared:
+    """A validated stream with its projection rows when its type makes them in
+    the worker (the state and events then stay here)."""
+    projection = stream_type(stream.type).bulk_projection(
+        stream, state, _recorded(stream, rows, events, positions=None)
+    )
+    if projection is None:
+        return Prepared(unit, stream, rows, None, state, events, report)
+    return Prepared(unit, stream, rows, projection, report=report)
+
+
+def _recorded(
+    stream: StreamKey,
+    rows: list[BulkRow],
+    events: list[tuple[object, Mapping[str, Any]]],
+    positions: Iterator[int] | None,
+) -> list[RecordedEvent]:
+    """The rows as recorded events; positions from `positions` when the log's
+    sequence gives them (0 when not yet known)."""
+    return [
+        RecordedEvent(
+            position=(
+                row.position
+                if row.position is not None
+                else (next(positions) if positions is not None else 0)
+            ),
+            stream=stream,
+            version=row.version,
+            type_name=row.type_name,
+            schema_version=row.schema_version,
+            event=event,
+            metadata=metadata,
+            recorded_at=row.recorded_at,
+            recorded_by_id=row.recorded_by_id,
+            correlation_id=row.correlation_id,
+            chain_hash=row.chain_hash,
+        )
+        for row, (event, metadata) in zip(rows, events, strict=True)
+    ]
 
 
 def default_jobs() -> int:
@@ -237,8 +330,8 @@ def write_prepared(prepared: Sequence[Prepared]) -> int:
     if not prepared:
         return 0
     with transaction.atomic():
-        recorded = _copy_rows(prepared)
-        _project(prepared, recorded)
+        to_project = _copy_rows(prepared)
+        _project(prepared, to_project)
     return sum(len(item.rows) for item in prepared)
 
 
@@ -248,8 +341,9 @@ _NEXT_POSITIONS = (
 )
 
 
-def _copy_rows(prepared: Sequence[Prepared]) -> list[list[RecordedEvent]]:
-    """COPY every row of the batch; the recorded events, stream by stream."""
+def _copy_rows(prepared: Sequence[Prepared]) -> dict[int, list[RecordedEvent]]:
+    """COPY every row of the batch; the recorded events of the streams to be
+    projected here, by their index in the batch."""
     wanted = sum(1 for item in prepared for row in item.rows if row.position is None)
     positions: Iterator[int] = iter(())
     if wanted:
@@ -258,68 +352,53 @@ def _copy_rows(prepared: Sequence[Prepared]) -> list[list[RecordedEvent]]:
         with binary_cursor() as cursor:
             cursor.execute(_NEXT_POSITIONS, [wanted], binary=True)
             positions = iter([value for (value,) in cursor.fetchall()])
-    recorded: list[list[RecordedEvent]] = []
     values: list[tuple[Any, ...]] = []
-    for item in prepared:
+    to_project: dict[int, list[RecordedEvent]] = {}
+    for index, item in enumerate(prepared):
         stream = item.stream
-        events = []
-        for row in item.rows:
-            position = row.position if row.position is not None else next(positions)
-            values.append(
-                (
-                    position,
-                    stream.type,
-                    stream.id,
-                    row.version,
-                    row.type_name,
-                    row.schema_version,
-                    row.payload_json,
-                    row.metadata_json,
-                    row.recorded_at,
-                    row.recorded_by_id,
-                    row.correlation_id,
-                    row.chain_hash,
-                )
-            )
-            events.append(
-                RecordedEvent(
-                    position=position,
-                    stream=stream,
-                    version=row.version,
-                    type_name=row.type_name,
-                    schema_version=row.schema_version,
-                    event=row.event,
-                    metadata=row.metadata,
-                    recorded_at=row.recorded_at,
-                    recorded_by_id=row.recorded_by_id,
-                    correlation_id=row.correlation_id,
-                    chain_hash=row.chain_hash,
-                )
-            )
-        recorded.append(events)
+        type_name, stream_id = stream.type, stream.id
+        given = [
+            row if row.position is not None else row._replace(position=next(positions))
+            for row in item.rows
+        ]
+        values.extend((row[0], type_name, stream_id, *row[1:]) for row in given)
+        if item.projection is None:
+            assert item.events is not None
+            to_project[index] = _recorded(stream, given, item.events, None)
     _LOG_ROWS.copy_binary(values)
-    return recorded
+    return to_project
 
 
-def _project(prepared: Sequence[Prepared], recorded: list[list[RecordedEvent]]) -> None:
-    """Project the batch's streams with the rebuild's writers: each stream type
-    buffers its rows and writes them in a few statements."""
-    by_type: dict[str, list[tuple[Prepared, list[RecordedEvent]]]] = {}
-    for item, events in zip(prepared, recorded, strict=True):
-        by_type.setdefault(item.stream.type, []).append((item, events))
+def _project(
+    prepared: Sequence[Prepared], to_project: dict[int, list[RecordedEvent]]
+) -> None:
+    """Project the batch's streams: rows made by the workers in a few statements
+    a stream type; the others with the rebuild's buffered writers."""
+    by_type: dict[str, list[int]] = {}
+    for index, item in enumerate(prepared):
+        by_type.setdefault(item.stream.type, []).append(index)
     indexes = projection_indexes()
-    for type_name, items in by_type.items():
+    for type_name, members in by_type.items():
         handler = stream_type(type_name)
         index = indexes.get(type_name)
         if index is not None:
             # A projection row left for one of these ids (deleted events cannot
             # leave one, but a hand-made row could): the stream is projected anew.
-            ids = [item.stream.id for item, _ in items]
+            ids = [prepared[member].stream.id for member in members]
             index.model.objects.filter(**{f"{index.id_field}__in": ids}).delete()
+        made = [prepared[m].projection for m in members if m not in to_project]
+        if made:
+            handler.write_bulk_projections(made)
+        here = [m for m in members if m in to_project]
+        if not here:
+            continue
         handler.begin_rebuild()
         try:
-            for item, events in items:
-                handler.project(item.stream, item.state, events, rebuilding=True)
+            for member in here:
+                item = prepared[member]
+                handler.project(
+                    item.stream, item.state, to_project[member], rebuilding=True
+                )
         except BaseException:
             # Drop what was buffered (the transaction rolls back its rows).
             handler.begin_rebuild()

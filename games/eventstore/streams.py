@@ -106,6 +106,19 @@ class StreamType(Generic[State]):
         can rewrite only what changed; None means rewrite everything.
         """
 
+    def bulk_projection(
+        self, stream: StreamKey, state: State, new_events: Sequence[RecordedEvent]
+    ) -> Any:
+        """A new stream's projection rows made without the database (a bulk
+        import's worker makes them; the events' positions are not known there and
+        read 0), for :meth:`write_bulk_projections`; None to be projected by
+        :meth:`project` instead (the default)."""
+        return None
+
+    def write_bulk_projections(self, projections: Sequence[Any]) -> None:
+        """Write projection rows made by :meth:`bulk_projection`."""
+        raise NotImplementedError
+
     def reset_projections(self) -> None:
         """Delete every read model of this stream type (they are rebuilt)."""
 
