@@ -240,6 +240,9 @@ class _StreamCheck:
     version: int = 0
     hash: str = ""
     state: Any = None
+    # The decoded events with their metadata, when the checker keeps them (a
+    # bulk restore projects what it checked).
+    events: list[tuple[object, Any]] = field(default_factory=list)
 
 
 def recompute_hash(previous_hash: str, event: dict[str, Any]) -> str:
@@ -272,7 +275,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
 }
 
 
-def _check_shape(event: dict[str, Any], line: int) -> StreamKey:
+def check_shape(event: dict[str, Any], line: int) -> StreamKey:
     missing = [name for name in EVENT_FIELDS if name not in event]
     if missing:
         raise BackupError(f"event without {', '.join(missing)}", line)
@@ -297,11 +300,12 @@ def _check_shape(event: dict[str, Any], line: int) -> StreamKey:
     return stream
 
 
-class _LogChecker:
+class LogChecker:
     """Walks events in log order and checks each stream's versions, chain and rules."""
 
-    def __init__(self, *, replay: bool) -> None:
+    def __init__(self, *, replay: bool, keep_events: bool = False) -> None:
         self.replay = replay
+        self.keep_events = keep_events
         self.streams: dict[uuid.UUID, _StreamCheck] = {}
         self.events = 0
 
@@ -344,6 +348,8 @@ class _LogChecker:
             seen.state = handler.apply(
                 seen.state, decoded, event["version"], event["metadata"]
             )
+            if self.keep_events:
+                seen.events.append((decoded, event["metadata"]))
         except CodecError as error:
             return [f"cannot be decoded: {error}"]
         except handler.rejection_errors as error:
@@ -365,7 +371,7 @@ def verify_log(
     each problem is reported where it is. With `replay`, every event is also decoded
     and applied through the rules (slower: the whole log is replayed).
     """
-    checker = _LogChecker(replay=replay)
+    checker = LogChecker(replay=replay)
     problems: list[ChainProblem] = []
     rows = StoredEvent.objects.order_by("stream_id", "version").iterator(
         chunk_size=5000
@@ -396,7 +402,7 @@ def _lines(path: Path) -> Iterator[tuple[int, bytes]]:
         yield from enumerate(handle, start=1)
 
 
-def _parse(raw: bytes, number: int) -> dict[str, Any]:
+def parse(raw: bytes, number: int) -> dict[str, Any]:
     if not raw.endswith(b"\n"):
         raise BackupError("the line is cut short (the file is truncated)", number)
     try:
@@ -412,7 +418,7 @@ def _parse(raw: bytes, number: int) -> dict[str, Any]:
     return value
 
 
-def _check_header(header: dict[str, Any]) -> None:
+def check_header(header: dict[str, Any]) -> None:
     if header.get("kind") != "header" or header.get("format") != FORMAT:
         raise BackupError(f"not a {FORMAT} file (no header)", 1)
     if header.get("format_version") != FORMAT_VERSION:
@@ -436,7 +442,7 @@ def verify_file(path: str | Path) -> _VerifiedFile:
     """Check a backup file completely; raise BackupError at the first bad line."""
     path = Path(path)
     digest = hashlib.sha256()
-    checker = _LogChecker(replay=True)
+    checker = LogChecker(replay=True)
     verified: _VerifiedFile | None = None
     users: set[int] = set()
     ended = False
@@ -445,9 +451,9 @@ def verify_file(path: str | Path) -> _VerifiedFile:
     for number, raw in _lines(path):
         if ended:
             raise BackupError("a line after the end line", number)
-        value = _parse(raw, number)
+        value = parse(raw, number)
         if number == 1:
-            _check_header(value)
+            check_header(value)
             verified = _VerifiedFile(header=value)
             users = {user_id for user_id, _ in value["users"]}
             digest.update(raw)
@@ -460,7 +466,7 @@ def verify_file(path: str | Path) -> _VerifiedFile:
             continue
         if value["kind"] != "event":
             raise BackupError("a second header", number)
-        stream = _check_shape(value, number)
+        stream = check_shape(value, number)
         if value["position"] <= last_position:
             raise BackupError(
                 f"position {value['position']} after {last_position}: "
@@ -468,7 +474,7 @@ def verify_file(path: str | Path) -> _VerifiedFile:
                 number,
             )
         last_position = value["position"]
-        unknown_user = _unlisted_user(value, users)
+        unknown_user = unlisted_user(value, users)
         if unknown_user is not None:
             raise BackupError(
                 f"user {unknown_user} is not among the header's users", number
@@ -489,7 +495,7 @@ def verify_file(path: str | Path) -> _VerifiedFile:
     return verified
 
 
-def _unlisted_user(event: dict[str, Any], users: set[int]) -> int | None:
+def unlisted_user(event: dict[str, Any], users: set[int]) -> int | None:
     for value in (
         event["recorded_by"],
         event["payload"].get("user_id"),
@@ -521,7 +527,7 @@ def _check_end(
         )
 
 
-def _restore_users(users: Iterable[list[Any]]) -> int:
+def restore_users(users: Iterable[list[Any]]) -> int:
     """Make sure every user the events name exists with the same id and username.
 
     A missing account is created without a usable password (an administrator sets
@@ -550,11 +556,11 @@ def _restore_users(users: Iterable[list[Any]]) -> int:
         user.save()
         created += 1
     if created:
-        _reset_sequences([User])
+        reset_sequences([User])
     return created
 
 
-def _reset_sequences(models: list[type]) -> None:
+def reset_sequences(models: list[type]) -> None:
     with connection.cursor() as cursor:
         for statement in connection.ops.sequence_reset_sql(no_style(), models):
             cursor.execute(statement)
@@ -606,7 +612,7 @@ def import_events(path: str | Path) -> ImportSummary:
                 f"(e.g. {verified.streams[first]}/{first}): a restore does not "
                 "merge into existing streams"
             )
-        users_created = _restore_users(verified.header["users"])
+        users_created = restore_users(verified.header["users"])
         last = StoredEvent.objects.order_by("-position").values_list(
             "position", flat=True
         )
@@ -631,7 +637,7 @@ def import_events(path: str | Path) -> ImportSummary:
         if digest.hexdigest() != verified.sha256:
             raise BackupError("the file changed while it was being imported")
         if keep:
-            _reset_sequences([StoredEvent])
+            reset_sequences([StoredEvent])
         for stream_id, type_name in verified.streams.items():
             reproject(StreamKey(type_name, stream_id))
     return ImportSummary(

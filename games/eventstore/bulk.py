@@ -224,11 +224,14 @@ def run_bulk(
     *,
     batch_size: int,
     jobs: int | None = None,
+    weight: Callable[[Any], int] | None = None,
     on_outcome: Callable[[Outcome], None] | None = None,
     progress: Callable[[int], None] | None = None,
     after_batch: Callable[[int], None] | None = None,
 ) -> BulkSummary:
-    """Prepare `units` in a process pool and write them, `batch_size` a transaction.
+    """Prepare `units` in a process pool and write them, `batch_size` a transaction
+    (units, or the sum of their `weight` when given: a backup's streams by their
+    events).
 
     `prepare` runs in the workers on a slice of a batch and returns an outcome for
     every unit, in order. `on_outcome` sees each outcome once its batch committed
@@ -237,7 +240,7 @@ def run_bulk(
     """
     jobs = jobs or default_jobs()
     summary = BulkSummary()
-    batches = _batches(units, batch_size)
+    batches = _batches(units, batch_size, weight)
     with _StopOnInterrupt() as stop, _pool(jobs) as pool:
         pending: list[tuple[list[Any], list[Future[list[Outcome]]]]] = []
         try:
@@ -245,19 +248,20 @@ def run_bulk(
                 # The next batch is validated while the previous one is written.
                 pending.append((batch, _submit(pool, prepare, batch, jobs)))
                 if len(pending) > 1:
-                    _finish(pending.pop(0), summary, on_outcome, progress)
+                    _finish_first(pending, summary, on_outcome, progress)
                     if after_batch is not None:
                         after_batch(summary.batches)
                     if stop.requested:
                         raise KeyboardInterrupt
             while pending:
-                _finish(pending.pop(0), summary, on_outcome, progress)
+                _finish_first(pending, summary, on_outcome, progress)
                 if after_batch is not None:
                     after_batch(summary.batches)
                 if stop.requested and pending:
                     raise KeyboardInterrupt
         except KeyboardInterrupt:
-            summary.interrupted = True
+            # Stopped after the last batch committed: nothing is left to resume.
+            summary.interrupted = bool(pending)
             summary.resume_from = pending[0][0][0] if pending else None
             for _, futures in pending:
                 for future in futures:
@@ -265,9 +269,22 @@ def run_bulk(
     return summary
 
 
-def _batches(units: Iterable[Any], size: int) -> Iterator[list[Any]]:
-    iterator = iter(units)
-    while batch := list(islice(iterator, size)):
+def _batches(
+    units: Iterable[Any], size: int, weight: Callable[[Any], int] | None
+) -> Iterator[list[Any]]:
+    if weight is None:
+        iterator = iter(units)
+        while batch := list(islice(iterator, size)):
+            yield batch
+        return
+    batch, total = [], 0
+    for unit in units:
+        batch.append(unit)
+        total += weight(unit)
+        if total >= size:
+            yield batch
+            batch, total = [], 0
+    if batch:
         yield batch
 
 
@@ -299,13 +316,15 @@ def _submit(
     return [pool.submit(prepare, batch[index::jobs]) for index in range(jobs)]
 
 
-def _finish(
-    pending: tuple[list[Any], list[Future[list[Outcome]]]],
+def _finish_first(
+    pending: list[tuple[list[Any], list[Future[list[Outcome]]]]],
     summary: BulkSummary,
     on_outcome: Callable[[Outcome], None] | None,
     progress: Callable[[int], None] | None,
 ) -> None:
-    batch, futures = pending
+    """Write the first pending batch; it leaves `pending` once committed (an
+    interruption before then resumes from it)."""
+    batch, futures = pending[0]
     jobs = len(futures)
     slices = [future.result() for future in futures]
     outcomes: list[Outcome] = [
@@ -313,6 +332,7 @@ def _finish(
     ]
     prepared = [o for o in outcomes if isinstance(o, Prepared)]
     events = write_prepared(prepared)
+    pending.pop(0)
     summary.batches += 1
     summary.streams += len(prepared)
     summary.events += events

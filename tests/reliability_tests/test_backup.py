@@ -19,6 +19,7 @@ from rest_framework.authtoken.models import Token
 
 from games import selectors
 from games import services as game_services
+from games.eventstore import bulk
 from games.eventstore.backup import (
     BackupError,
     export_events,
@@ -232,8 +233,18 @@ def lines_of(text: str) -> list[dict]:
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(
+    "bulk",
+    [
+        [],
+        # Whole streams in worker processes, a few events a transaction: the
+        # tournament alone, its games and the casual game in batches of their own.
+        ["--bulk", "--batch-events", "5", "--jobs", "2"],
+    ],
+    ids=["verified-first", "bulk"],
+)
 def test_export_then_import_into_an_empty_database_reproduces_everything(
-    history, tmp_path
+    history, tmp_path, bulk
 ):
     before = snapshot(history)
     path = tmp_path / "backup.jsonl"
@@ -244,7 +255,7 @@ def test_export_then_import_into_an_empty_database_reproduces_everything(
     assert get_user_model().objects.count() == 0
 
     out = io.StringIO()
-    call_command("import_events", str(path), stdout=out)
+    call_command("import_events", str(path), *bulk, stdout=out)
 
     assert "user accounts created" in out.getvalue()
     assert snapshot(history) == before
@@ -384,9 +395,16 @@ def test_a_forged_chain_is_still_checked_by_the_rules(exported, db):
     """Someone who recomputes every hash and the checksum still cannot restore an
     event the rules refuse: every stream is replayed before anything is written."""
     lines, _, tmp_path = exported
-    values = [json.loads(line) for line in lines]
     number = _line_of(lines, "tournament", 5)
-    values[number - 1]["payload"]["division"] = "Z"  # no such division
+    out = _forged(lines, number, lambda v: v["payload"].update(division="Z"))
+    message = _refused(out, tmp_path, "refused by the rules")
+    assert f"line {number}: refused by the rules" in message
+
+
+def _forged(lines: list[str], number: int, change) -> list[str]:
+    """The lines with one event changed, every hash and the checksum recomputed."""
+    values = [json.loads(line) for line in lines]
+    change(values[number - 1])
     previous: dict[str, str] = {}
     digest = hashlib.sha256()
     out = []
@@ -404,8 +422,101 @@ def test_a_forged_chain_is_still_checked_by_the_rules(exported, db):
         if value["kind"] != "end":
             digest.update((line + "\n").encode())
         out.append(line)
-    message = _refused(out, tmp_path, "refused by the rules")
-    assert f"line {number}: refused by the rules" in message
+    return out
+
+
+@pytest.mark.parametrize(
+    ("tamper", "expected"),
+    [
+        ("recorded_by", "file checksum mismatch"),
+        ("swap", "lines are out of order"),
+        ("truncate", "without its end line: it is truncated"),
+        ("end_count", "events were added or removed"),
+        ("trailing", "a line after the end line"),
+    ],
+)
+def test_bulk_refuses_a_tampered_file_before_writing_anything(
+    exported, db, tamper, expected
+):
+    lines, _, tmp_path = exported
+    number = _line_of(lines, "tournament", 5)
+    if tamper == "recorded_by":
+        lines = _tamper(lines, number, lambda v: v.update(recorded_by=None))
+    elif tamper == "swap":
+        lines[number - 1], lines[number] = lines[number], lines[number - 1]
+    elif tamper == "truncate":
+        lines = lines[:-1]
+    elif tamper == "end_count":
+        lines = _tamper(lines, len(lines), lambda v: v.update(events=v["events"] + 1))
+    elif tamper == "trailing":
+        lines = [*lines, lines[1]]
+    path = tmp_path / "tampered.jsonl"
+    path.write_text("".join(line + "\n" for line in lines))
+    with pytest.raises(CommandError, match=expected) as refused:
+        call_command("import_events", str(path), "--bulk")
+    assert "nothing was imported" in str(refused.value)
+    assert StoredEvent.objects.count() == 0
+    assert get_user_model().objects.count() == 0
+
+
+def test_bulk_skips_a_stream_the_rules_refuse_and_restores_the_others(
+    exported, db, capsys
+):
+    lines, history, tmp_path = exported
+    number = _line_of(lines, "tournament", 5)
+    path = tmp_path / "forged.jsonl"
+    forged = _forged(lines, number, lambda v: v["payload"].update(division="Z"))
+    path.write_text("".join(line + "\n" for line in forged))
+    with pytest.raises(CommandError, match="1 stream\\(s\\) not imported"):
+        call_command("import_events", str(path), "--bulk", "--batch-events", "5")
+    err = capsys.readouterr().err
+    assert f"line {number}: refused by the rules" in err
+    assert str(history["tournament"]) in err
+    assert not StoredEvent.objects.filter(stream_id=history["tournament"]).exists()
+    games = [*history["games"], history["casual"]]
+    assert GameProjection.objects.filter(pk__in=games).count() == 3
+    events = sum(1 for line in lines_of("\n".join(lines)) if line["kind"] == "event")
+    tournament_events = sum(
+        1
+        for line in lines_of("\n".join(lines))
+        if line.get("stream_id") == str(history["tournament"])
+    )
+    assert StoredEvent.objects.count() == events - tournament_events
+
+
+@pytest.mark.django_db
+def test_an_interrupted_bulk_restore_resumes_from_the_stream_it_prints(
+    history, tmp_path, monkeypatch
+):
+    before = snapshot(history)
+    path = tmp_path / "backup.jsonl"
+    path.write_text(export_text())
+    exported = path.read_text()
+    wipe_database()
+    written = bulk.write_prepared
+    calls = []
+
+    def interrupted_before_the_second(prepared):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return written(prepared)
+
+    monkeypatch.setattr(bulk, "write_prepared", interrupted_before_the_second)
+    options = ["--bulk", "--batch-events", "5", "--jobs", "2"]
+    with pytest.raises(CommandError, match="--from-stream 1") as stopped:
+        call_command("import_events", str(path), *options)
+    assert "interrupted: the batches written are kept" in str(stopped.value)
+    # The first batch is the tournament alone (its events fill a batch).
+    assert set(StoredEvent.objects.values_list("stream_id", flat=True)) == {
+        history["tournament"]
+    }
+    monkeypatch.setattr(bulk, "write_prepared", written)
+    call_command(
+        "import_events", str(path), *options, "--from-stream", "1", stdout=io.StringIO()
+    )
+    assert snapshot(history) == before
+    assert export_text() == exported
 
 
 @pytest.mark.django_db
