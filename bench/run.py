@@ -16,7 +16,10 @@ drops its own databases) and measures, in one run:
 5. HTTP under load: gunicorn (production settings) and locust (50 readers, 5
    directors entering results) on loopback, twice: readers of the JSON API, then of
    the HTML pages (each phase enters half the results); every result checked
-   afterwards.
+   afterwards;
+6. bulk ingest (bench/ingest.py): the same games again as new streams through the
+   bulk path, and GCG files through ``import_gcg``'s bulk path, each against the
+   ``eventsourcing`` recorders on the same events (last: it adds to the log).
 
 Prints a table and writes bench/results-<scale>.json. Games are simulated move by
 move with real words (games.simulate); at national scale a pool of distinct games is
@@ -54,12 +57,24 @@ class Scale:
     rounds: int
     pool: int  # distinct simulated games
     http_seconds: int
+    gcg_files: int  # files for the bulk import_gcg stage
 
 
 SCALES = {
-    "small": Scale(divisions=1, players=10, rounds=5, pool=10, http_seconds=15),
-    "club": Scale(divisions=2, players=16, rounds=7, pool=40, http_seconds=20),
-    "national": Scale(divisions=4, players=125, rounds=31, pool=240, http_seconds=30),
+    "small": Scale(
+        divisions=1, players=10, rounds=5, pool=10, http_seconds=15, gcg_files=60
+    ),
+    "club": Scale(
+        divisions=2, players=16, rounds=7, pool=40, http_seconds=20, gcg_files=1000
+    ),
+    "national": Scale(
+        divisions=4,
+        players=125,
+        rounds=31,
+        pool=240,
+        http_seconds=30,
+        gcg_files=10_000,
+    ),
 }
 
 
@@ -166,6 +181,7 @@ class Bench:
         self.bench_replay()
         if not self.skip_http:
             self.bench_http()
+        self.bench_bulk()
         return self.results
 
     def build_tournament(self) -> None:
@@ -217,6 +233,9 @@ class Bench:
         results = 0
         self.game_ids: list[str] = []
         self.picks: list[int] = []  # the pooled game dealt to each board, in order
+        # Each board's events as appended (its start naming the players), context
+        # and players: the bulk stage writes them again.
+        self.dealt: list[tuple[list[Any], dict[str, Any], tuple[str, str]]] = []
         self.pending: list[dict[str, Any]] = []
         last = scale.rounds
         for round_ in range(1, last + 1):
@@ -255,6 +274,9 @@ class Bench:
                         "owner_id": user.pk,
                     }
                     game_id = uuid.uuid4()
+                    self.dealt.append(
+                        ([start, *events[1:]], context, (first_id, second_id))
+                    )
                     t0 = time.perf_counter()
                     appended = append(
                         StreamKey("game", game_id),
@@ -309,73 +331,42 @@ class Bench:
     # --- eventsourcing ------------------------------------------------------
 
     def bench_eventsourcing(self) -> None:
-        import psycopg
-        from eventsourcing.persistence import StoredEvent
-        from eventsourcing.postgres import (
-            PostgresAggregateRecorder,
-            PostgresApplicationRecorder,
-            PostgresDatastore,
-        )
+        """The recorders on the very events the append stage appended."""
+        from bench import ingest
+        from games.eventstore.codec import Codec
+        from rules import events as ev
 
-        info = self.conninfo
-        dbname = f"es_bench_{uuid.uuid4().hex[:8]}"
-        admin = psycopg.connect(
-            dbname=info["dbname"],
-            host=info["host"],
-            port=info["port"],
-            user=info["user"],
-            password=info["password"],
-            autocommit=True,
-        )
-        admin.execute(f'CREATE DATABASE "{dbname}"')
-        figures: dict[str, Any] = {}
-        try:
-            rng = random.Random(self.seed)
-            games = [self.pool[rng.randrange(len(self.pool))] for _ in self.game_ids]
-            for label, recorder_class in (
-                ("aggregate_recorder", PostgresAggregateRecorder),
-                ("application_recorder", PostgresApplicationRecorder),
-            ):
-                datastore = PostgresDatastore(
-                    dbname,
-                    info["host"],
-                    info["port"],
-                    info["user"],
-                    info["password"],
-                )
-                recorder = recorder_class(datastore, events_table_name=f"ev_{label}")
-                recorder.create_table()
-                events = 0
-                t0 = time.perf_counter()
-                for game in games:
-                    originator = uuid.uuid4()
-                    recorder.insert_events(
-                        [
-                            StoredEvent(
-                                originator_id=originator,
-                                originator_version=version,
-                                topic=name,
-                                state=json.dumps(payload).encode(),
-                            )
-                            for version, (name, _, payload) in enumerate(game, 1)
-                        ]
-                    )
-                    events += len(game)
-                seconds = time.perf_counter() - t0
-                figures[label] = {
-                    "events": events,
-                    "seconds": seconds,
-                    "events_per_second": events / seconds,
-                }
-                datastore.close()
-        finally:
-            admin.execute(f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)')
-            admin.close()
+        codec = Codec()
+        codec.register_all(ev.EVENT_TYPES)
+        games = [
+            [(name, payload) for name, _, payload in map(codec.encode, events)]
+            for events, _, _ in self.dealt
+        ]
+        figures = ingest.recorder_rates(self.conninfo, games)
         ours = self.results["append"]["events_per_second"]
         for figure in figures.values():
             figure["ours_ratio"] = ours / figure["events_per_second"]
         self.results["eventsourcing"] = figures
         print("eventsourcing comparison done", flush=True)
+
+    # --- bulk ingest --------------------------------------------------------
+
+    def bench_bulk(self) -> None:
+        from bench import ingest
+        from games.eventstore.codec import Codec
+        from rules import events as ev
+
+        self.results["bulk_games"] = ingest.bench_bulk_games(
+            self.dealt, self.user.pk, self.conninfo
+        )
+        print("bulk games done", flush=True)
+        codec = Codec()
+        codec.register_all(ev.EVENT_TYPES)
+        decoded = [[codec.decode(*event) for event in game] for game in self.pool]
+        self.results["bulk_gcg"] = ingest.bench_bulk_gcg(
+            decoded, self.scale.gcg_files, self.seed, self.user, self.conninfo
+        )
+        print("bulk GCG done", flush=True)
 
     # --- rules --------------------------------------------------------------
 
@@ -734,6 +725,25 @@ def _stage_lines(results: dict[str, Any]) -> list[tuple[str, str]]:
                 f"(ours {figure['ours_ratio']:.2f}x)",
             )
         )
+    for stage, label in (("bulk_games", "games"), ("bulk_gcg", "GCG files")):
+        bulk = results.get(stage)
+        if not bulk:
+            continue
+        lines.append(
+            (
+                f"bulk {label}: ours (events/s)",
+                f"{bulk['ours']['events_per_second']:,.0f} "
+                f"(load {bulk['ours']['load_before'][0]:.1f})",
+            )
+        )
+        for name, figure in bulk["anchors"].items():
+            lines.append(
+                (
+                    f"bulk {label}: eventsourcing {name} (events/s)",
+                    f"{figure['events_per_second']:,.0f} "
+                    f"(ours {figure['ours_ratio']:.2f}x)",
+                )
+            )
     replay = results.get("replay", {})
     if replay:
         lines += [

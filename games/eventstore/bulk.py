@@ -135,13 +135,14 @@ _LOG_ROWS = BulkInsert(
 def prepare_new_stream(
     unit: Any,
     stream: StreamKey,
-    new_events: Sequence[NewEvent],
+    events: Sequence[object | NewEvent],
     *,
     recorded_by_id: int | None,
     report: Any = None,
 ) -> Prepared:
     """A new stream validated and encoded as :func:`append` would write it (in a
     worker); EventRejectedError for the first event the rules refuse."""
+    new_events = [e if isinstance(e, NewEvent) else NewEvent(e) for e in events]
     now = timezone.now()
     state, encoded = validate_new_stream(stream, new_events, now)
     rows = [
