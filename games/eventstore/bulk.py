@@ -34,6 +34,7 @@ import multiprocessing
 import os
 import signal
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -111,6 +112,10 @@ class BulkSummary:
     batches: int = 0
     interrupted: bool = False
     resume_from: Any = None  # the first unit not written when interrupted
+    # Where the writing process spent its time: waiting for the workers'
+    # outcomes, and writing (COPY, projections, commit).
+    waiting_seconds: float = 0.0
+    writing_seconds: float = 0.0
 
 
 _LOG_ROWS = BulkInsert(
@@ -327,12 +332,16 @@ def _finish_first(
     interruption before then resumes from it)."""
     batch, futures = pending[0]
     jobs = len(futures)
+    started = time.perf_counter()
     slices = [future.result() for future in futures]
+    summary.waiting_seconds += time.perf_counter() - started
     outcomes: list[Outcome] = [
         slices[index % jobs][index // jobs] for index in range(len(batch))
     ]
     prepared = [o for o in outcomes if isinstance(o, Prepared)]
+    started = time.perf_counter()
     events = write_prepared(prepared)
+    summary.writing_seconds += time.perf_counter() - started
     pending.pop(0)
     summary.batches += 1
     summary.streams += len(prepared)

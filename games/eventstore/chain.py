@@ -10,6 +10,7 @@ import hashlib
 import json
 import uuid
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 
@@ -59,12 +60,32 @@ def chain_hash_of_json(
     sorted order, so the append path encodes each payload once for both the hash and
     the row.
     """
-    dumps = json.dumps
     content = (
-        f'{{"event_type":{dumps(event_type, ensure_ascii=False)},'
+        f'{{"event_type":{_quoted(event_type)},'
         f'"metadata":{metadata_json},"payload":{payload_json},'
-        f'"recorded_at":{dumps(recorded_at.isoformat())},'
+        f'"recorded_at":{_quoted_time(recorded_at)},'
         f'"schema_version":{schema_version},"stream_id":"{stream_id}",'
         f'"version":{version}}}'
     )
     return hashlib.sha256(f"{previous_hash}\n{content}".encode()).hexdigest()
+
+
+# An append's events share one time and a few types: each is quoted once (two of
+# the four JSON encodings an event cost).
+@lru_cache(maxsize=256)
+def _quoted(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+_last_time: tuple[datetime | None, str] = (None, "")
+
+
+def _quoted_time(moment: datetime) -> str:
+    # The same object as last time (an append's events share it), not an equal
+    # one: equal times in other zones print differently.
+    global _last_time
+    last, quoted = _last_time
+    if last is not moment:
+        quoted = json.dumps(moment.isoformat())
+        _last_time = (moment, quoted)
+    return quoted
