@@ -163,6 +163,8 @@ def bench_bulk_games(
         "events_per_second": summary.events / seconds,
         "load_before": before,
         "load_after": load(),
+        "writer_waiting_seconds": summary.waiting_seconds,
+        "writer_writing_seconds": summary.writing_seconds,
     }
     return with_ratios(ours, anchors)
 
@@ -239,6 +241,8 @@ def bench_bulk_gcg(
         "files_written_seconds": written,
         "load_before": before,
         "load_after": load(),
+        "writer_waiting_seconds": summary.waiting_seconds,
+        "writer_writing_seconds": summary.writing_seconds,
     }
     anchors = recorder_rates(conninfo, _stored_games(stored))
     return with_ratios(ours, anchors)

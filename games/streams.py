@@ -139,14 +139,12 @@ class GameStream(StreamType[GameAggregate]):
         game = GameProjection(game_id=stream.id)
         if first.version == 1:
             values.update(context_values(state, first))
-            for name, value in values.items():
-                setattr(game, name, value)
-            # One statement whether or not a row exists (a rebuild or a repair).
-            GameProjection.objects.bulk_create(
-                [game],
-                update_conflicts=True,
-                unique_fields=["game_id"],
-                update_fields=list(values),
+            values["game_id"] = stream.id
+            # One statement whether or not a row exists (a rebuild or a repair),
+            # of binary arrays: the ORM's upsert spent about 2 ms a new game
+            # compiling and adapting.
+            _UPSERT_GAMES.insert(
+                _UPSERT_GAMES.json_rows([[values[name] for name in _GAME_FIELDS]])
             )
         else:
             GameProjection.objects.filter(game_id=stream.id).update(**values)
@@ -323,6 +321,7 @@ class TurnRow(NamedTuple):
 _TURNS = BulkInsert(GameTurn, TurnRow._fields)
 _GAME_FIELDS = [field.attname for field in GameProjection._meta.concrete_fields]
 _GAMES = BulkInsert(GameProjection, _GAME_FIELDS)
+_UPSERT_GAMES = BulkInsert(GameProjection, _GAME_FIELDS, upsert_on=["game_id"])
 
 
 def _insert_games(games: list[dict[str, Any]]) -> None:

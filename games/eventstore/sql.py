@@ -89,6 +89,7 @@ class BulkInsert:
     in the order of each row's values; a jsonb column takes JSON text. `constant`
     columns take one value for every row of a statement (sent once, before the
     arrays). `returning` columns come back from :meth:`insert`, one tuple a row.
+    With `upsert_on` (the key's fields), a row whose key exists is overwritten.
     """
 
     def __init__(
@@ -98,6 +99,7 @@ class BulkInsert:
         *,
         constant: Sequence[str] = (),
         returning: Sequence[str] = (),
+        upsert_on: Sequence[str] = (),
     ) -> None:
         meta = model._meta
         self.table = meta.db_table
@@ -122,6 +124,15 @@ class BulkInsert:
             f"({', '.join([*(field.column for field in fixed), names])}) "
             f"SELECT {selected} FROM unnest({arrays}) AS u({names})"
         )
+        if upsert_on:
+            # A row whose key exists already is overwritten with the new values.
+            keys = [meta.get_field(name).column for name in upsert_on]
+            changed = ", ".join(
+                f"{column} = EXCLUDED.{column}"
+                for column in self.columns
+                if column not in keys
+            )
+            self.sql += f" ON CONFLICT ({', '.join(keys)}) DO UPDATE SET {changed}"
         if returning:
             returned = ", ".join(meta.get_field(name).column for name in returning)
             self.sql += f" RETURNING {returned}"
