@@ -71,6 +71,9 @@ def _setup_django(database_url: str | None) -> None:
     # (games.snapshots), and an --http-only rerun against a kept database must use
     # the key that wrote them, or every game page replays its events instead.
     os.environ.setdefault("SECRET_KEY", "bench-not-a-production-key-" + "0" * 32)
+    # The event log's chain key (games.eventstore.chain), fixed for the same reason:
+    # a kept database verifies only under the key that chained it.
+    os.environ.setdefault("EVENT_LOG_KEY", "bench-not-a-production-log-key-" + "0" * 32)
     os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
     if database_url:
         os.environ["DATABASE_URL"] = database_url
