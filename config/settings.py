@@ -17,6 +17,7 @@ from csp.constants import NONE, SELF, UNSAFE_INLINE
 from config.env import (
     EnvError,
     env_bool,
+    env_choice,
     env_int,
     env_list,
     env_mapping,
@@ -139,6 +140,15 @@ WHITENOISE_USE_FINDERS = True
 # (one word per line). A game whose lexicon is listed has its challenges ruled by the
 # list when the director records no ruling; without one the director rules.
 LEXICONS = env_mapping("LEXICONS")
+
+# Who may create tournaments (tournaments.services.may_create_tournament): "staff"
+# accounts only, or any signed-in user ("users").
+TOURNAMENT_CREATORS = env_choice(
+    "TOURNAMENT_CREATORS", ("staff", "users"), default="staff"
+)
+# Notes a user may add to games in a minute (games.quotas), counted in the database
+# every worker shares; more is a 429. 0: no quota.
+NOTES_PER_MINUTE = env_int("NOTES_PER_MINUTE", default=20)
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"

@@ -23,11 +23,13 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.http import Http404
 
 from games.context import tournament_link
 from games.eventstore.store import AppendResult, append, load_state
 from games.eventstore.streams import NewEvent, StreamKey
+from games.quotas import check_note_quota
 from games.streams import GameAggregate
 from rules import events as ev
 from rules import gcg
@@ -492,18 +494,21 @@ def game_note(
     user: Any,
     expected_version: int | None = None,
 ) -> AppendResult:
-    """Annotate a turn; the game's directors and its own players may."""
+    """Annotate a turn; the game's directors and its own players may, up to
+    NOTES_PER_MINUTE notes a minute each (QuotaExceededError: a 429)."""
     version, aggregate = game_load(game_id)
     _require(
         can_annotate(aggregate, user),
         "Only the game's players and directors may annotate it.",
     )
-    return append(
-        game_stream(game_id),
-        [ev.NoteAdded(target_version=target_version, text=text)],
-        expected_version=version if expected_version is None else expected_version,
-        recorded_by=user,
-    )
+    with transaction.atomic():
+        check_note_quota(user)
+        return append(
+            game_stream(game_id),
+            [ev.NoteAdded(target_version=target_version, text=text)],
+            expected_version=version if expected_version is None else expected_version,
+            recorded_by=user,
+        )
 
 
 def _simple(
