@@ -100,27 +100,35 @@ def chain_hash_of_json(
     return key.link(previous_hash, content)
 
 
+# The fields of an event the chain covers, as a backup line names them.
+CHAINED_FIELDS = (
+    "correlation_id",
+    "event_type",
+    "metadata",
+    "payload",
+    "position",
+    "recorded_at",
+    "recorded_by",
+    "schema_version",
+    "stream_id",
+    "stream_type",
+    "version",
+)
+
+
 def chain_hash_of_line(
     previous_hash: str, line: Mapping[str, Any], key: ChainKey
 ) -> str:
     """The hash an event should carry, from its fields as a backup line holds them
-    (``games.eventstore.backup.event_line``: ids and times as text)."""
-    correlation = line["correlation_id"]
-    return chain_hash_of_json(
-        previous_hash,
-        key,
-        position=line["position"],
-        stream_type=line["stream_type"],
-        stream_id=uuid.UUID(line["stream_id"]),
-        version=line["version"],
-        event_type=line["event_type"],
-        schema_version=line["schema_version"],
-        payload_json=canonical_json(line["payload"]),
-        metadata_json=canonical_json(line["metadata"]),
-        recorded_at=datetime.fromisoformat(line["recorded_at"]),
-        recorded_by=line["recorded_by"],
-        correlation_id=uuid.UUID(correlation) if correlation else None,
-    )
+    (``games.eventstore.verify.line_of``: ids and times as text). The same content
+    as :func:`chain_hash_of_json`'s: the canonical JSON of those fields, with the
+    ids and the time written as the database gives them back."""
+    content = {name: line[name] for name in CHAINED_FIELDS}
+    content["stream_id"] = str(uuid.UUID(line["stream_id"]))
+    if content["correlation_id"] is not None:
+        content["correlation_id"] = str(uuid.UUID(content["correlation_id"]))
+    content["recorded_at"] = datetime.fromisoformat(line["recorded_at"]).isoformat()
+    return key.link(previous_hash, canonical_json(content))
 
 
 def legacy_chain_hash(previous_hash: str, line: Mapping[str, Any]) -> str:
