@@ -19,7 +19,6 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from django.db import connection
@@ -55,37 +54,16 @@ EVENT_LINE_COLUMNS = ", ".join(
 )
 
 
-def line_of(
-    position: int,
-    stream_type: str,
-    stream_id: uuid.UUID,
-    version: int,
-    event_type: str,
-    schema_version: int,
-    payload: Any,
-    metadata: Any,
-    recorded_at: datetime,
-    recorded_by: int | None,
-    correlation_id: uuid.UUID | None,
-    chain_hash: str,
-) -> dict[str, Any]:
-    """One event as a backup line holds it (ids and times as text): the form the
-    chain is verified in, from the database and from a file alike."""
-    return {
-        "kind": "event",
-        "position": position,
-        "stream_type": stream_type,
-        "stream_id": str(stream_id),
-        "version": version,
-        "event_type": event_type,
-        "schema_version": schema_version,
-        "payload": payload,
-        "metadata": metadata,
-        "recorded_at": recorded_at.isoformat(),
-        "recorded_by": recorded_by,
-        "correlation_id": str(correlation_id) if correlation_id else None,
-        "chain_hash": chain_hash,
-    }
+def line_of(*columns: Any) -> dict[str, Any]:
+    """One event as a backup line holds it, from its columns in EVENT_FIELDS' order
+    (ids and times written as text): the form the chain is verified in, from the
+    database and from a file alike."""
+    line = {"kind": "event", **dict(zip(EVENT_FIELDS, columns, strict=True))}
+    line["stream_id"] = str(line["stream_id"])
+    line["recorded_at"] = line["recorded_at"].isoformat()
+    if line["correlation_id"] is not None:
+        line["correlation_id"] = str(line["correlation_id"])
+    return line
 
 
 def event_line(row: StoredEvent) -> dict[str, Any]:
