@@ -5,4 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 source config/bootstrap.sh
 export DEBUG="${DEBUG:-1}"
+# The demo's games are played with web2 (shipped by a dependency): analysis works
+# out of the box; set LEXICONS to use your own word lists.
+export LEXICONS="${LEXICONS:-WEB2=english-words:web2}"
 exec .venv/bin/python manage.py serve "$@"

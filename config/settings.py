@@ -140,6 +140,9 @@ WHITENOISE_USE_FINDERS = True
 # (one word per line). A game whose lexicon is listed has its challenges ruled by the
 # list when the director records no ruling; without one the director rules.
 LEXICONS = env_mapping("LEXICONS")
+# Leave tables for ranking plays by equity, by lexicon name: NWL23=/path/leaves.csv
+# (LEAVE,VALUE lines, as macondo's and Quackle's superleaves). None ships.
+LEAVES = env_mapping("LEAVES")
 
 # Who may create tournaments (tournaments.services.may_create_tournament): "staff"
 # accounts only, or any signed-in user ("users").

@@ -13,6 +13,7 @@ from uuid import UUID
 
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers as drf
@@ -25,20 +26,32 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import selectors, services
+from games import analysis, selectors, services
 from games import serializers as s
 from games.eventstore.store import AppendResult
 from games.eventstore.streams import stream_type
 from games.models import GameProjection
 from games.readcache import cached_json
+from games.search import GameSearch
 from rules.state import effective_events
 
 MAX_GCG_BYTES = 128 * 1024
 
 
+SHARE = OpenApiParameter(
+    "share",
+    str,
+    description="The secret of a game shared by link (its share_url's last part).",
+)
+
+
+def share_param(request: Request) -> str | None:
+    return request.query_params.get("share") or None
+
+
 def get_game(request: Request, game_id: UUID) -> GameProjection:
     game = get_object_or_404(GameProjection, pk=game_id)
-    if not selectors.game_can_read(game, request.user):
+    if not selectors.game_can_read(game, request.user, share_param(request)):
         raise Http404
     return game
 
@@ -54,8 +67,11 @@ def command_response(result: AppendResult) -> Response:
 
 
 class GameListApi(ListAPIView):
+    """Games the caller may list, searched by player, opponent, tournament name,
+    date, or the caller's own (mine=true)."""
+
     serializer_class = s.GameOutput
-    filterset_fields = ("tournament_id", "division", "round", "is_over")
+    filterset_class = GameSearch
 
     def get_queryset(self) -> Any:
         return selectors.game_list(self.request.user).order_by("-started_at")
@@ -81,6 +97,7 @@ class GameListApi(ListAPIView):
             seed=v.get("seed"),
             racks=v.get("racks"),
             context=context,
+            visibility=v["visibility"],
         )
         response = command_response(result)
         response.data["id"] = str(result.stream.id)
@@ -88,11 +105,11 @@ class GameListApi(ListAPIView):
 
 
 class GameDetailApi(APIView):
-    @extend_schema(responses=s.GameDetailOutput)
+    @extend_schema(parameters=[SHARE], responses=s.GameDetailOutput)
     def get(self, request: Request, game_id: UUID) -> Response:
         game = selectors.game_detail(game_id)
         if game is None or not selectors.game_readable(
-            game.tournament_id, game.published, request.user
+            game, request.user, token=share_param(request)
         ):
             raise Http404
 
@@ -102,6 +119,7 @@ class GameDetailApi(APIView):
         return cached_json(request, ("game", game_id), game.version, build)
 
 
+@extend_schema(parameters=[SHARE])
 class GameEventsApi(ListAPIView):
     """The game's event log in version order, superseded events marked."""
 
@@ -137,7 +155,8 @@ class GameStateApi(APIView):
         parameters=[
             OpenApiParameter(
                 "after", int, description="Event version (default: the latest)."
-            )
+            ),
+            SHARE,
         ],
         responses=s.StateOutput,
     )
@@ -161,12 +180,13 @@ def _command(
         permission_classes = (IsAuthenticated,)
 
         @extend_schema(request=input_class, responses={201: s.CommandOutput})
-        def post(self, request: Request, game_id: UUID) -> Response:
+        def post(self, request: Request, game_id: UUID, **path: Any) -> Response:
             get_game(request, game_id)
             data = input_class(data=request.data)
             data.is_valid(raise_exception=True)
             values = dict(data.validated_data)
-            result = call(game_id=game_id, user=request.user, **values, **extra)
+            # The path names what the command acts on (a note's version).
+            result = call(game_id=game_id, user=request.user, **path, **values, **extra)
             return command_response(result)
 
     CommandApi.__name__ = f"{call.__name__.title().replace('_', '')}Api"
@@ -178,6 +198,8 @@ ExchangeApi = _command(s.ExchangeInput, services.game_exchange)
 PassApi = _command(s.PassInput, services.game_pass)
 ChallengeApi = _command(s.ChallengeInput, services.game_challenge)
 NoteApi = _command(s.NoteInput, services.game_note)
+NoteEditApi = _command(s.NoteEditInput, services.game_note_edit)
+NoteDeleteApi = _command(s.NoteDeleteInput, services.game_note_delete)
 CorrectionApi = _command(s.CorrectionInput, services.game_supersede)
 ScoreCorrectionApi = _command(s.ScoreCorrectionInput, services.game_score_correct)
 TimePenaltyApi = _command(s.TimePenaltyInput, services.game_time_penalty)
@@ -203,7 +225,7 @@ class GcgUploadApi(APIView):
         }
         result, record = services.game_import_gcg(
             text=upload.read(), user=request.user, rules_name=v.get("rules"),
-            context=context,
+            context=context, visibility=v["visibility"],
         )  # fmt: skip
         body = {
             "id": result.stream.id,
@@ -226,8 +248,61 @@ class GcgUploadApi(APIView):
         return Response(s.GcgImportOutput(body).data, status=201)
 
 
+class VisibilityApi(APIView):
+    """Who may read a casual game (its owner only): private, shared by a secret
+    link, or public."""
+
+    permission_classes = (IsAuthenticated,)
+
+    @extend_schema(responses=s.VisibilityOutput)
+    def get(self, request: Request, game_id: UUID) -> Response:
+        game = _owned(request, game_id)
+        return Response(_visibility_body(request, game))
+
+    @extend_schema(request=s.VisibilityInput, responses={201: s.VisibilityOutput})
+    def post(self, request: Request, game_id: UUID) -> Response:
+        get_game(request, game_id)
+        data = s.VisibilityInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.game_set_visibility(
+            game_id=game_id, user=request.user, **data.validated_data
+        )
+        game = _owned(request, game_id)
+        return Response(_visibility_body(request, game), status=201)
+
+
+def _owned(request: Request, game_id: UUID) -> GameProjection:
+    game = get_game(request, game_id)
+    if not selectors.game_is_owner(game, request.user):
+        raise services.GamePermissionError("Only the game's owner may share it.")
+    return game
+
+
+def _visibility_body(request: Request, game: GameProjection) -> dict[str, Any]:
+    url = None
+    if game.share_version is not None:
+        token = selectors.share_token(game.game_id, game.share_version)
+        url = request.build_absolute_uri(
+            reverse("game-shared", args=[game.game_id, token])
+        )
+    return {"visibility": game.visibility, "share_url": url}
+
+
+class AnalysisApi(APIView):
+    """The best plays of a turn for the player on turn, and where the move made
+    ranks (computed on demand with the game's or its tournament's word list)."""
+
+    @extend_schema(parameters=[SHARE], responses=s.AnalysisOutput)
+    def get(self, request: Request, game_id: UUID, turn: int) -> Response:
+        game = get_game(request, game_id)
+        result = analysis.turn_analysis(game_id, turn, version=game.version)
+        return Response(analysis.analysis_document(result))
+
+
 class GcgDownloadApi(APIView):
-    @extend_schema(responses={(200, "text/plain"): OpenApiTypes.STR})
+    @extend_schema(
+        parameters=[SHARE], responses={(200, "text/plain"): OpenApiTypes.STR}
+    )
     def get(self, request: Request, game_id: UUID) -> HttpResponse:
         get_game(request, game_id)
         text = services.game_export_gcg(game_id)

@@ -40,6 +40,18 @@ class TournamentTable:
     published_column: str
 
 
+@dataclass(frozen=True, slots=True)
+class PlayerRecord:
+    """A tournament's player linked to a user's account."""
+
+    tournament_id: str
+    tournament_name: str
+    start_date: str
+    player_id: str
+    name: str
+    division: str
+
+
 class TournamentLink(Protocol):
     """What games need from tournaments."""
 
@@ -60,6 +72,14 @@ class TournamentLink(Protocol):
     def linked_player_ids(self, tournament_id: TournamentId, user: Any) -> set[str]:
         """The tournament's players whose account is `user` (they may annotate their
         own games)."""
+
+    def player_records(self, user: Any) -> list[PlayerRecord]:
+        """The players linked to `user`'s account, in tournaments `user` may read
+        (newest first): whose games are theirs."""
+
+    def game_lexicon(self, tournament_id: TournamentId) -> str | None:
+        """The word list the tournament's games are played with, when it names
+        one."""
 
     def game_ruleset(self, context: Mapping[str, Any]) -> Ruleset:
         """The rules a game started for the tournament plays under.
@@ -88,6 +108,12 @@ class _NoTournaments:
 
     def linked_player_ids(self, tournament_id: TournamentId, user: Any) -> set[str]:
         return set()
+
+    def player_records(self, user: Any) -> list[PlayerRecord]:
+        return []
+
+    def game_lexicon(self, tournament_id: TournamentId) -> str | None:
+        return None
 
     def game_ruleset(self, context: Mapping[str, Any]) -> Ruleset:
         raise TournamentError(

@@ -13,7 +13,7 @@ from django import forms
 
 from rules.board import Position
 from rules.errors import RulesError
-from rules.events import ChallengeOutcome, EndReason
+from rules.events import ChallengeOutcome, EndReason, Visibility
 
 MAX_NOTE_CHARS = 2000
 MAX_GCG_BYTES = 128 * 1024
@@ -36,10 +36,9 @@ END_CHOICES = [
 ]
 
 
-class NoteForm(forms.Form):
-    """A note on one line of the score sheet (``turn`` is the 1-based line)."""
+class NoteEditForm(forms.Form):
+    """A note's text (its author's new text, when editing one)."""
 
-    turn = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
     text = forms.CharField(
         label="Your note",
         max_length=MAX_NOTE_CHARS,
@@ -51,6 +50,28 @@ class NoteForm(forms.Form):
         if not text:
             raise forms.ValidationError("Write something first.")
         return text
+
+
+class NoteForm(NoteEditForm):
+    """A note on one line of the score sheet (``turn`` is the 1-based line)."""
+
+    turn = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    field_order = ("turn", "text")
+
+
+VISIBILITY_CHOICES = [
+    (Visibility.PRIVATE.value, "Private: only me"),
+    (Visibility.LINK.value, "Anyone with the secret link"),
+    (Visibility.PUBLIC.value, "Public: anyone"),
+]
+
+
+class VisibilityForm(forms.Form):
+    """Who may read a casual game (its owner chooses)."""
+
+    visibility = forms.ChoiceField(
+        label="Who may read this game", choices=VISIBILITY_CHOICES
+    )
 
 
 class _VersionedForm(forms.Form):
@@ -192,6 +213,17 @@ class UndoForm(_VersionedForm):
 class GcgUploadForm(forms.Form):
     file = forms.FileField(label="GCG file")
     rules = forms.ChoiceField(label="Rules", choices=RULES_CHOICES, required=False)
+    visibility = forms.ChoiceField(
+        label="Who may read it",
+        choices=VISIBILITY_CHOICES,
+        initial=Visibility.PRIVATE.value,
+        required=False,
+        help_text="You can publish or share it later from the game's page.",
+    )
+
+    def clean_visibility(self) -> str:
+        # Left out, an upload is its owner's only.
+        return self.cleaned_data["visibility"] or Visibility.PRIVATE.value
 
     def clean_file(self) -> Any:
         upload = self.cleaned_data["file"]

@@ -51,6 +51,11 @@ class GameProjection(models.Model):
     )
     started_at = models.DateTimeField()
     updated_at = models.DateTimeField()
+    # Who may read a casual game (rules.events.Visibility; a tournament's game is
+    # readable as its tournament is), and the version of the event that made its
+    # secret link (None unless shared by link).
+    visibility = models.CharField(max_length=8, default="public")
+    share_version = models.PositiveIntegerField(null=True, blank=True)
     # The replayed state at `version`, authenticated (games.snapshots): the game page
     # starts from it instead of reading and replaying the events.
     snapshot = models.BinaryField(null=True, editable=False)
@@ -93,6 +98,7 @@ class GameTurn(models.Model):
     score = models.IntegerField()
     cumulative = models.IntegerField()
     withdrawn = models.BooleanField(default=False)
+    # [{"id", "text", "author", "author_id", "written_at", "edited_at"}]
     notes = models.JSONField(default=list)
 
     class Meta:

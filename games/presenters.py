@@ -19,6 +19,7 @@ from typing import Any
 from django.urls import reverse
 
 from games import selectors
+from games.notes import NoteStamp, NoteView, note_stamps, note_view, versions_of
 from games.streams import GameAggregate
 from rules import state as rs
 from rules.board import Position as BoardPosition
@@ -54,7 +55,7 @@ class Line:
     score: int
     cumulative: int
     badges: tuple[tuple[str, str], ...]
-    notes: tuple[str, ...]
+    notes: tuple[NoteView, ...]
     discrepancy: str
     breakdown: tuple[str, ...]
 
@@ -106,8 +107,9 @@ def score_sheet(
             for recorded in selectors.game_events(game_id)
             if "line" in recorded.metadata
         }
+    stamps = note_stamps(game_id, versions_of(turns))
     return [
-        _line(index, turn, turns, names, state.discrepancies, lines_of_event)
+        _line(index, turn, turns, names, state.discrepancies, lines_of_event, stamps)
         for index, turn in enumerate(turns, start=1)
     ]
 
@@ -226,6 +228,7 @@ def _line(
     names: list[str],
     discrepancies: tuple[rs.Discrepancy, ...],
     lines_of_event: dict[int, int],
+    stamps: dict[int, NoteStamp],
 ) -> Line:
     following = turns[index] if index < len(turns) else None
     text = TURN_PRESENTERS.get(turn.kind, _by_name)(turn, following)
@@ -248,7 +251,7 @@ def _line(
         score=turn.score,
         cumulative=turn.cumulative,
         badges=badges,
-        notes=turn.notes,
+        notes=tuple(note_view(note, stamps) for note in turn.notes),
         discrepancy=discrepancy,
         breakdown=tuple(f"{w.word}: {w.breakdown()}" for w in turn.words),
     )
@@ -382,6 +385,19 @@ def board_caption(line: Line | None) -> str:
     return f"Board after turn {line.index}, {line.player_name}: {play}"
 
 
+def announcement(line: Line | None, count: int) -> str:
+    """What a screen reader says of a turn when the viewer steps to it."""
+    if line is None:
+        return f"Start of the game, {count} turns to go."
+    play = " ".join(
+        part for part in (line.position, line.main_word or line.what) if part
+    )
+    return (
+        f"Turn {line.index} of {count}, {line.player_name}: {play}, "
+        f"{_signed(line.score)}, total {line.cumulative}."
+    )
+
+
 def turn_url(game_id: uuid.UUID, index: int) -> str:
     return reverse("game-turn", args=[game_id, index])
 
@@ -402,10 +418,15 @@ def _tournament_info(
 
 
 def viewer_page(
-    game: selectors.GameHeader, aggregate: GameAggregate, turn: int | None
+    game: selectors.GameHeader,
+    aggregate: GameAggregate,
+    turn: int | None,
+    *,
+    hide_result: bool = False,
 ) -> dict[str, Any]:
     """The viewer's context at score-sheet line `turn` (None: the end; out of range:
-    the nearest line)."""
+    the nearest line). With `hide_result`, nothing after the line is shown before
+    the last one: not the later lines, not the result."""
     final = aggregate.state
     assert final is not None
     names = player_names(aggregate)
@@ -413,6 +434,8 @@ def viewer_page(
     count = len(lines)
     index = count if turn is None else max(0, min(turn, count))
     current = lines[index - 1] if index else None
+    hidden = hide_result and index < count
+    shown = lines[:index] if hidden else lines
     nav = {
         "first": 0 if index > 0 else None,
         "prev": index - 1 if index > 0 else None,
@@ -423,10 +446,12 @@ def viewer_page(
         "game": game,
         "title": " v ".join(names),
         "names": names,
-        "lines": lines,
+        "lines": shown,
         "count": count,
         "index": index,
         "current": current,
+        "result_hidden": hidden,
+        "hide_result": hide_result,
         "position": position_after(aggregate, index, names),
         "nav": nav,
         "nav_urls": {
@@ -435,8 +460,9 @@ def viewer_page(
             if value is not None
         },
         "board_caption": board_caption(current),
-        "flagged": [line for line in lines if line.discrepancy],
-        "result": result_summary(final, names),
+        "announcement": announcement(current, count),
+        "flagged": [line for line in shown if line.discrepancy],
+        "result": None if hidden else result_summary(final, names),
         "tournament": _tournament_info(dict(aggregate.context), game),
         "ruleset": final.ruleset.name,
     }

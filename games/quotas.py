@@ -1,7 +1,8 @@
-"""How many notes a user may add to games in a minute, counted in the database.
+"""How many notes a user may write in a minute (add, edit or withdraw), counted in
+the database.
 
 The count comes from the event log itself: a note is an event that records who
-added it and when, so every worker process sees the same count and nothing else
+wrote it and when, so every worker process sees the same count and nothing else
 is kept. A lock per user (held until the note's transaction ends) makes two notes
 sent at once count one after the other. Usage::
 
@@ -23,17 +24,20 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
-from rules.events import NoteAdded
+from rules.events import NoteAdded, NoteDeleted, NoteEdited
 
 WINDOW = timedelta(minutes=1)
 # The first key of the users' note locks (pg_advisory_xact_lock(int, int)): "note".
 _LOCK_CLASS = int.from_bytes(b"note", "big")
 
-# Served by the games app's partial index event_log_notes (migration 0006).
+# Every write of a note counts: added, edited or withdrawn.
+NOTE_TYPES = tuple(event.type_name for event in (NoteAdded, NoteEdited, NoteDeleted))
+# Served by the games app's partial index event_log_notes (migration 0007), whose
+# predicate names the same types.
 _RECENT_NOTES = """
 SELECT count(DISTINCT (stream_id, recorded_at)), min(recorded_at)
 FROM event_log
-WHERE event_type = %s AND recorded_by_id = %s AND recorded_at > %s
+WHERE event_type IN (%s, %s, %s) AND recorded_by_id = %s AND recorded_at > %s
 """
 
 
@@ -60,7 +64,7 @@ def check_note_quota(user: Any) -> None:
     now = timezone.now()
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_LOCK_CLASS, user.pk])
-        cursor.execute(_RECENT_NOTES, [NoteAdded.type_name, user.pk, now - WINDOW])
+        cursor.execute(_RECENT_NOTES, [*NOTE_TYPES, user.pk, now - WINDOW])
         count, oldest = cursor.fetchone()
     if count >= limit:
         wait = (oldest + WINDOW - now).total_seconds()

@@ -15,10 +15,11 @@ from __future__ import annotations
 import json
 import uuid
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from django.db import connection
 from django.db.models import Q, QuerySet
+from django.utils.crypto import constant_time_compare, salted_hmac
 from rest_framework.fields import DateTimeField
 
 from games.context import tournament_link
@@ -30,36 +31,77 @@ from games.serializers import GameDetailOutput, TurnOutput
 from games.services import STREAM_TYPE, game_load, game_stream
 from games.streams import GameAggregate
 from rules import state as rs
+from rules.events import Visibility
 from rules.tiles import sort_tiles
 from rules.tournament import RecordedGame
 
 # --- who may read ------------------------------------------------------------------
 
 
+class Readable(Protocol):
+    """What the read rule needs of a game (a GameHeader, a GameDetail or a
+    GameProjection row)."""
+
+    game_id: Any
+    tournament_id: Any
+    visibility: str
+    created_by_id: int | None
+    share_version: int | None
+
+
 def game_list(user: Any = None) -> QuerySet[GameProjection]:
-    """Games anyone may read: casual games, and games of readable tournaments."""
+    """Games `user` may list: games of readable tournaments, public casual games
+    and the user's own (a game shared by its secret link is not listed)."""
+    casual = Q(visibility=Visibility.PUBLIC)
+    if user is not None and user.is_authenticated:
+        casual |= Q(created_by=user)
     return GameProjection.objects.filter(
-        Q(tournament_id__isnull=True)
+        (Q(tournament_id__isnull=True) & casual)
         | Q(tournament_id__in=tournament_link().readable_ids(user))
     )
 
 
-def game_can_read(game: GameProjection, user: Any) -> bool:
-    return game_readable(game.tournament_id, None, user)
+def game_can_read(game: GameProjection, user: Any, token: str | None = None) -> bool:
+    return game_readable(game, user, token=token)
 
 
-def game_readable(
-    tournament_id: uuid.UUID | str | None, published: bool | None, user: Any
-) -> bool:
-    """Whether `user` may read a game of this tournament (None: a casual game).
+def game_readable(game: Readable, user: Any, *, token: str | None = None) -> bool:
+    """Whether `user` may read the game (the one read rule of games).
 
-    `published` is the tournament's flag when it was read with the game (the
-    tournament's rule then needs a query only for a signed-in reader of an
-    unpublished tournament's game).
+    A tournament's game is readable as the tournament is (its rule, asked of the
+    registered link; a `published` attribute is the tournament's flag read with
+    the game). A casual game is readable by anyone when public, by its owner, and
+    by whoever holds its secret link (`token`) while it is shared by link.
     """
-    if tournament_id is None:
+    if game.tournament_id is not None:
+        published = getattr(game, "published", None)
+        return tournament_link().may_read(game.tournament_id, user, published=published)
+    if game.visibility == Visibility.PUBLIC:
         return True
-    return tournament_link().may_read(tournament_id, user, published=published)
+    if getattr(user, "is_authenticated", False) and game.created_by_id == user.pk:
+        return True
+    return (
+        game.visibility == Visibility.LINK
+        and game.share_version is not None
+        and token is not None
+        and constant_time_compare(token, share_token(game.game_id, game.share_version))
+    )
+
+
+def game_is_owner(game: Readable, user: Any) -> bool:
+    """Whether `user` owns the casual game (who may publish or share it)."""
+    return (
+        game.tournament_id is None
+        and getattr(user, "is_authenticated", False)
+        and game.created_by_id == user.pk
+    )
+
+
+def share_token(game_id: uuid.UUID | str, share_version: int) -> str:
+    """The secret of a game's link: keyed by the server's secret and the version of
+    the event that shared it, so sharing again after a stop makes a new link and
+    the old one stops working."""
+    return salted_hmac("games.share", f"{game_id}:{share_version}").hexdigest()[:32]
 
 
 # --- the game document (the API's GameDetailOutput) -------------------------------
@@ -80,10 +122,13 @@ _DATETIME = DateTimeField()  # the API's one datetime format
 
 @dataclass(frozen=True, slots=True)
 class GameDetail:
-    """A game's documented fields (without its turns), JSON-ready, and its
-    tournament's published flag (None for a casual game)."""
+    """A game's documented fields (without its turns), JSON-ready; its owner and
+    the version that shared it by link (the read rule's), and its tournament's
+    published flag (None for a casual game)."""
 
     fields: dict[str, Any]
+    created_by_id: int | None
+    share_version: int | None
     published: bool | None
 
     @property
@@ -91,8 +136,16 @@ class GameDetail:
         return int(self.fields["version"])
 
     @property
+    def game_id(self) -> str:
+        return str(self.fields["id"])
+
+    @property
     def tournament_id(self) -> str | None:
         return self.fields["tournament_id"]
+
+    @property
+    def visibility(self) -> str:
+        return str(self.fields["visibility"])
 
 
 def _with_tournament(columns: str, tournament_columns: tuple[str, ...]) -> str:
@@ -117,12 +170,14 @@ def game_detail(game_id: uuid.UUID) -> GameDetail | None:
     columns = ", ".join(
         f"g.{'game_id' if name == 'id' else name}" for name in GAME_FIELDS
     )
+    columns += ", g.created_by_id, g.share_version"
     with connection.cursor() as cursor:
         cursor.execute(_with_tournament(columns, ("published_column",)), [game_id])
         row = cursor.fetchone()
     if row is None:
         return None
-    game = dict(zip(GAME_FIELDS, row[:-1], strict=True))
+    *values, created_by_id, share_version, published = row
+    game = dict(zip(GAME_FIELDS, values, strict=True))
     # Django's connection hands jsonb over as text (JSONField parses it itself).
     for name in _JSON_GAME_FIELDS:
         game[name] = json.loads(game[name])
@@ -131,7 +186,7 @@ def game_detail(game_id: uuid.UUID) -> GameDetail | None:
         game["tournament_id"] = str(game["tournament_id"])
     game["started_at"] = _DATETIME.to_representation(game["started_at"])
     game["updated_at"] = _DATETIME.to_representation(game["updated_at"])
-    return GameDetail(game, row[-1])
+    return GameDetail(game, created_by_id, share_version, published)
 
 
 _TURNS = f"""
@@ -161,14 +216,18 @@ def game_turns(game_id: uuid.UUID) -> list[dict[str, Any]]:
 @dataclass(frozen=True, slots=True)
 class GameHeader:
     """What the game page needs before it replays: the game's version (the replay's
-    bound) and title, its tournament's name and published flag (who may read), and
-    the state snapshot written with that version (games.snapshots)."""
+    bound) and title, who may read it (its visibility and owner, its tournament's
+    published flag) and its tournament's name, and the state snapshot written with
+    that version (games.snapshots)."""
 
     game_id: uuid.UUID
     version: int
     title: str
     tournament_id: uuid.UUID | None
     turn_count: int = 0
+    visibility: str = Visibility.PUBLIC
+    created_by_id: int | None = None
+    share_version: int | None = None
     snapshot: bytes | None = field(default=None, repr=False)
     tournament_name: str | None = None
     published: bool | None = None
@@ -177,7 +236,8 @@ class GameHeader:
 def game_header(game_id: uuid.UUID) -> GameHeader | None:
     """The game's header in one statement, or None when there is no such game."""
     sql = _with_tournament(
-        "g.game_id, g.version, g.title, g.tournament_id, g.turn_count, g.snapshot",
+        "g.game_id, g.version, g.title, g.tournament_id, g.turn_count, g.visibility,"
+        " g.created_by_id, g.share_version, g.snapshot",
         ("name_column", "published_column"),
     )
     with connection.cursor() as cursor:

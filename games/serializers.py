@@ -11,7 +11,7 @@ from games.models import GameProjection, GameTurn
 from games.serializer_base import StrictSerializer
 from rules import events as ev
 from rules import tournament as rt
-from rules.events import ChallengeOutcome, EndReason
+from rules.events import ChallengeOutcome, EndReason, Visibility
 from rules.ruleset import PRESETS
 
 # Bounds on integers a client sends: past them a value is a typing slip, and the
@@ -59,12 +59,27 @@ class GameOutput(serializers.ModelSerializer):
             "turn_count",
             "bag_count",
             "discrepancies",
+            "visibility",
             "started_at",
             "updated_at",
         ]
 
 
+class NoteOutput(serializers.Serializer):
+    id = serializers.IntegerField(
+        help_text="The version of the event that added the note: name it to edit "
+        "or delete the note."
+    )
+    text = serializers.CharField()
+    author = serializers.CharField(help_text="Empty for a note read from a GCG file.")
+    author_id = serializers.IntegerField(allow_null=True)
+    written_at = serializers.DateTimeField(allow_null=True)
+    edited_at = serializers.DateTimeField(allow_null=True)
+
+
 class TurnOutput(serializers.ModelSerializer):
+    notes = NoteOutput(many=True)
+
     class Meta:
         model = GameTurn
         fields = [
@@ -130,6 +145,15 @@ class EventOutput(serializers.Serializer):
     )
 
 
+VISIBILITY = serializers.ChoiceField(
+    [v.value for v in Visibility],
+    default=Visibility.PRIVATE.value,
+    help_text="Who may read a casual game: private (its owner; the default), link "
+    "(whoever has its secret link) or public. A tournament's game is readable as "
+    "its tournament is.",
+)
+
+
 class GameStartInput(StrictSerializer):
     players = serializers.ListField(
         child=serializers.CharField(max_length=ev.MAX_PLAYER_NAME_LENGTH),
@@ -162,6 +186,7 @@ class GameStartInput(StrictSerializer):
         required=False,
         max_length=MAX_PLAYERS,
     )
+    visibility = VISIBILITY
 
 
 class DrawsField(serializers.DictField):
@@ -249,6 +274,61 @@ class NoteInput(ExpectedVersion):
     text = serializers.CharField(max_length=ev.MAX_NOTE_LENGTH)
 
 
+class NoteEditInput(ExpectedVersion):
+    text = serializers.CharField(max_length=ev.MAX_NOTE_LENGTH)
+
+
+class NoteDeleteInput(ExpectedVersion):
+    pass
+
+
+class VisibilityInput(ExpectedVersion):
+    visibility = serializers.ChoiceField(
+        [v.value for v in Visibility],
+        help_text="private: the owner only; link: whoever has the secret link; "
+        "public: anyone.",
+    )
+
+
+class VisibilityOutput(serializers.Serializer):
+    visibility = serializers.ChoiceField([v.value for v in Visibility])
+    share_url = serializers.CharField(
+        allow_null=True,
+        help_text="The secret link (while shared by link): whoever has it may read "
+        "the game, through the pages or the API (?share=…).",
+    )
+
+
+class RankedPlayOutput(serializers.Serializer):
+    rank = serializers.IntegerField()
+    kind = serializers.ChoiceField(["placement", "exchange", "pass"])
+    move = serializers.CharField(help_text="As GCG writes it: 8D WINDY, -ADE, -.")
+    position = serializers.CharField(allow_blank=True)
+    word = serializers.CharField(allow_blank=True)
+    score = serializers.IntegerField()
+    leave = serializers.CharField(allow_blank=True)
+    equity = serializers.FloatField(allow_null=True)
+    words = serializers.ListField(child=serializers.CharField())
+
+
+class AnalysisOutput(serializers.Serializer):
+    turn = serializers.IntegerField()
+    player = serializers.IntegerField()
+    lexicon = serializers.CharField()
+    rack = serializers.CharField()
+    by_equity = serializers.BooleanField(
+        help_text="Ranked by equity (score + leave value): a leave table is set."
+    )
+    candidates = serializers.IntegerField()
+    plays = RankedPlayOutput(many=True)
+    played = RankedPlayOutput(allow_null=True)
+    played_rank = serializers.IntegerField(
+        allow_null=True,
+        help_text="Where the move made ranks (1 is best); null when it is not "
+        "among the candidates (a word not in the list).",
+    )
+
+
 class CorrectionInput(ExpectedVersion):
     from_version = serializers.IntegerField(min_value=2, max_value=MAX_VERSION)
     reason = serializers.CharField(max_length=ev.MAX_REASON_LENGTH)
@@ -281,6 +361,7 @@ class EndInput(ExpectedVersion):
 class GcgUploadInput(StrictSerializer):
     file = serializers.FileField()
     rules = serializers.ChoiceField(list(PRESETS), required=False, allow_null=True)
+    visibility = VISIBILITY
     tournament_id = serializers.UUIDField(required=False, allow_null=True)
     division = serializers.CharField(
         max_length=rt.MAX_DIVISION_NAME_LENGTH, required=False, default=""

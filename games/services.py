@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from django.conf import settings
@@ -29,11 +29,12 @@ from django.http import Http404
 from games.context import tournament_link
 from games.eventstore.store import AppendResult, append, load_state
 from games.eventstore.streams import NewEvent, StreamKey
+from games.notes import note_stamps
 from games.quotas import check_note_quota
 from games.streams import GameAggregate
 from rules import events as ev
 from rules import gcg
-from rules.errors import InvalidEventError
+from rules.errors import InvalidEventError, NoteTargetError
 from rules.lexicon import Lexicon, adjudicate, load_lexicon
 from rules.ruleset import Ruleset
 from rules.ruleset import ruleset as make_ruleset
@@ -204,6 +205,7 @@ def game_start(
     context: Mapping[str, Any] | None = None,
     racks: Sequence[str] | None = None,
     game_id: uuid.UUID | None = None,
+    visibility: ev.Visibility = ev.Visibility.PRIVATE,
 ) -> AppendResult:
     """Start a game and draw the opening racks (recorded `racks`, or at random).
 
@@ -213,7 +215,8 @@ def game_start(
     ids, in turn order). A tournament's game plays under the tournament's rules,
     and the context must name a real pairing of it (TournamentError naming the
     field); otherwise the game plays under `ruleset_name` (classic by default) with
-    `overrides`.
+    `overrides`, and is readable as `visibility` says (its owner's only, by
+    default: see game_set_visibility).
 
     Raises UnknownTileSetError (a RulesError: 400 at the API) for an unknown set.
     """
@@ -221,7 +224,7 @@ def game_start(
         user is not None and getattr(user, "is_authenticated", False),
         "Sign in to record a game.",
     )
-    context = _game_context(context, user)
+    context = _game_context(context, user, visibility)
     context["player_names"] = list(players)
     if seed is not None:
         context["seed"] = seed
@@ -254,9 +257,12 @@ def game_start(
     )
 
 
-def _game_context(context: Mapping[str, Any] | None, user: Any) -> dict[str, Any]:
+def _game_context(
+    context: Mapping[str, Any] | None, user: Any, visibility: ev.Visibility
+) -> dict[str, Any]:
     """A new game's context, its recorder as owner; a tournament's game only by
-    one of its directors."""
+    one of its directors (and readable as its tournament is), a casual game
+    readable as `visibility` says."""
     context = dict(context or {})
     if context.get("tournament_id"):
         context["tournament_id"] = str(context["tournament_id"])
@@ -264,6 +270,8 @@ def _game_context(context: Mapping[str, Any] | None, user: Any) -> dict[str, Any
             tournament_link().directs(context["tournament_id"], user),
             "Only the tournament's directors may record its games.",
         )
+    else:
+        context["visibility"] = ev.Visibility(visibility).value
     context["owner_id"] = user.pk
     return context
 
@@ -359,7 +367,8 @@ def game_pass(
 
 
 def configured_lexicon(name: str | None) -> Lexicon | None:
-    """The word list configured for `name` (settings.LEXICONS: name -> path)."""
+    """The word list configured for `name` (settings.LEXICONS: name -> a path, or
+    ``english-words:LIST`` for a list the english-words package ships)."""
     paths: Mapping[str, str] = getattr(settings, "LEXICONS", {})
     if not name or name not in paths:
         return None
@@ -367,11 +376,20 @@ def configured_lexicon(name: str | None) -> Lexicon | None:
 
 
 _LEXICONS: dict[str, Lexicon] = {}
+PACKAGED = "english-words:"
 
 
 def _lexicon_cache(path: str, name: str) -> Lexicon:
     if path not in _LEXICONS:
-        _LEXICONS[path] = load_lexicon(path, name=name)
+        if path.startswith(PACKAGED):
+            # Public-domain lists (web2: Webster's Second) that the demo is played
+            # with, shipped by a dependency: nothing to download.
+            from english_words import get_english_words_set
+
+            words = get_english_words_set([path[len(PACKAGED) :]], alpha=True)
+            _LEXICONS[path] = Lexicon.from_lines(sorted(words), name=name)
+        else:
+            _LEXICONS[path] = load_lexicon(path, name=name)
     return _LEXICONS[path]
 
 
@@ -495,27 +513,171 @@ def game_note(
     expected_version: int | None = None,
 ) -> AppendResult:
     """Annotate a turn; the game's directors and its own players may, up to
-    NOTES_PER_MINUTE notes a minute each (QuotaExceededError: a 429)."""
-    version, aggregate = game_load(game_id)
-    _require(
-        can_annotate(aggregate, user),
+    NOTES_PER_MINUTE note writes a minute each (QuotaExceededError: a 429)."""
+    return _note_write(
+        game_id,
+        ev.NoteAdded(target_version=target_version, text=text),
+        lambda aggregate: can_annotate(aggregate, user),
         "Only the game's players and directors may annotate it.",
+        user=user,
+        expected_version=expected_version,
     )
-    with transaction.atomic():
-        check_note_quota(user)
-        return append(
-            game_stream(game_id),
-            [ev.NoteAdded(target_version=target_version, text=text)],
-            expected_version=version if expected_version is None else expected_version,
-            recorded_by=user,
+
+
+def game_note_edit(
+    *,
+    game_id: uuid.UUID,
+    note_version: int,
+    text: str,
+    user: Any,
+    expected_version: int | None = None,
+) -> AppendResult:
+    """Change the text of a note (its author only): a new event supersedes it."""
+    return _note_change(
+        game_id,
+        note_version,
+        ev.NoteEdited(note_version=note_version, text=text),
+        user=user,
+        expected_version=expected_version,
+    )
+
+
+def game_note_delete(
+    *,
+    game_id: uuid.UUID,
+    note_version: int,
+    user: Any,
+    expected_version: int | None = None,
+) -> AppendResult:
+    """Withdraw a note (its author only); it stays in the log."""
+    return _note_change(
+        game_id,
+        note_version,
+        ev.NoteDeleted(note_version=note_version),
+        user=user,
+        expected_version=expected_version,
+    )
+
+
+def note_author_id(aggregate: GameAggregate, game_id: uuid.UUID, version: int) -> Any:
+    """The user who wrote the note added at `version`, None for a note imported
+    without one; NoteTargetError (400) when no note on the sheet has that id."""
+    state = aggregate.state
+    notes = (note for turn in (state.turns if state else ()) for note in turn.notes)
+    if not any(note.version == version for note in notes):
+        raise NoteTargetError(
+            f"There is no note {version} on this game's score sheet", version=version
         )
+    stamp = note_stamps(game_id, [version]).get(version)
+    return stamp.author_id if stamp else None
+
+
+def _note_change(
+    game_id: uuid.UUID,
+    note_version: int,
+    event: ev.Event,
+    *,
+    user: Any,
+    expected_version: int | None,
+) -> AppendResult:
+    def is_author(aggregate: GameAggregate) -> bool:
+        author = note_author_id(aggregate, game_id, note_version)
+        return bool(getattr(user, "is_authenticated", False) and author == user.pk)
+
+    return _note_write(
+        game_id,
+        event,
+        is_author,
+        "Only the note's author may change it.",
+        user=user,
+        expected_version=expected_version,
+    )
+
+
+def _note_write(
+    game_id: uuid.UUID,
+    event: ev.Event,
+    allowed: Callable[[GameAggregate], bool],
+    refusal: str,
+    *,
+    user: Any,
+    expected_version: int | None,
+) -> AppendResult:
+    """A note added, edited or deleted, within the writer's quota (checked in the
+    append's transaction, so two notes sent at once count one after the other)."""
+    with transaction.atomic():
+        if getattr(user, "is_authenticated", False):
+            check_note_quota(user)
+        return _checked_append(
+            game_id,
+            event,
+            allowed,
+            refusal,
+            user=user,
+            expected_version=expected_version,
+        )
+
+
+def game_set_visibility(
+    *,
+    game_id: uuid.UUID,
+    visibility: ev.Visibility | str,
+    user: Any,
+    expected_version: int | None = None,
+) -> AppendResult:
+    """Publish a casual game, share it by a secret link, or make it private again
+    (its owner only). A tournament's games are readable as the tournament is:
+    refused with a TournamentError naming the field."""
+
+    def is_owner(aggregate: GameAggregate) -> bool:
+        if aggregate.context.get("tournament_id"):
+            raise TournamentError(
+                "tournament_game",
+                "A tournament's games are readable as the tournament is: its "
+                "directors publish it.",
+                "visibility",
+            )
+        return bool(
+            getattr(user, "is_authenticated", False)
+            and aggregate.context.get("owner_id") == user.pk
+        )
+
+    return _checked_append(
+        game_id,
+        ev.VisibilityChanged(visibility=ev.Visibility(visibility)),
+        is_owner,
+        "Only the game's owner may publish or share it.",
+        user=user,
+        expected_version=expected_version,
+    )
 
 
 def _simple(
     game_id: uuid.UUID, event: object, *, user: Any, expected_version: int | None
 ) -> AppendResult:
+    return _checked_append(
+        game_id,
+        event,
+        lambda aggregate: can_record(aggregate, user),
+        "Only the game's directors may record it.",
+        user=user,
+        expected_version=expected_version,
+    )
+
+
+def _checked_append(
+    game_id: uuid.UUID,
+    event: object,
+    allowed: Callable[[GameAggregate], bool],
+    refusal: str,
+    *,
+    user: Any,
+    expected_version: int | None,
+) -> AppendResult:
+    """Append one event if `allowed` says the user may (else GamePermissionError
+    with `refusal`), at the version read unless the caller expects one."""
     version, aggregate = game_load(game_id)
-    _require(can_record(aggregate, user), "Only the game's directors may record it.")
+    _require(allowed(aggregate), refusal)
     return append(
         game_stream(game_id),
         [event],
@@ -534,18 +696,20 @@ def game_import_gcg(
     rules_name: str | Ruleset | None = None,
     context: Mapping[str, Any] | None = None,
     game_id: uuid.UUID | None = None,
+    visibility: ev.Visibility = ev.Visibility.PRIVATE,
 ) -> tuple[AppendResult, gcg.GcgRecord]:
     """Store a GCG record as a game stream: every event, every discrepancy kept.
 
     The record plays under `rules_name` (by default the rules its file implies), or
-    for a tournament's game under the tournament's (see game_start). Raises
-    GcgError (with every problem and its line) when the file cannot be right.
+    for a tournament's game under the tournament's (see game_start); a casual
+    game is its owner's only unless `visibility` says otherwise. Raises GcgError
+    (with every problem and its line) when the file cannot be right.
     """
     _require(
         user is not None and getattr(user, "is_authenticated", False),
         "Sign in to upload a game.",
     )
-    context = _game_context(context, user)
+    context = _game_context(context, user, visibility)
     rules = _game_rules(context, rules_name, None, field="rules", default=None)
     record = gcg.read(text, rules=rules)
     meta = record.metadata

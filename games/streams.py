@@ -21,6 +21,7 @@ from games.eventstore.codec import Codec
 from games.eventstore.sql import BulkInsert
 from games.eventstore.streams import RecordedEvent, StreamKey, StreamType
 from games.models import GameProjection, GameTurn
+from games.notes import note_document, note_stamps, note_view, versions_of
 from rules import events as ev
 from rules import state as rs
 from rules.errors import RulesError
@@ -120,6 +121,15 @@ class GameStream(StreamType[GameAggregate]):
             stream.id, version, game_state, state.context
         )
         first = new_events[0]
+        if (
+            rebuilding
+            or first.version == 1
+            or any(
+                isinstance(recorded.event, ev.VisibilityChanged)
+                for recorded in new_events
+            )
+        ):
+            values.update(visibility_values(state))
         game = GameProjection(game_id=stream.id)
         if rebuilding and self._games is not None and first.version == 1:
             # A rebuild after a reset: no row exists; write games in batches.
@@ -159,6 +169,23 @@ class GameStream(StreamType[GameAggregate]):
             cursor.execute(
                 f"TRUNCATE {GameTurn._meta.db_table}, {GameProjection._meta.db_table}"
             )
+
+
+def visibility_values(state: GameAggregate) -> dict[str, Any]:
+    """Who may read a casual game: its owner's latest choice, superseded or not (an
+    undone move does not unpublish the game), else what it started with (casual
+    games started before they could be private were public); and the version of
+    the choice that made its secret link (games.selectors.share_token)."""
+    visibility, version = state.context.get("visibility", "public"), None
+    for index in range(len(state.events) - 1, -1, -1):
+        event = state.events[index]
+        if isinstance(event, ev.VisibilityChanged):
+            visibility, version = event.visibility.value, index + 1
+            break
+    return {
+        "visibility": visibility,
+        "share_version": version if visibility == ev.Visibility.LINK else None,
+    }
 
 
 def context_values(state: GameAggregate, first: RecordedEvent) -> dict[str, Any]:
@@ -227,7 +254,7 @@ class TurnRow(NamedTuple):
     score: int
     cumulative: int
     withdrawn: bool
-    notes: list[str]
+    notes: list[dict[str, Any]]
 
 
 # The score sheet is written on every append, and a rebuild writes games in
@@ -285,8 +312,10 @@ def state_values(game_state: rs.GameState, version: int) -> dict[str, Any]:
 def turn_rows(
     game: GameProjection, game_state: rs.GameState, start: int = 0
 ) -> list[TurnRow]:
-    """The score sheet of a game state as rows (from line `start`, 0-based)."""
+    """The score sheet of a game state as rows (from line `start`, 0-based), each
+    note with who wrote it and when (games.notes)."""
     game_id = game.game_id
+    stamps = note_stamps(game_id, versions_of(game_state.turns[start:]))
     return [
         TurnRow(
             game_id,
@@ -304,7 +333,7 @@ def turn_rows(
             turn.score,
             turn.cumulative,
             turn.withdrawn,
-            list(turn.notes),
+            [note_document(note_view(note, stamps)) for note in turn.notes],
         )
         for index, turn in enumerate(game_state.turns[start:], start=start + 1)
     ]

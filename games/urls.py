@@ -20,6 +20,22 @@ urlpatterns = [
     path(f"{G}/pass", apis.PassApi.as_view(), name="api-game-pass"),
     path(f"{G}/challenge", apis.ChallengeApi.as_view(), name="api-game-challenge"),
     path(f"{G}/notes", apis.NoteApi.as_view(), name="api-game-note"),
+    path(
+        f"{G}/notes/<int:note_version>/edit",
+        apis.NoteEditApi.as_view(),
+        name="api-game-note-edit",
+    ),
+    path(
+        f"{G}/notes/<int:note_version>/delete",
+        apis.NoteDeleteApi.as_view(),
+        name="api-game-note-delete",
+    ),
+    path(f"{G}/visibility", apis.VisibilityApi.as_view(), name="api-game-visibility"),
+    path(
+        f"{G}/turns/<int:turn>/analysis",
+        apis.AnalysisApi.as_view(),
+        name="api-game-analysis",
+    ),
     path(f"{G}/correction", apis.CorrectionApi.as_view(), name="api-game-correction"),
     path(
         f"{G}/score-correction",

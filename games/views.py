@@ -18,19 +18,24 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import selectors, services, snapshots
+from games import analysis, selectors, services, snapshots
+from games.context import tournament_link
 from games.eventstore.errors import ConcurrencyError, EventRejectedError
 from games.forms import (
     ChallengeForm,
     EndForm,
     ExchangeForm,
     GcgUploadForm,
+    NoteEditForm,
     NoteForm,
     PassForm,
     PlaceForm,
     UndoForm,
+    VisibilityForm,
 )
 from games.presenters import (
     flagged_note,
@@ -41,21 +46,39 @@ from games.presenters import (
 )
 from games.quotas import QuotaExceededError
 from games.readcache import cached_page
+from games.search import GameSearch, of_user
 from games.streams import GameAggregate
+from rules.analysis import AnalysisError
 from rules.errors import GcgError, RulesError
+from rules.events import Visibility
 
 STALE = "Someone else changed this game since you loaded it: reload and try again."
+# The secret links a reader has opened, in their session: {game id: token}.
+SHARED = "shared_games"
+# A reader's choice to see no result before the last turn (a cookie: signed-out
+# readers choose too).
+SPOILERS = "spoilers"
+HIDE = "hide"
 
 # --- the viewer -------------------------------------------------------------------
+
+
+def _share_token(request: HttpRequest, game_id: uuid.UUID) -> str | None:
+    return request.session.get(SHARED, {}).get(str(game_id))
 
 
 def _readable_game(request: HttpRequest, game_id: uuid.UUID) -> selectors.GameHeader:
     game = selectors.game_header(game_id)
     if game is None or not selectors.game_readable(
-        game.tournament_id, game.published, request.user
+        game, request.user, token=_share_token(request, game_id)
     ):
         raise Http404("No such game.")
     return game
+
+
+def hides_result(request: HttpRequest) -> bool:
+    """Whether the reader asked to see no result before the last turn."""
+    return request.COOKIES.get(SPOILERS) == HIDE
 
 
 def _turn_param(value: str | None) -> int | None:
@@ -87,11 +110,27 @@ def _viewer_context(
     request: HttpRequest, game: selectors.GameHeader, turn: int | None
 ) -> dict[str, Any]:
     aggregate = _viewer_aggregate(game, turn)
-    return {
-        **viewer_page(game, aggregate, turn),
+    context = {
+        **viewer_page(game, aggregate, turn, hide_result=hides_result(request)),
         "can_annotate": services.can_annotate(aggregate, request.user),
         "can_record": services.can_record(aggregate, request.user),
+        "is_owner": selectors.game_is_owner(game, request.user),
     }
+    if context["is_owner"]:
+        context["visibility_form"] = VisibilityForm(
+            initial={"visibility": game.visibility}
+        )
+        context["share_url"] = _share_url(request, game)
+    return context
+
+
+def _share_url(request: HttpRequest, game: selectors.GameHeader) -> str | None:
+    if game.visibility != Visibility.LINK or game.share_version is None:
+        return None
+    token = selectors.share_token(game.game_id, game.share_version)
+    return request.build_absolute_uri(
+        reverse("game-shared", args=[game.game_id, token])
+    )
 
 
 @require_GET
@@ -117,12 +156,88 @@ def game_detail(
     past_end = turn is not None and turn > count
     return cached_page(
         request,
-        [game.game_id, shown],
+        [game.game_id, shown, HIDE if hides_result(request) else ""],
         game.version,
         build,
         page=turn_url(game_id, count) if past_end else request.path,
         reads=("turn",),
     )
+
+
+@require_GET
+def game_shared(request: HttpRequest, game_id: uuid.UUID, token: str) -> HttpResponse:
+    """A game's secret link: whoever opens it may read the game from then on (the
+    token is kept in their session, and checked on every page)."""
+    game = selectors.game_header(game_id)
+    if game is None or not selectors.game_readable(game, request.user, token=token):
+        raise Http404("No such game.")
+    request.session[SHARED] = {**request.session.get(SHARED, {}), str(game_id): token}
+    return redirect("game-detail", game_id=game_id)
+
+
+@login_required
+@require_POST
+def game_visibility(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
+    """Publish a casual game, share it by a secret link, or keep it private."""
+    game = _readable_game(request, game_id)
+    form = VisibilityForm(request.POST)
+    if not form.is_valid():
+        return HttpResponse("Choose private, link or public.", status=400)
+    visibility = form.cleaned_data["visibility"]
+    try:
+        services.game_set_visibility(
+            game_id=game_id, visibility=visibility, user=request.user
+        )
+    except RulesError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, VISIBILITY_SAID[visibility])
+    return redirect(turn_url(game_id, game.turn_count) + "#sharing")
+
+
+VISIBILITY_SAID = {
+    Visibility.PRIVATE: "The game is private: only you can read it.",
+    Visibility.LINK: "Anyone with the secret link can read the game.",
+    Visibility.PUBLIC: "The game is public: anyone can read it.",
+}
+
+
+# Without CSRF protection on purpose: it sets only a display preference in the
+# reader's own cookie (another site could at worst hide a result), and its form
+# sits on signed-out pages, which carry no token so that the cache shares them.
+@csrf_exempt
+@require_POST
+def spoilers(request: HttpRequest) -> HttpResponse:
+    """Hide the result until the last turn, or show it again (the reader's
+    choice, kept in a cookie); back to the page it was asked from."""
+    back = request.POST.get("next") or reverse("game-list")
+    if not url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        back = reverse("game-list")
+    response = redirect(back)
+    if request.POST.get(SPOILERS) == HIDE:
+        response.set_cookie(
+            SPOILERS, HIDE, max_age=365 * 24 * 3600, samesite="Lax", httponly=True
+        )
+    else:
+        response.delete_cookie(SPOILERS, samesite="Lax")
+    return response
+
+
+@require_GET
+def game_analysis(request: HttpRequest, game_id: uuid.UUID, turn: int) -> HttpResponse:
+    """The best plays of a turn, and where the move made ranks."""
+    game = _readable_game(request, game_id)
+    context: dict[str, Any] = {"game": game, "turn": turn}
+    status = 200
+    try:
+        context["result"] = analysis.turn_analysis(game_id, turn, version=game.version)
+    except AnalysisError as error:
+        context["unavailable"] = error.message
+        status = 404 if error.code == "no_turn" else 200
+    context["turn_url"] = turn_url(game_id, turn)
+    return render(request, "games/analysis.html", context, status=status)
 
 
 @require_POST
@@ -169,6 +284,74 @@ def game_note_add(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     return response
 
 
+def _note_change(
+    request: HttpRequest, game_id: uuid.UUID, note_version: int, change: Any
+) -> HttpResponse:
+    """Run an edit or a deletion of a note (its author's); back to its turn."""
+    _readable_game(request, game_id)
+    _, aggregate = services.game_load(game_id)
+    index = _note_turn(aggregate, note_version)
+    try:
+        said = change()
+    except (EventRejectedError, RulesError) as error:
+        messages.error(request, error.message)
+    except ConcurrencyError:
+        messages.error(request, STALE)
+    else:
+        messages.success(request, said)
+    return redirect(turn_url(game_id, index or 0) + "#notes")
+
+
+def _note_turn(aggregate: GameAggregate, note_version: int) -> int | None:
+    """The score-sheet line a note is on (None: no such note)."""
+    turns = aggregate.state.turns if aggregate.state else ()
+    for index, line in enumerate(turns, start=1):
+        if any(note.version == note_version for note in line.notes):
+            return index
+    return None
+
+
+@login_required
+@require_POST
+def game_note_edit(
+    request: HttpRequest, game_id: uuid.UUID, note_version: int
+) -> HttpResponse:
+    """Change a note's text (its author only): an event that supersedes it."""
+    form = NoteEditForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(form.errors.get("text", ["Check the note."])))
+        _, aggregate = services.game_load(game_id)
+        index = _note_turn(aggregate, note_version) or 0
+        return redirect(turn_url(game_id, index) + "#notes")
+
+    def edit() -> str:
+        services.game_note_edit(
+            game_id=game_id,
+            note_version=note_version,
+            text=form.cleaned_data["text"],
+            user=request.user,
+        )
+        return "Your note is changed."
+
+    return _note_change(request, game_id, note_version, edit)
+
+
+@login_required
+@require_POST
+def game_note_delete(
+    request: HttpRequest, game_id: uuid.UUID, note_version: int
+) -> HttpResponse:
+    """Delete a note (its author only); the log keeps it."""
+
+    def delete() -> str:
+        services.game_note_delete(
+            game_id=game_id, note_version=note_version, user=request.user
+        )
+        return "Your note is deleted."
+
+    return _note_change(request, game_id, note_version, delete)
+
+
 @require_GET
 def game_gcg(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """The game as a GCG file (what the API's /gcg gives)."""
@@ -181,9 +364,42 @@ def game_gcg(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
 
 @require_GET
 def game_list(request: HttpRequest) -> HttpResponse:
-    """Recent games anyone may read (casual ones and published tournaments')."""
-    games = selectors.game_list(request.user).order_by("-started_at")[:100]
-    return render(request, "games/list.html", {"games": games})
+    """Games the reader may list, newest first, searched by player, opponent,
+    tournament and date."""
+    search = GameSearch(
+        request.GET,
+        queryset=selectors.game_list(request.user).order_by("-started_at"),
+        request=request,
+    )
+    games = search.qs[:100] if search.is_valid() else []
+    return render(
+        request,
+        "games/list.html",
+        {
+            "games": games,
+            "search": search,
+            "searched": any(request.GET.get(name) for name in search.form.fields),
+            "hide_result": hides_result(request),
+        },
+        status=200 if search.is_valid() else 400,
+    )
+
+
+@login_required
+@require_GET
+def my_games(request: HttpRequest) -> HttpResponse:
+    """The signed-in player's tournaments (their linked player records) and
+    games."""
+    games = of_user(selectors.game_list(request.user), request.user)
+    return render(
+        request,
+        "games/mine.html",
+        {
+            "records": tournament_link().player_records(request.user),
+            "games": games.order_by("-started_at")[:200],
+            "hide_result": hides_result(request),
+        },
+    )
 
 
 @login_required
@@ -200,6 +416,7 @@ def game_upload(request: HttpRequest) -> HttpResponse:
                     text=form.cleaned_data["file"].read(),
                     user=request.user,
                     rules_name=form.cleaned_data["rules"] or None,
+                    visibility=form.cleaned_data["visibility"],
                 )
             except GcgError as error:
                 for line, _code, message in error.problems:

@@ -39,6 +39,8 @@ __all__ = [
     "GameStarted",
     "GoingOutRule",
     "NoteAdded",
+    "NoteDeleted",
+    "NoteEdited",
     "PlayChallenged",
     "RackForgotten",
     "RackRecorded",
@@ -53,6 +55,8 @@ __all__ = [
     "TilesReturned",
     "TimePenalty",
     "TurnPassed",
+    "Visibility",
+    "VisibilityChanged",
     "admit",
 ]
 
@@ -283,6 +287,51 @@ class NoteAdded(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class NoteEdited(Event):
+    """The note added at ``note_version`` now reads ``text`` (the author's edit).
+
+    The note keeps its place and its identity (the version that added it); the
+    earlier text stays in the log.
+    """
+
+    type_name: ClassVar[str] = "note_edited"
+
+    note_version: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class NoteDeleted(Event):
+    """The note added at ``note_version`` is withdrawn (it stays in the log)."""
+
+    type_name: ClassVar[str] = "note_deleted"
+
+    note_version: int
+
+
+class Visibility(enum.StrEnum):
+    """Who may read a game that belongs to no tournament."""
+
+    PRIVATE = "private"  # its owner only
+    LINK = "link"  # its owner, and whoever has its secret link
+    PUBLIC = "public"  # anyone
+
+
+@dataclass(frozen=True, slots=True)
+class VisibilityChanged(Event):
+    """The owner of a casual game changed who may read it.
+
+    Not a rule of the game: replay changes nothing for it. The games app reads the
+    latest one in the stream, superseded or not (an undone move does not
+    unpublish a game).
+    """
+
+    type_name: ClassVar[str] = "visibility_changed"
+
+    visibility: Visibility
+
+
+@dataclass(frozen=True, slots=True)
 class EventsSuperseded(Event):
     """A director's correction: every earlier event from ``from_version`` on is void.
 
@@ -307,7 +356,7 @@ MAX_PLAYER_NAME_LENGTH = 100
 def admit(event: Event) -> None:
     """Raise LimitExceededError when `event` is larger than a new event may be."""
     limits: list[tuple[str, int, str]] = []
-    if isinstance(event, NoteAdded):
+    if isinstance(event, (NoteAdded, NoteEdited)):
         limits = [("text", MAX_NOTE_LENGTH, "A note")]
     elif isinstance(event, (ScoreCorrected, EventsSuperseded)):
         limits = [("reason", MAX_REASON_LENGTH, "A reason")]
@@ -345,6 +394,9 @@ EVENT_TYPES: dict[str, type[Event]] = {
         ScoreCorrected,
         GameEnded,
         NoteAdded,
+        NoteEdited,
+        NoteDeleted,
+        VisibilityChanged,
         EventsSuperseded,
     )
 }

@@ -88,7 +88,7 @@ from rules.ruleset import (
     ruleset_from_text,
 )
 from rules.scoring import score_limit
-from rules.state import GameState, Turn, TurnKind, apply, replay
+from rules.state import GameState, Note, Turn, TurnKind, apply, replay
 from rules.tiles import ENGLISH, TileSet, as_tiles, difference, sort_tiles, tile_values
 from rules.tilesets import tile_set, tile_set_for_letters, tile_set_for_lexicon
 
@@ -1524,9 +1524,9 @@ def _one_line(value: str) -> str:
     return " ".join(value.split())
 
 
-def _write_notes(out: list[str], notes: tuple[str, ...]) -> None:
-    for text in notes:
-        first, *rest = text.split("\n")
+def _write_notes(out: list[str], notes: tuple[Note, ...]) -> None:
+    for note in notes:
+        first, *rest = note.text.split("\n")
         out.append(f"#note {first}".rstrip())
         out.extend(rest)
 

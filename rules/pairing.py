@@ -491,7 +491,7 @@ def pairing_inputs(
     ids = state.division_players[division]
     for player_id in ids:
         entry = state.cards[player_id].entries[based - 1] if based else None
-        if entry is not None and entry.outcome is None:
+        if entry is not None and not entry.has_result and entry.kind is EntryKind.GAME:
             raise TournamentError(
                 "previous_round_incomplete",
                 f"Round {based} still has games without a result; enter them before"

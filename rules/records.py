@@ -47,6 +47,7 @@ class RoundEntry:
     went_first: bool | None = None
     # The result after the tie rule: 1 win, 0.5 draw, 0 loss; None when not played.
     result: float | None = None
+    board: int | None = None  # the board the round was paired on
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +60,12 @@ class PlayerRecord:
     rounds: tuple[RoundEntry, ...]
     member_id: str = ""
     withdrawn: bool = False
+    rating_text: str = ""  # the rating as a source file wrote it ("" : str(rating))
+    career_games: int | None = None  # rated games before the event (tsh's lifeg)
+    # A .t line's other fields (key, values as written), in order.
+    extensions: tuple[tuple[str, str], ...] = ()
+    # The rank before round 1 (index 0) and after each round (None: not ranked).
+    ranks: tuple[int | None, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,3 +83,6 @@ class TournamentRecord:
     name: str
     date: str  # ISO date of the first day, YYYY-MM-DD
     divisions: tuple[DivisionRecord, ...]
+    rating_system: str = "nsa2008"  # as tsh names it: nsa2008, naspa-csw, wespa, absp
+    club_event: bool = False  # NASPA's LCT rule
+    rounds: int = 0  # the number of rounds the event is configured for (0: unknown)

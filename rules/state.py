@@ -66,6 +66,8 @@ from rules.events import (
     GameEnded,
     GameStarted,
     NoteAdded,
+    NoteDeleted,
+    NoteEdited,
     PlayChallenged,
     RackForgotten,
     RackRecorded,
@@ -76,11 +78,12 @@ from rules.events import (
     TilesReturned,
     TimePenalty,
     TurnPassed,
+    VisibilityChanged,
 )
-from rules.moves import PLAYED_THROUGH, locate
+from rules.moves import PLAYED_THROUGH, LocatedPlay, locate
 from rules.outcome import decide
 from rules.ruleset import ChallengeRule, GoingOutRule, Ruleset, ScorelessRule
-from rules.scoring import WordScore, score_limit, score_play
+from rules.scoring import PlayScore, WordScore, score_limit, score_play
 from rules.tiles import (
     ENGLISH,
     TileSet,
@@ -170,6 +173,21 @@ class TurnKind(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class Note:
+    """An annotation on a score-sheet line.
+
+    ``version`` is the version of the :class:`NoteAdded` that wrote it, which names
+    the note for an edit or a deletion; ``edited_version`` that of its latest
+    :class:`NoteEdited` (None: never edited). Who wrote it and when are the log's
+    facts, not the rules'.
+    """
+
+    version: int
+    text: str
+    edited_version: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Turn:
     """One line of the score sheet.
 
@@ -200,7 +218,7 @@ class Turn:
     count: int = 0
     withdrawn: bool = False
     detail: str = ""
-    notes: tuple[str, ...] = ()
+    notes: tuple[Note, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -726,6 +744,24 @@ def _flagged(
     )
 
 
+def placed_score(state: GameState, located: LocatedPlay) -> tuple[str, PlayScore]:
+    """The board's squares with a located play's tiles on them, and the play's score
+    under the game's rules (its tile values, bingo bonus and rack size)."""
+    squares = list(state.board.squares)
+    for index, tile in located.new_tiles:
+        squares[index] = tile
+    after = "".join(squares)
+    ruleset = state.ruleset
+    scored = score_play(
+        after,
+        located,
+        state.context.values,
+        bingo_bonus=ruleset.bingo_bonus,
+        rack_size=ruleset.rack_size,
+    )
+    return after, scored
+
+
 def _place(state: GameState, event: TilesPlaced, version: int) -> GameState:
     player = event.player
     _check_turn(state, player)
@@ -741,18 +777,7 @@ def _place(state: GameState, event: TilesPlaced, version: int) -> GameState:
     new_tiles = located.new_tiles
     used = located.tiles
     rack_after, pool, revealed = _take(state, player, rack, bag.candidates, used)
-    board_squares = list(squares)
-    for index, tile in new_tiles:
-        board_squares[index] = tile
-    after = "".join(board_squares)
-    ruleset = state.ruleset
-    scored = score_play(
-        after,
-        located,
-        state.context.values,
-        bingo_bonus=ruleset.bingo_bonus,
-        rack_size=ruleset.rack_size,
-    )
+    after, scored = placed_score(state, located)
     computed = scored.total
     recorded = event.score
     credited = computed if recorded is None else recorded
@@ -1652,7 +1677,7 @@ def _note(state: GameState, event: NoteAdded, version: int) -> GameState:
             while index > 0 and turns[index - 1].version == target:
                 index -= 1
             turn = turns[index]
-            updated = _replace(turn, notes=(*turn.notes, event.text))
+            updated = _replace(turn, notes=(*turn.notes, Note(version, event.text)))
             return _evolve(
                 state,
                 turns=(*turns[:index], updated, *turns[index + 1 :]),
@@ -1663,6 +1688,46 @@ def _note(state: GameState, event: NoteAdded, version: int) -> GameState:
     raise NoteTargetError(
         f"Version {target} is not a turn of this game: a note annotates a turn"
     )
+
+
+def _rewrite_note(
+    state: GameState, note_version: int, version: int, text: str | None
+) -> GameState:
+    """The state with the note added at ``note_version`` reading ``text`` (None:
+    deleted)."""
+    turns = state.turns
+    for index, turn in enumerate(turns):
+        for position, note in enumerate(turn.notes):
+            if note.version != note_version:
+                continue
+            kept = (
+                ()
+                if text is None
+                else (Note(note.version, text, edited_version=version),)
+            )
+            notes = (*turn.notes[:position], *kept, *turn.notes[position + 1 :])
+            updated = _replace(turn, notes=notes)
+            return _evolve(
+                state,
+                turns=(*turns[:index], updated, *turns[index + 1 :]),
+                version=version,
+            )
+    raise NoteTargetError(
+        f"Version {note_version} added no note that is still on the score sheet"
+    )
+
+
+def _edit_note(state: GameState, event: NoteEdited, version: int) -> GameState:
+    return _rewrite_note(state, event.note_version, version, event.text)
+
+
+def _delete_note(state: GameState, event: NoteDeleted, version: int) -> GameState:
+    return _rewrite_note(state, event.note_version, version, None)
+
+
+def _visibility(state: GameState, event: VisibilityChanged, version: int) -> GameState:
+    # Who may read a game is not a rule: nothing changes but the version.
+    return _evolve(state, version=version)
 
 
 # Dispatch on the event's exact type: a dict lookup is the cheapest dispatch on the
@@ -1680,6 +1745,9 @@ _HANDLERS: dict[type, Callable[..., GameState]] = {
     TimePenalty: _time_penalty,
     ScoreCorrected: _correct,
     NoteAdded: _note,
+    NoteEdited: _edit_note,
+    NoteDeleted: _delete_note,
+    VisibilityChanged: _visibility,
 }
 
 

@@ -38,8 +38,9 @@ noted where it is applied):
   ``UnpairedRoundRecorded`` (tsh practice: a late player's missed rounds are whatever
   the director enters for them, usually nothing or a forfeit).
 - Byes and forfeits count as wins and losses with their spread but add nothing to the
-  total score, which is a sum of points actually scored in games. The per-game spread
-  cap applies to played games; bye and forfeit spreads are settings of their own.
+  total score, which is a sum of points actually scored in games. A spread cap (one
+  for every round, or one per round) caps each round's contribution to spread,
+  whatever the round was (tsh's rule); wins and losses come from the uncapped scores.
 - Who went first is counted over played games only (a forfeit has no first).
 """
 
@@ -74,6 +75,7 @@ __all__ = [
     "DivisionAdded",
     "Entry",
     "Event",
+    "Extension",
     "ForfeitRecorded",
     "GameResult",
     "Outcome",
@@ -84,6 +86,8 @@ __all__ = [
     "PlayerRegistered",
     "PlayerWithdrawn",
     "Preset",
+    "Ranking",
+    "RatingSystem",
     "RecordedGame",
     "ResultAmended",
     "ResultRecorded",
@@ -100,6 +104,7 @@ __all__ = [
     "WithdrawalPolicy",
     "apply",
     "derive_cards",
+    "player_record",
     "replay",
     "result_from_game",
     "round_entry",
@@ -168,6 +173,27 @@ class PairingMethod(StrEnum):
     IMPORTED = "imported"
 
 
+class Ranking(StrEnum):
+    """How the standings order and rank players."""
+
+    # RULES.md's order: wins, losses, spread, total score before the end-of-game
+    # adjustments, rating, number; the total score still separates ranks.
+    EXTENDED = "extended"
+    # tsh's: wins, losses, spread; players share a rank exactly when all three are
+    # equal (rating and number only order them inside it); a withdrawn player is
+    # left out of the ranking from the round they go off.
+    TSH = "tsh"
+
+
+class RatingSystem(StrEnum):
+    """The rating system the estimates follow, named as tsh names it."""
+
+    NSA2008 = "nsa2008"
+    NASPA_CSW = "naspa-csw"
+    WESPA = "wespa"
+    ABSP = "absp"
+
+
 class Outcome(StrEnum):
     """One player's result of one round."""
 
@@ -184,6 +210,9 @@ class TournamentCreated:
     """The tournament and its settings; always the first event of the stream.
 
     ``challenge_rule`` and ``ties_are_draws`` default (None) to the preset's value.
+    ``spread_caps`` caps each round's spread by round (tsh's list form, ``[200,
+    700, ...]``); a round beyond the list, or an empty list, takes ``spread_cap``.
+    ``club_event`` marks a club tournament (NASPA's LCT rule for the estimates).
     """
 
     type_name: ClassVar[str] = "tournament_created"
@@ -199,6 +228,10 @@ class TournamentCreated:
     bye_spread: int = 50
     forfeit_spread: int = 50
     spread_cap: int | None = None
+    spread_caps: tuple[int, ...] = ()
+    ranking: Ranking = Ranking.EXTENDED
+    rating_system: RatingSystem = RatingSystem.NSA2008
+    club_event: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,11 +244,24 @@ class DivisionAdded:
 
 
 @dataclass(frozen=True, slots=True)
+class Extension:
+    """A field a tsh ``.t`` line carries after the scores (``; key values``), kept
+    as written so that a file exported again says what it said."""
+
+    key: str
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerRegistered:
     """A player joins a division; after round 1 is paired this is a late entry.
 
     ``player_id`` is a stable internal id chosen by the caller (never a line number);
-    the player's number in the division is the registration order.
+    the player's number in the division is the registration order. ``rating_text``
+    is the rating as a source file wrote it (``1500.5``, tsh's multi-list
+    ``0+0+0``), kept beside ``rating``, the number the system rates with.
+    ``career_games`` are the rated games played before the event (tsh's ``lifeg``;
+    None: not known). ``extensions`` are a ``.t`` line's other fields, in order.
     """
 
     type_name: ClassVar[str] = "player_registered"
@@ -225,6 +271,9 @@ class PlayerRegistered:
     name: str
     rating: int
     member_id: str = ""
+    rating_text: str = ""
+    career_games: int | None = None
+    extensions: tuple[Extension, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -347,10 +396,63 @@ class UnpairedRoundRecorded:
     spread: int
 
 
+@dataclass(frozen=True, slots=True)
+class PlayerEdited:
+    """A correction of a player's details; the fields given (not None) change.
+
+    A rating or career games change after round 1 is paired changes nothing
+    already paired (the pairing is a fact of the log), only what reads the rating
+    from now on (standings' order inside a rank, estimates, later pairings).
+    """
+
+    type_name: ClassVar[str] = "player_edited"
+
+    player_id: str
+    name: str | None = None
+    rating: int | None = None
+    rating_text: str | None = None
+    member_id: str | None = None
+    career_games: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DivisionRenamed:
+    """A division's name corrected: everything of the division takes the new one."""
+
+    type_name: ClassVar[str] = "division_renamed"
+
+    name: str
+    new_name: str
+
+
+@dataclass(frozen=True, slots=True)
+class SettingsChanged:
+    """A correction of the tournament's settings; the fields given (not None)
+    change, and every result is counted again under them (a cap, a bye spread).
+
+    ``rounds`` may not go below a division's paired rounds. An empty
+    ``spread_caps`` tuple clears the per-round caps; ``clear_spread_cap`` the cap.
+    """
+
+    type_name: ClassVar[str] = "settings_changed"
+
+    rounds: int | None = None
+    bye_spread: int | None = None
+    forfeit_spread: int | None = None
+    spread_cap: int | None = None
+    clear_spread_cap: bool = False
+    spread_caps: tuple[int, ...] | None = None
+    rating_system: RatingSystem | None = None
+    club_event: bool | None = None
+
+
 Event = (
     TournamentCreated
     | DivisionAdded
+    | DivisionRenamed
     | PlayerRegistered
+    | PlayerEdited
+    | SettingsChanged
     | PlayerWithdrawn
     | PlayerReactivated
     | RoundPaired
@@ -365,7 +467,10 @@ EVENT_TYPES: dict[str, type] = {
     for cls in (
         TournamentCreated,
         DivisionAdded,
+        DivisionRenamed,
         PlayerRegistered,
+        PlayerEdited,
+        SettingsChanged,
         PlayerWithdrawn,
         PlayerReactivated,
         RoundPaired,
@@ -391,6 +496,16 @@ class Settings:
     bye_spread: int
     forfeit_spread: int
     spread_cap: int | None
+    spread_caps: tuple[int, ...] = ()
+    ranking: Ranking = Ranking.EXTENDED
+    rating_system: RatingSystem = RatingSystem.NSA2008
+    club_event: bool = False
+
+    def cap(self, round_: int) -> int | None:
+        """Return the spread cap of ``round_`` (None: uncapped)."""
+        if 1 <= round_ <= len(self.spread_caps):
+            return self.spread_caps[round_ - 1]
+        return self.spread_cap
 
 
 @dataclass(frozen=True, slots=True)
@@ -420,6 +535,9 @@ class Player:
     # How many rounds of the division were already paired at registration; more
     # than 0 makes this a late entry.
     joined_after_round: int
+    rating_text: str = ""
+    career_games: int | None = None
+    extensions: tuple[Extension, ...] = ()
     withdrawals: tuple[Withdrawal, ...] = ()
     # (first round affected, state version) of every withdrawal and re-activation:
     # the entries from that round on were last changed by that event.
@@ -772,7 +890,7 @@ def _check_score(value: object, field: str) -> int:
 
 def _check_enum(value: object, enum: type[StrEnum], field: str) -> StrEnum:
     try:
-        return enum(value)
+        return enum(value)  # type: ignore[arg-type]  # any value: checked here
     except ValueError:
         allowed = ", ".join(member.value for member in enum)
         raise TournamentError(
@@ -794,6 +912,7 @@ def _awarded(
     kind: EntryKind,
     spread: int,
     version: int,
+    settings: Settings,
     seat: Seat | None = None,
 ) -> Entry:
     """Return a bye, forfeit or credit entry: its outcome follows from its kind
@@ -813,7 +932,7 @@ def _awarded(
         board=None if seat is None else seat.board,
         outcome=outcome,
         spread=spread,
-        counted_spread=spread,
+        counted_spread=_cap(spread, settings.cap(round_)),
         version=version,
     )
 
@@ -830,7 +949,9 @@ def _derive_entry(
     round_ = round_state.round
     credit = round_state.unpaired.get(player.player_id)
     if credit is not None:
-        return _awarded(round_, EntryKind.CREDIT, credit.spread, credit.version)
+        return _awarded(
+            round_, EntryKind.CREDIT, credit.spread, credit.version, settings
+        )
     seat = round_state.seats.get(player.player_id)
     if seat is None or seat.opponent is None:
         return _unopposed_entry(player, round_state, seat, settings)
@@ -851,11 +972,17 @@ def _derive_entry(
             EntryKind.WITHDRAWAL_FORFEIT,
             -settings.forfeit_spread,
             version,
+            settings,
             seat,
         )
     if opponent.withdrawn_in(round_) is not None:
         return _awarded(
-            round_, EntryKind.FORFEIT_WIN, settings.forfeit_spread, version, seat
+            round_,
+            EntryKind.FORFEIT_WIN,
+            settings.forfeit_spread,
+            version,
+            settings,
+            seat,
         )
     return Entry(
         round=round_,
@@ -878,11 +1005,15 @@ def _unopposed_entry(
         # tsh practice for an inactive player with a negative bye score: a
         # forfeit loss in every round paired without them.
         return _awarded(
-            round_, EntryKind.WITHDRAWAL_FORFEIT, -settings.forfeit_spread, version
+            round_,
+            EntryKind.WITHDRAWAL_FORFEIT,
+            -settings.forfeit_spread,
+            version,
+            settings,
         )
     if seat is None or policy is not None:
         return None
-    return _awarded(round_, EntryKind.BYE, settings.bye_spread, version)
+    return _awarded(round_, EntryKind.BYE, settings.bye_spread, version, settings)
 
 
 def _result_entry(
@@ -898,6 +1029,7 @@ def _result_entry(
                 EntryKind.FORFEIT_LOSS if absent else EntryKind.FORFEIT_WIN,
                 -settings.forfeit_spread if absent else settings.forfeit_spread,
                 result.version,
+                settings,
                 seat,
             ),
             amended=amended,
@@ -926,7 +1058,7 @@ def _result_entry(
         outcome=outcome,
         tie_break=result.tie_break,
         spread=spread,
-        counted_spread=_cap(spread, settings.spread_cap),
+        counted_spread=_cap(spread, settings.cap(result.round)),
         game_id=result.game_id,
         amended=amended,
         version=result.version,
@@ -1065,19 +1197,12 @@ def _create(event: TournamentCreated) -> TournamentState:
             "invalid_setting", "ties_are_draws must be true or false.", "ties_are_draws"
         )
     for field in ("bye_spread", "forfeit_spread"):
-        value = _require_int(getattr(event, field), field, "invalid_setting")
-        if not 0 <= value <= MAX_AWARDED_SPREAD:
-            raise TournamentError(
-                "invalid_setting",
-                f"{field} must be from 0 to {MAX_AWARDED_SPREAD}.",
-                field,
-            )
-    if event.spread_cap is not None:
-        cap = _require_int(event.spread_cap, "spread_cap", "invalid_setting")
-        if cap < 1:
-            raise TournamentError(
-                "invalid_setting", "spread_cap must be at least 1.", "spread_cap"
-            )
+        _check_awarded(getattr(event, field), field)
+    _check_caps(event.spread_cap, event.spread_caps, rounds)
+    if not isinstance(event.club_event, bool):
+        raise TournamentError(
+            "invalid_setting", "club_event must be true or false.", "club_event"
+        )
     settings = Settings(
         rounds=rounds,
         preset=preset,
@@ -1086,6 +1211,12 @@ def _create(event: TournamentCreated) -> TournamentState:
         bye_spread=event.bye_spread,
         forfeit_spread=event.forfeit_spread,
         spread_cap=event.spread_cap,
+        spread_caps=event.spread_caps,
+        ranking=Ranking(_check_enum(event.ranking, Ranking, "ranking")),
+        rating_system=RatingSystem(
+            _check_enum(event.rating_system, RatingSystem, "rating_system")
+        ),
+        club_event=event.club_event,
     )
     return TournamentState(
         name=event.name,
@@ -1100,6 +1231,39 @@ def _create(event: TournamentCreated) -> TournamentState:
         cards={},
         version=1,
     )
+
+
+def _check_awarded(value: object, field: str) -> int:
+    """Check a bye or forfeit spread setting."""
+    spread = _require_int(value, field, "invalid_setting")
+    if not 0 <= spread <= MAX_AWARDED_SPREAD:
+        raise TournamentError(
+            "invalid_setting", f"{field} must be from 0 to {MAX_AWARDED_SPREAD}.", field
+        )
+    return spread
+
+
+def _check_caps(cap: object, caps: object, rounds: int) -> None:
+    """Check a spread cap (a number) and the per-round list (one cap per round)."""
+    if cap is not None:
+        cap = _require_int(cap, "spread_cap", "invalid_setting")
+        if cap < 1:
+            raise TournamentError(
+                "invalid_setting", "spread_cap must be at least 1.", "spread_cap"
+            )
+    if not isinstance(caps, tuple) or len(caps) > rounds:
+        raise TournamentError(
+            "invalid_setting",
+            f"spread_caps lists at most one cap per round ({rounds}).",
+            "spread_caps",
+        )
+    for value in caps:
+        if type(value) is not int or value < 1:
+            raise TournamentError(
+                "invalid_setting",
+                "Each of spread_caps must be a whole number of at least 1.",
+                "spread_caps",
+            )
 
 
 @singledispatch
@@ -1151,7 +1315,9 @@ def _player_registered(
         )
     if not isinstance(event.member_id, str):
         raise TournamentError("invalid_value", "member_id must be text.", "member_id")
+    _check_player_record(event)
     ids = state.division_players[division]
+    _check_not_registered(state, ids, name, event.member_id)
     player = Player(
         player_id=player_id,
         division=division,
@@ -1160,6 +1326,9 @@ def _player_registered(
         rating=rating,
         member_id=event.member_id,
         joined_after_round=state.paired_rounds(division),
+        rating_text=event.rating_text,
+        career_games=event.career_games,
+        extensions=event.extensions,
     )
     return replace(
         state,
@@ -1170,6 +1339,61 @@ def _player_registered(
             player_id: PlayerCard((None,) * state.settings.rounds),
         },
     )
+
+
+def _same_name(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
+def _check_not_registered(
+    state: TournamentState, ids: Iterable[str], name: str, member_id: str
+) -> None:
+    """Refuse a player pasted or imported twice: the same name and member id in
+    the division (two players may share a name when their member ids differ)."""
+    key = _same_name(name)
+    for player_id in ids:
+        other = state.players[player_id]
+        if _same_name(other.name) == key and other.member_id == member_id:
+            raise TournamentError(
+                "duplicate_registration",
+                f"{name} is already registered in division {other.division}"
+                f" (player #{other.number}"
+                + (f", member {member_id}" if member_id else "")
+                + ").",
+                "name",
+            )
+
+
+def _check_player_record(event: PlayerRegistered) -> None:
+    """Check what a player line of a source file carried beside name and rating."""
+    if not isinstance(event.rating_text, str) or any(
+        char.isspace() for char in event.rating_text
+    ):
+        raise TournamentError(
+            "invalid_rating", "rating_text must be one word.", "rating_text"
+        )
+    games = event.career_games
+    if games is not None and (type(games) is not int or games < 0):
+        raise TournamentError(
+            "invalid_value",
+            "career_games must be a whole number of 0 or more.",
+            "career_games",
+        )
+    for extension in event.extensions:
+        if (
+            not isinstance(extension, Extension)
+            or not isinstance(extension.key, str)
+            or not extension.key
+            or any(char.isspace() or char == ";" for char in extension.key)
+            or not isinstance(extension.value, str)
+            or ";" in extension.value
+            or "\n" in extension.value
+        ):
+            raise TournamentError(
+                "invalid_value",
+                "Each extension is a key (one word) and its values, without ';'.",
+                "extensions",
+            )
 
 
 def _player_rounds_with_results(
@@ -1670,6 +1894,132 @@ def _unpaired_round_recorded(
     return replace(state, rounds=rounds, cards=cards)
 
 
+# --- Corrections: a player's details, a division's name, the settings ---------------
+
+
+@_apply.register(PlayerEdited)
+def _player_edited(event: PlayerEdited, state: TournamentState) -> TournamentState:
+    player = state.player(event.player_id)
+    changes: dict[str, object] = {}
+    if event.name is not None:
+        changes["name"] = _require_text(event.name, "name")
+    if event.rating is not None:
+        rating = _require_int(event.rating, "rating", "invalid_rating")
+        if rating < 0:
+            raise TournamentError(
+                "invalid_rating", "rating must not be negative (0: unrated).", "rating"
+            )
+        changes["rating"] = rating
+        # The text a file wrote no longer says the rating.
+        changes["rating_text"] = ""
+    for field in ("rating_text", "member_id"):
+        value = getattr(event, field)
+        if value is not None:
+            if not isinstance(value, str):
+                raise TournamentError("invalid_value", f"{field} must be text.", field)
+            changes[field] = value
+    if event.career_games is not None:
+        games = event.career_games
+        if type(games) is not int or games < 0:
+            raise TournamentError(
+                "invalid_value",
+                "career_games must be a whole number of 0 or more.",
+                "career_games",
+            )
+        changes["career_games"] = games
+    if not changes:
+        raise TournamentError(
+            "nothing_to_change", "Give at least one field to correct.", None
+        )
+    edited = replace(player, **changes)  # type: ignore[arg-type]  # checked above
+    ids = [p for p in state.division_players[player.division] if p != player.player_id]
+    _check_not_registered(state, ids, edited.name, edited.member_id)
+    return replace(state, players={**state.players, player.player_id: edited})
+
+
+@_apply.register(DivisionRenamed)
+def _division_renamed(
+    event: DivisionRenamed, state: TournamentState
+) -> TournamentState:
+    old = _check_division(state, event.name)
+    new = _require_text(event.new_name, "new_name")
+    if new in state.division_players:
+        raise TournamentError(
+            "duplicate_division", f"Division {new!r} already exists.", "new_name"
+        )
+    players = {
+        pid: replace(p, division=new) if p.division == old else p
+        for pid, p in state.players.items()
+    }
+    rounds = {
+        (new if division == old else division, round_): (
+            replace(rs, division=new, pairing=replace(rs.pairing, division=new))
+            if division == old
+            else rs
+        )
+        for (division, round_), rs in state.rounds.items()
+    }
+    return replace(
+        state,
+        divisions=tuple(new if d == old else d for d in state.divisions),
+        division_players={
+            (new if d == old else d): ids for d, ids in state.division_players.items()
+        },
+        players=players,
+        rounds=rounds,
+    )
+
+
+@_apply.register(SettingsChanged)
+def _settings_changed(
+    event: SettingsChanged, state: TournamentState
+) -> TournamentState:
+    current = state.settings
+    changes: dict[str, object] = {}
+    if event.rounds is not None:
+        rounds = _require_int(event.rounds, "rounds", "invalid_setting")
+        paired = max((state.paired_rounds(d) for d in state.divisions), default=0)
+        if not max(1, paired) <= rounds <= MAX_ROUNDS:
+            raise TournamentError(
+                "invalid_setting",
+                f"The number of rounds must be from {max(1, paired)} (the rounds"
+                f" already paired) to {MAX_ROUNDS}.",
+                "rounds",
+            )
+        changes["rounds"] = rounds
+    for field in ("bye_spread", "forfeit_spread"):
+        value = getattr(event, field)
+        if value is not None:
+            _check_awarded(value, field)
+            changes[field] = value
+    if event.clear_spread_cap:
+        changes["spread_cap"] = None
+    elif event.spread_cap is not None:
+        changes["spread_cap"] = event.spread_cap
+    if event.spread_caps is not None:
+        changes["spread_caps"] = event.spread_caps
+    if event.rating_system is not None:
+        changes["rating_system"] = RatingSystem(
+            _check_enum(event.rating_system, RatingSystem, "rating_system")
+        )
+    if event.club_event is not None:
+        if not isinstance(event.club_event, bool):
+            raise TournamentError(
+                "invalid_setting", "club_event must be true or false.", "club_event"
+            )
+        changes["club_event"] = event.club_event
+    if not changes:
+        raise TournamentError(
+            "nothing_to_change", "Give at least one setting to change.", None
+        )
+    settings = replace(current, **changes)  # type: ignore[arg-type]  # checked
+    _check_caps(settings.spread_cap, settings.spread_caps, settings.rounds)
+    changed = replace(state, settings=settings)
+    # Every count may change (a cap, a bye spread, the number of rounds): counted
+    # again from the facts, as a replay would.
+    return replace(changed, cards=derive_cards(changed))
+
+
 # --- Results read from recorded games -------------------------------------------------
 
 
@@ -1745,7 +2095,13 @@ def result_from_game(
                 f"{field} is {given}, but the recorded game says {value}.",
                 field,
             )
-    return replace(event, **read)
+    return replace(
+        event,
+        score_a=read["score_a"],
+        score_b=read["score_b"],
+        pre_adjustment_a=read["pre_adjustment_a"],
+        pre_adjustment_b=read["pre_adjustment_b"],
+    )
 
 
 def _ahead(game: RecordedGame, player: int) -> bool:
@@ -1768,10 +2124,18 @@ def tournament_to_records(state: TournamentState) -> TournamentRecord:
     spread credited (+bye, +forfeit for the winner, -forfeit for the absentee) and
     ``opponent_score`` is None; a forfeit keeps the opponent's number.
     """
+    # The standings are computed from this module's state (imported here: the
+    # standings module builds on this one).
+    from rules.standings import standings
+
     divisions = []
     for division in state.divisions:
         last = state.paired_rounds(division)
         ids = state.division_players[division]
+        ranks: dict[str, list[int | None]] = {player_id: [] for player_id in ids}
+        for round_ in range(0, last + 1):
+            for row in standings(state, division, after_round=round_):
+                ranks[row.player_id].append(row.rank)
         players = []
         for player_id in ids:
             player = state.players[player_id]
@@ -1780,19 +2144,36 @@ def tournament_to_records(state: TournamentState) -> TournamentRecord:
                 _round_entry(state, round_, card.entries[round_ - 1])
                 for round_ in range(1, last + 1)
             )
-            players.append(
-                PlayerRecord(
-                    number=player.number,
-                    name=player.name,
-                    rating=player.rating,
-                    rounds=rounds,
-                    member_id=player.member_id,
-                    withdrawn=player.withdrawn,
-                )
-            )
+            players.append(player_record(player, rounds, tuple(ranks[player_id])))
         divisions.append(DivisionRecord(name=division, players=tuple(players)))
+    settings = state.settings
     return TournamentRecord(
-        name=state.name, date=state.start_date, divisions=tuple(divisions)
+        name=state.name,
+        date=state.start_date,
+        divisions=tuple(divisions),
+        rating_system=settings.rating_system.value,
+        club_event=settings.club_event,
+        rounds=settings.rounds,
+    )
+
+
+def player_record(
+    player: Player,
+    rounds: tuple[RoundEntry, ...],
+    ranks: tuple[int | None, ...] = (),
+) -> PlayerRecord:
+    """Return ``player`` with their rounds (and ranks) as the writers' record."""
+    return PlayerRecord(
+        number=player.number,
+        name=player.name,
+        rating=player.rating,
+        rounds=rounds,
+        member_id=player.member_id,
+        withdrawn=player.withdrawn,
+        rating_text=player.rating_text,
+        career_games=player.career_games,
+        extensions=tuple((ext.key, ext.value) for ext in player.extensions),
+        ranks=ranks,
     )
 
 
@@ -1822,6 +2203,7 @@ def round_entry(entry: Entry, opponent_number: int | None) -> RoundEntry:
             opponent_score=entry.opponent_score,
             went_first=entry.first,
             result=result,
+            board=entry.board,
         )
     if entry.kind is EntryKind.UNPLAYED:
         return RoundEntry(round=entry.round, kind=EntryKind.UNPLAYED)
@@ -1831,6 +2213,7 @@ def round_entry(entry: Entry, opponent_number: int | None) -> RoundEntry:
         opponent=opponent_number,
         own_score=entry.spread,
         result=result,
+        board=entry.board,
     )
 
 
@@ -1919,8 +2302,13 @@ def admit(state: TournamentState | None, event: object) -> None:
                 "name",
             )
         check_division_name(event.name)
+    elif isinstance(event, DivisionRenamed):
+        check_division_name(event.new_name, "new_name")
     elif isinstance(event, PlayerRegistered):
         _admit_player(state, event)
+    elif isinstance(event, PlayerEdited):
+        _check_length(event.name, "name", MAX_NAME_LENGTH, "A player's name")
+        _check_length(event.member_id, "member_id", MAX_ID_LENGTH, "A member id")
     elif isinstance(event, ResultAmended):
         _check_length(event.reason, "reason", MAX_REASON_LENGTH, "A reason")
 

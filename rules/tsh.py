@@ -1,77 +1,118 @@
-"""Read and write tsh ``.t`` division files (also NASPA's submission format).
+"""Read and write tsh ``.t`` division files and ``config.tsh`` (NASPA's format too).
 
 tsh, John Chew's tournament software, keeps one ``.t`` file per division, one player
 per line::
 
-    Smith, Ann        1500  2 3 0; 412 388 50; p12 1 2 0
+    Smith, Ann        1500  2 3 0; 412 388 50; p12 1 2 0; lifeg 212
 
 name, rating, the opponent of each round by player number (the player's position
 among the file's player lines, 1-based), ``;``, the player's own score of each round,
-then optional ``; key values`` fields (tsh's own bookkeeping, kept as written).
-Blank lines and ``#`` comments are skipped; errors name the physical line.
+then ``; key values`` fields. Blank lines and ``#`` comments are skipped; errors name
+the physical line. A line is read by splitting it, never by a backtracking pattern:
+reading is linear in the line's length, and lines, players and rounds are bounded
+(``MAX_LINE_CHARS``, ``MAX_PLAYERS``, ``rules.tournament.MAX_ROUNDS``).
+
+The name is every word before the rating, kept exactly as written (``Last, First``,
+apostrophes, suffixes, a member id after ``:``); the rating is the first word after
+it that is a rating (``1500``, ``1500.5``, tsh's multi-list ``0+0+0``) with nothing
+but opponent numbers after it. The rating is kept as written (``rating_text``) beside
+the whole number the system rates with (its first list's integer part).
 
 Opponent 0 means no opponent. tsh enters a bye as the player's number and one score,
 "usually 50, or -50 for a forfeit" (tsh manual, data entry), and a forfeit between
-paired players is entered the same way (+50 for the player present, -50 for the
-absentee) so that ratings bodies never rate it. Hence, reading:
+paired players the same way, so that ratings bodies never rate it; a late entry's
+missed round, or a round a player was not paired in, is opponent 0 with score 0,
+which counts neither as a win nor as a loss. Hence, reading:
 
-- opponent 0 with a positive score: the bye spread (``bye_spread``) is a bye of the
-  round's pairing; any other positive score is an ``UnpairedRoundRecorded`` with
-  that spread (a win);
-- opponent 0 with a negative score: an ``UnpairedRoundRecorded`` forfeit loss;
-- opponent 0 with score 0: nothing (absent: a late entry's missed round);
+- opponent 0 with the bye spread (``bye_spread``): a bye of the round's pairing;
+- opponent 0 with any other score: an ``UnpairedRoundRecorded`` credit of that score
+  (a win if positive, a loss if negative, neither if 0), exactly as tsh counts it;
 - opponent 0 with no score yet: a bye of the pairing.
 
-and writing, from ``rules.records``: a bye is 0 and the bye spread, a forfeit win 0
-and +forfeit spread, a forfeit loss 0 and -forfeit spread, an absent round 0 and 0.
-A forfeit therefore reads back as a bye and a forfeit loss: the same standings, and
-unrated either way. ``p12`` (1: went first, 2: went second, 0: no game; tsh's other
-codes mean "not yet decided"), when present, says who went first; without it the
-lower player number is recorded first.
-A tie in a ``.t`` file has no pre-adjustment scores: it is imported as a draw (the
-pre-adjustment scores are recorded equal to the finals), as tsh scores it.
+and writing, from ``rules.records``: a bye is 0 and the bye spread, a forfeit or a
+credit 0 and its signed spread, a round the player was not paired in 0 and 0; a
+player's trailing rounds without anything are not written (an export never invents a
+round), and a game without a result yet ends the scores.
+
+The fields after the scores are kept on the player (``extensions``) and written back
+in their order. Those the system computes are written from its own data (equal to
+the source's where nothing changed): ``p12`` (1 went first, 2 second, 0 no game; tsh's
+other codes mean "not yet decided"), ``board`` (the board of each round, 0 without
+one), ``off`` (a withdrawn player, with the forfeit score of their rounds), ``rrank``
+(the rank after each round; with one value more than the rounds, the first is the
+pre-event rank) and ``lifeg`` (career games). Reading, ``p12`` says who went first
+(without it the lower player number is recorded first), ``board`` numbers the boards,
+``lifeg`` gives the career games, ``naspa`` the member id, and ``off`` withdraws the
+player from the round their trailing run of forfeit scores starts (left out of tsh's
+ranking from then on). A tie in a ``.t`` file has no pre-adjustment scores: it is
+imported as a draw (the pre-adjustment scores are recorded equal to the finals), as
+tsh scores it.
+
+``config.tsh`` (``read_config``) gives the divisions and their files, and the settings
+this system has: ``max_rounds``, ``spread_cap`` (a number or a list, one per round),
+``bye_spread``, ``rating_system``; every other line (``gibson``, prizes, ...) is
+listed, with its number, as not taken.
 
 Usage::
 
     tfile = read_t(text)
     events = t_to_events(tfile, "A")
     text = write_t(tournament_to_records(replay([...events])).divisions[0])
+    config = read_config(config_text)
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 
-from rules.records import DivisionRecord, EntryKind, PlayerRecord
+from rules.records import DivisionRecord, EntryKind, PlayerRecord, RoundEntry
 from rules.tournament import (
+    MAX_ROUNDS,
     Board,
     Event,
+    Extension,
     PairingMethod,
     PlayerRegistered,
+    PlayerWithdrawn,
     ResultRecorded,
     RoundPaired,
     TournamentError,
     UnpairedRoundRecorded,
+    WithdrawalPolicy,
 )
 
 __all__ = [
+    "MAX_FILE_CHARS",
+    "MAX_LINE_CHARS",
+    "MAX_PLAYERS",
     "TFile",
     "TPlayer",
+    "TshConfig",
     "TshError",
+    "read_config",
     "read_t",
     "t_to_events",
     "write_t",
 ]
 
-LINE_RE = re.compile(
-    r"^(.+?\S)\s+(\d+(?:[.+]\d+)*)\s*([\d\s]*);\s*([-\d\s]*)((?:;[^;]*)*)$"
-)
+# Generous bounds: a 40-round line of a national event, with every field tsh
+# keeps, is under 1,500 characters; a division of a national event has 500 players.
+MAX_LINE_CHARS = 20_000
+MAX_PLAYERS = 2_000
+MAX_FILE_CHARS = 4 * 1024 * 1024
+
+# The fields the system writes from its own data, whatever the source said.
+COMPUTED_FIELDS = ("p12", "board", "off", "rrank", "lifeg", "naspa")
+
+_RATING = re.compile(r"\d+(?:[.+]\d+)*")
+_WORD = re.compile(r"\S+")
 
 
 class TshError(TournamentError):
-    """Raised when a ``.t`` file cannot be read, imported or written.
+    """Raised when a ``.t`` or ``config.tsh`` file cannot be read, imported or
+    written.
 
     ``line`` is the physical line number (1-based) at fault, or None.
     """
@@ -93,14 +134,13 @@ class TPlayer:
     rating_text: str  # as written
     opponents: tuple[int, ...]
     scores: tuple[int, ...]
-    extra: tuple[str, ...] = ()  # each "; key values" field as written, without ";"
+    fields: tuple[Extension, ...] = ()  # each "; key values" field, as written
 
     def field(self, key: str) -> tuple[str, ...] | None:
-        """Return the values of the extra field ``key`` (e.g. ``"p12"``), or None."""
-        for segment in self.extra:
-            words = segment.split()
-            if words and words[0] == key:
-                return tuple(words[1:])
+        """Return the values of the field ``key`` (e.g. ``"p12"``), or None."""
+        for extension in self.fields:
+            if extension.key == key:
+                return tuple(extension.value.split())
         return None
 
 
@@ -116,42 +156,106 @@ class TFile:
         return max((len(p.opponents) for p in self.players), default=0)
 
 
-def read_t(text: str) -> TFile:
-    """Parse a ``.t`` file; raise TshError (``tsh_syntax``) naming the bad line."""
-    players: list[TPlayer] = []
-    for line_number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        match = LINE_RE.match(line)
-        if match is None:
+def _lines(text: str) -> Iterator[tuple[int, str]]:
+    """Yield (physical line number, stripped line) of the lines that hold data."""
+    if len(text) > MAX_FILE_CHARS:
+        raise TshError(
+            "tsh_too_large", f"the file is over {MAX_FILE_CHARS // 1024} KB."
+        )
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if len(raw) > MAX_LINE_CHARS:
             raise TshError(
-                "tsh_syntax",
-                "expected 'name rating opponents; scores', e.g."
-                " 'Smith, Ann 1500 2 3; 412 388'.",
+                "tsh_line_too_long",
+                f"the line is over {MAX_LINE_CHARS} characters.",
+                number,
+            )
+        line = raw.strip()
+        if line and not line.startswith("#"):
+            yield number, line
+
+
+def read_t(text: str) -> TFile:
+    """Parse a ``.t`` file; raise TshError (``tsh_syntax`` and the bounds' codes)
+    naming the bad line."""
+    players: list[TPlayer] = []
+    for line_number, line in _lines(text):
+        if len(players) == MAX_PLAYERS:
+            raise TshError(
+                "tsh_too_many_players",
+                f"a division holds at most {MAX_PLAYERS} players.",
                 line_number,
             )
-        name, rating_text, opponents, scores, extra = match.groups()
-        try:
-            score_values = tuple(int(word) for word in scores.split())
-        except ValueError:
-            raise TshError(
-                "tsh_syntax", f"scores {scores.strip()!r} are not numbers.", line_number
-            ) from None
-        rating = int(re.split(r"[.+]", rating_text)[0])
-        players.append(
-            TPlayer(
-                number=len(players) + 1,
-                line=line_number,
-                name=name,
-                rating=rating,
-                rating_text=rating_text,
-                opponents=tuple(int(word) for word in opponents.split()),
-                scores=score_values,
-                extra=tuple(segment.strip() for segment in extra.split(";")[1:]),
-            )
-        )
+        players.append(_player(line, len(players) + 1, line_number))
     return TFile(tuple(players))
+
+
+def _player(line: str, number: int, line_number: int) -> TPlayer:
+    head, _, rest = line.partition(";")
+    if not _:
+        raise _syntax(line_number)
+    name, rating_text, opponent_words = _split_head(head, line_number)
+    score_text, *field_texts = rest.split(";")
+    scores = _numbers(score_text.split(), line_number, "scores")
+    opponents = _numbers(opponent_words, line_number, "opponents")
+    if len(opponents) > MAX_ROUNDS or len(scores) > MAX_ROUNDS:
+        raise TshError(
+            "tsh_too_many_rounds",
+            f"a player has at most {MAX_ROUNDS} rounds.",
+            line_number,
+        )
+    return TPlayer(
+        number=number,
+        line=line_number,
+        name=name,
+        rating=int(re.split(r"[.+]", rating_text)[0]),
+        rating_text=rating_text,
+        opponents=opponents,
+        scores=scores,
+        fields=tuple(_fields(field_texts)),
+    )
+
+
+def _syntax(line_number: int) -> TshError:
+    return TshError(
+        "tsh_syntax",
+        "expected 'name rating opponents; scores', e.g."
+        " 'Smith, Ann 1500 2 3; 412 388'.",
+        line_number,
+    )
+
+
+def _split_head(head: str, line_number: int) -> tuple[str, str, list[str]]:
+    """Split ``name rating opponents`` where the rating is the first rating-like
+    word with only whole numbers after it (at least one word of name before it)."""
+    words = list(_WORD.finditer(head))
+    numbers_from = len(words)
+    while numbers_from > 0 and words[numbers_from - 1].group().isdigit():
+        numbers_from -= 1
+    for index in range(max(1, numbers_from - 1), len(words)):
+        if _RATING.fullmatch(words[index].group()):
+            name = head[: words[index - 1].end()].strip()
+            opponents = [word.group() for word in words[index + 1 :]]
+            return name, words[index].group(), opponents
+    raise _syntax(line_number)
+
+
+def _numbers(words: Sequence[str], line_number: int, what: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(word) for word in words)
+    except ValueError:
+        raise TshError(
+            "tsh_syntax", f"{what} {' '.join(words)!r} are not numbers.", line_number
+        ) from None
+
+
+def _fields(texts: Sequence[str]) -> Iterator[Extension]:
+    for text in texts:
+        key, _, value = text.strip().partition(" ")
+        if key:
+            yield Extension(key, value.strip())
+
+
+# --- Import -----------------------------------------------------------------------
 
 
 def _first_code(player: TPlayer, round_: int) -> str | None:
@@ -161,41 +265,42 @@ def _first_code(player: TPlayer, round_: int) -> str | None:
     return values[round_ - 1]
 
 
-def t_to_events(
-    tfile: TFile,
-    division: str,
-    *,
-    player_ids: Sequence[str] | None = None,
-    bye_spread: int = 50,
-) -> list[Event]:
-    """Return the events that register, pair and score the file's division.
+def _board_of(player: TPlayer, round_: int) -> int | None:
+    values = player.field("board")
+    if values is None or len(values) < round_ or not values[round_ - 1].isdigit():
+        return None
+    return int(values[round_ - 1]) or None
 
-    The tournament and the division must already exist (the caller's events come
-    first). ``player_ids`` gives each player's stable id in file order; by default
-    they are ``"<division>-<number>"``. ``bye_spread`` is the tournament's bye spread:
-    an opponent-0 score equal to it is a bye of the pairing. Raises TshError
-    (``tsh_unknown_opponent``, ``tsh_pairing_mismatch``, ``tsh_missing_score``,
-    ``tsh_empty_round``) naming the line at fault.
-    """
-    players = tfile.players
-    if player_ids is None:
-        ids = [f"{division}-{player.number}" for player in players]
-    else:
-        ids = list(player_ids)
-        if len(ids) != len(players) or len(set(ids)) != len(ids):
-            raise TshError(
-                "tsh_player_ids",
-                f"Give {len(players)} distinct player ids, one per player line.",
-            )
-    events: list[Event] = [
-        PlayerRegistered(
-            player_id=ids[index],
-            division=division,
-            name=player.name,
-            rating=player.rating,
-        )
-        for index, player in enumerate(players)
-    ]
+
+def _career_games(player: TPlayer) -> int | None:
+    values = player.field("lifeg")
+    if not values or not values[0].isdigit():
+        return None
+    return int(values[0])
+
+
+def _off_from(player: TPlayer) -> int | None:
+    """The round an ``off`` player went off: where their trailing run of opponent-0
+    rounds with the ``off`` score starts (the next round when there is none)."""
+    values = player.field("off")
+    if values is None:
+        return None
+    try:
+        score = int(values[0]) if values else 0
+    except ValueError:
+        score = 0
+    start = len(player.opponents)
+    while (
+        start > 0
+        and player.opponents[start - 1] == 0
+        and len(player.scores) >= start
+        and player.scores[start - 1] == score
+    ):
+        start -= 1
+    return start + 1
+
+
+def _check_players(players: Sequence[TPlayer]) -> None:
     for player in players:
         if len(player.scores) > len(player.opponents):
             raise TshError(
@@ -203,110 +308,199 @@ def t_to_events(
                 f"{len(player.scores)} scores for {len(player.opponents)} opponents.",
                 player.line,
             )
-        for round_, number in enumerate(player.opponents, start=1):
-            if number > len(players) or number == player.number:
+        for round_, opponent in enumerate(player.opponents, start=1):
+            if opponent > len(players) or opponent == player.number:
                 raise TshError(
                     "tsh_unknown_opponent",
-                    f"round {round_}: opponent {number} is not another player of"
+                    f"round {round_}: opponent {opponent} is not another player of"
                     " this file.",
                     player.line,
                 )
+
+
+def t_to_events(
+    tfile: TFile,
+    division: str,
+    *,
+    player_ids: Sequence[str] | None = None,
+    bye_spread: int = 50,
+    rounds: int | None = None,
+) -> list[Event]:
+    """Return the events that register, pair and score the file's division.
+
+    The tournament and the division must already exist (the caller's events come
+    first). ``player_ids`` gives each player's stable id in file order; by default
+    they are ``"<division>-<number>"``. ``bye_spread`` is the tournament's bye spread:
+    an opponent-0 score equal to it is a bye of the pairing. ``rounds`` is the
+    tournament's number of rounds (an ``off`` player going off after the last round
+    is not withdrawn). Raises TshError (``tsh_unknown_opponent``,
+    ``tsh_pairing_mismatch``, ``tsh_missing_score``, ``tsh_empty_round``) naming the
+    line at fault.
+    """
+    players = tfile.players
+    ids = _ids(players, division, player_ids)
+    _check_players(players)
+    events: list[Event] = [
+        _registration(player, ids[index], division)
+        for index, player in enumerate(players)
+    ]
+    limit = rounds if rounds is not None else MAX_ROUNDS
+    for index, player in enumerate(players):
+        off = _off_from(player)
+        if off is not None and off <= limit:
+            events.append(
+                PlayerWithdrawn(ids[index], off, policy=WithdrawalPolicy.FORFEIT)
+            )
     for round_ in range(1, tfile.rounds + 1):
-        games: list[tuple[TPlayer, TPlayer]] = []
-        byes: list[str] = []
-        results: list[Event] = []
-        awarded: list[Event] = []
-        for player in players:
-            if len(player.opponents) < round_:
-                continue
-            opponent_number = player.opponents[round_ - 1]
-            score = player.scores[round_ - 1] if len(player.scores) >= round_ else None
-            if opponent_number == 0:
-                if score is None or score == bye_spread:
-                    byes.append(ids[player.number - 1])
-                elif score != 0:
-                    awarded.append(
-                        UnpairedRoundRecorded(
-                            round=round_,
-                            player_id=ids[player.number - 1],
-                            spread=score,
-                        )
-                    )
-                continue
-            opponent = players[opponent_number - 1]
-            back = (
-                opponent.opponents[round_ - 1]
-                if len(opponent.opponents) >= round_
-                else None
-            )
-            if back != player.number:
-                raise TshError(
-                    "tsh_pairing_mismatch",
-                    f"round {round_}: {player.name} plays #{opponent_number}"
-                    f" ({opponent.name}), whose line {opponent.line} has"
-                    f" {'no opponent' if back is None else f'#{back}'} in that round.",
-                    player.line,
-                )
-            if player.number < opponent.number:
-                games.append((player, opponent))
-        if not games and not byes:
-            raise TshError(
-                "tsh_empty_round",
-                f"round {round_} has no game and no bye: nothing to pair.",
-            )
-        boards = []
-        for board, (low, high) in enumerate(games, start=1):
-            low_id, high_id = ids[low.number - 1], ids[high.number - 1]
-            if _first_code(low, round_) == "2" or _first_code(high, round_) == "1":
-                boards.append(Board(board, high_id, low_id))
-            else:
-                boards.append(Board(board, low_id, high_id))
-            scored = [len(p.scores) >= round_ for p in (low, high)]
-            if scored[0] != scored[1]:
-                missing = high if scored[0] else low
-                raise TshError(
-                    "tsh_missing_score",
-                    f"round {round_}: {missing.name} has no score for the game"
-                    f" against {(low if missing is high else high).name}.",
-                    missing.line,
-                )
-            if scored[0]:
-                score_low = low.scores[round_ - 1]
-                score_high = high.scores[round_ - 1]
-                tied = score_low == score_high
-                results.append(
-                    ResultRecorded(
-                        round=round_,
-                        player_a=low_id,
-                        player_b=high_id,
-                        score_a=score_low,
-                        score_b=score_high,
-                        # A .t file has no pre-adjustment scores: a tie is a draw.
-                        pre_adjustment_a=score_low if tied else None,
-                        pre_adjustment_b=score_high if tied else None,
-                    )
-                )
-        events.append(
-            RoundPaired(
-                division=division,
-                round=round_,
-                games=tuple(boards),
-                byes=tuple(byes),
-                method=PairingMethod.IMPORTED,
-            )
-        )
-        events.extend(results)
-        events.extend(awarded)
+        events.extend(_round_events(players, ids, division, round_, bye_spread))
     return events
+
+
+def _ids(
+    players: Sequence[TPlayer], division: str, player_ids: Sequence[str] | None
+) -> list[str]:
+    if player_ids is None:
+        return [f"{division}-{player.number}" for player in players]
+    ids = list(player_ids)
+    if len(ids) != len(players) or len(set(ids)) != len(ids):
+        raise TshError(
+            "tsh_player_ids",
+            f"Give {len(players)} distinct player ids, one per player line.",
+        )
+    return ids
+
+
+def _registration(player: TPlayer, player_id: str, division: str) -> PlayerRegistered:
+    member = player.field("naspa")
+    return PlayerRegistered(
+        player_id=player_id,
+        division=division,
+        name=player.name,
+        rating=player.rating,
+        member_id=member[0] if member else "",
+        rating_text=player.rating_text,
+        career_games=_career_games(player),
+        extensions=player.fields,
+    )
+
+
+def _round_events(
+    players: Sequence[TPlayer],
+    ids: Sequence[str],
+    division: str,
+    round_: int,
+    bye_spread: int,
+) -> list[Event]:
+    games: list[tuple[TPlayer, TPlayer]] = []
+    byes: list[str] = []
+    credits: list[Event] = []
+    for player in players:
+        if len(player.opponents) < round_:
+            continue
+        opponent_number = player.opponents[round_ - 1]
+        score = player.scores[round_ - 1] if len(player.scores) >= round_ else None
+        if opponent_number == 0:
+            if score is None or score == bye_spread:
+                byes.append(ids[player.number - 1])
+            else:
+                credits.append(
+                    UnpairedRoundRecorded(round_, ids[player.number - 1], score)
+                )
+            continue
+        opponent = _opponent(players, player, opponent_number, round_)
+        if player.number < opponent.number:
+            games.append((player, opponent))
+    if not games and not byes:
+        raise TshError(
+            "tsh_empty_round",
+            f"round {round_} has no game and no bye: nothing to pair.",
+        )
+    boards, results = _boards(games, ids, round_)
+    pairing = RoundPaired(
+        division=division,
+        round=round_,
+        games=tuple(boards),
+        byes=tuple(byes),
+        method=PairingMethod.IMPORTED,
+    )
+    return [pairing, *results, *credits]
+
+
+def _opponent(
+    players: Sequence[TPlayer], player: TPlayer, number: int, round_: int
+) -> TPlayer:
+    opponent = players[number - 1]
+    back = opponent.opponents[round_ - 1] if len(opponent.opponents) >= round_ else None
+    if back != player.number:
+        raise TshError(
+            "tsh_pairing_mismatch",
+            f"round {round_}: {player.name} plays #{number} ({opponent.name}), whose"
+            f" line {opponent.line} has"
+            f" {'no opponent' if back is None else f'#{back}'} in that round.",
+            player.line,
+        )
+    return opponent
+
+
+def _boards(
+    games: Sequence[tuple[TPlayer, TPlayer]], ids: Sequence[str], round_: int
+) -> tuple[list[Board], list[Event]]:
+    """The round's boards (numbered as the file's ``board`` field says, else in
+    player order) and the results of the games with scores."""
+    boards: list[Board] = []
+    results: list[Event] = []
+    taken = {board for low, _ in games if (board := _board_of(low, round_)) is not None}
+    spare = (number for number in range(1, 10_000) if number not in taken)
+    for low, high in games:
+        number = _board_of(low, round_) or _board_of(high, round_) or next(spare)
+        low_id, high_id = ids[low.number - 1], ids[high.number - 1]
+        if _first_code(low, round_) == "2" or _first_code(high, round_) == "1":
+            boards.append(Board(number, high_id, low_id))
+        else:
+            boards.append(Board(number, low_id, high_id))
+        scored = [len(p.scores) >= round_ for p in (low, high)]
+        if scored[0] != scored[1]:
+            missing = high if scored[0] else low
+            raise TshError(
+                "tsh_missing_score",
+                f"round {round_}: {missing.name} has no score for the game"
+                f" against {(low if missing is high else high).name}.",
+                missing.line,
+            )
+        if scored[0]:
+            results.append(_result(round_, low, high, low_id, high_id))
+    return boards, results
+
+
+def _result(
+    round_: int, low: TPlayer, high: TPlayer, low_id: str, high_id: str
+) -> ResultRecorded:
+    score_low = low.scores[round_ - 1]
+    score_high = high.scores[round_ - 1]
+    tied = score_low == score_high
+    return ResultRecorded(
+        round=round_,
+        player_a=low_id,
+        player_b=high_id,
+        score_a=score_low,
+        score_b=score_high,
+        # A .t file has no pre-adjustment scores: a tie is a draw.
+        pre_adjustment_a=score_low if tied else None,
+        pre_adjustment_b=score_high if tied else None,
+    )
+
+
+# --- Export -----------------------------------------------------------------------
 
 
 def write_t(division_record: DivisionRecord, *, firsts: bool = False) -> str:
     """Return the division as a ``.t`` file: the NASPA submission format.
 
     One line per player in number order (line order = player number = the id other
-    lines use): ``name rating opponents; scores``, single-space separated, opponent 0
-    for a bye, forfeit or absent round. ``firsts=True`` adds tsh's ``p12`` field.
-    A round with no result yet ends the player's scores. Raises TshError
+    lines use): ``name rating opponents; scores``, single-space separated, then the
+    player's fields in their order, those the system computes written from its own
+    data. ``firsts=True`` adds tsh's ``p12`` field where the player has none. A
+    round with no result yet ends the player's scores. Raises TshError
     (``tsh_unwritable_name``, ``tsh_incomplete_round``, ``tsh_player_numbers``).
     """
     lines = []
@@ -317,59 +511,205 @@ def write_t(division_record: DivisionRecord, *, firsts: bool = False) -> str:
                 f"Players must be numbered 1, 2, 3... in order; {player.name} is"
                 f" number {player.number} at position {position}.",
             )
-        line = _player_line(player, firsts)
-        # The line must read back as this name (read_t strips the line first).
-        parsed = LINE_RE.match(line.strip())
-        if (
-            ";" in player.name
-            or "\n" in player.name
-            or "\r" in player.name
-            or player.name.startswith("#")
-            or parsed is None
-            or parsed.group(1) != player.name
-        ):
-            raise TshError(
-                "tsh_unwritable_name",
-                f"The name {player.name!r} cannot be written to a .t file (no ';',"
-                " no leading '#', no trailing number, no surrounding spaces).",
-            )
-        lines.append(line)
+        _check_name(player.name)
+        lines.append(_player_line(player, firsts))
     return "".join(f"{line}\n" for line in lines)
 
 
-def _player_line(player: PlayerRecord, firsts: bool) -> str:
-    opponents: list[int] = []
-    scores: list[int | None] = []
-    p12: list[int] = []
-    for entry in player.rounds:
-        if entry.kind is EntryKind.GAME:
-            opponents.append(entry.opponent or 0)
-            scores.append(entry.own_score)
-            p12.append({True: 1, False: 2, None: 0}[entry.went_first])
-            continue
-        opponents.append(0)
-        p12.append(0)
-        if entry.kind is EntryKind.UNPLAYED:
-            scores.append(0)
+def _check_name(name: str) -> None:
+    """Refuse a name that would not read back as itself."""
+    head = list(_WORD.finditer(name))
+    if (
+        not head
+        or ";" in name
+        or "\n" in name
+        or "\r" in name
+        or name.startswith("#")
+        or name != name.strip()
+        or _RATING.fullmatch(head[-1].group())
+    ):
+        raise TshError(
+            "tsh_unwritable_name",
+            f"The name {name!r} cannot be written to a .t file (no ';', no leading"
+            " '#', no trailing number, no surrounding spaces).",
+        )
+
+
+@dataclass
+class _Line:
+    """A player's rounds as the ``.t`` columns, and the values of the computed
+    fields."""
+
+    opponents: list[int] = field(default_factory=list)
+    scores: list[int | None] = field(default_factory=list)
+    p12: list[int] = field(default_factory=list)
+    boards: list[int] = field(default_factory=list)
+
+
+def _columns(player: PlayerRecord) -> _Line:
+    line = _Line()
+    for entry in _written_rounds(player.rounds):
+        game = entry.kind is EntryKind.GAME
+        line.opponents.append((entry.opponent or 0) if game else 0)
+        line.p12.append({True: 1, False: 2, None: 0}[entry.went_first] if game else 0)
+        line.boards.append(entry.board or 0)
+        if game:
+            line.scores.append(entry.own_score)
         else:
-            # A bye, forfeit or credit: own_score is the signed spread credited.
-            scores.append(entry.own_score)
-    if None in scores:
-        cut = scores.index(None)
-        later = [
-            entry
-            for entry, score in zip(player.rounds[cut:], scores[cut:], strict=True)
-            if score is not None and entry.kind is not EntryKind.UNPLAYED
-        ]
-        if later:
-            raise TshError(
-                "tsh_incomplete_round",
-                f"{player.name} has no result in round {cut + 1} but has one in"
-                f" round {later[0].round}; enter round {cut + 1} first.",
-            )
-        scores = scores[:cut]
-    head = " ".join([player.name, str(player.rating), *map(str, opponents)])
-    line = f"{head}; {' '.join(str(score) for score in scores)}".rstrip()
-    if firsts:
-        line += f"; p12 {' '.join(map(str, p12))}".rstrip()
+            # A bye, forfeit or credit: own_score is the signed spread credited;
+            # a round without anything is tsh's 0.
+            line.scores.append(entry.own_score or 0)
+    _cut_at_missing_result(player, line)
     return line
+
+
+def _written_rounds(rounds: Sequence[RoundEntry]) -> Sequence[RoundEntry]:
+    """The rounds up to the player's last one with something in it."""
+    last = len(rounds)
+    while last > 0 and rounds[last - 1].kind is EntryKind.UNPLAYED:
+        last -= 1
+    return rounds[:last]
+
+
+def _cut_at_missing_result(player: PlayerRecord, line: _Line) -> None:
+    if None not in line.scores:
+        return
+    cut = line.scores.index(None)
+    later = [score for score in line.scores[cut:] if score is not None]
+    if later:
+        raise TshError(
+            "tsh_incomplete_round",
+            f"{player.name} has no result in round {cut + 1} but has one in a later"
+            f" round; enter round {cut + 1} first.",
+        )
+    line.scores = line.scores[:cut]
+
+
+def _player_line(player: PlayerRecord, firsts: bool) -> str:
+    line = _columns(player)
+    head = " ".join(
+        [
+            player.name,
+            player.rating_text or str(player.rating),
+            *map(str, line.opponents),
+        ]
+    )
+    text = f"{head}; {' '.join(map(str, line.scores))}".rstrip()
+    for key, value in _written_fields(player, line, firsts):
+        text += f"; {key} {value}".rstrip()
+    return text
+
+
+def _written_fields(
+    player: PlayerRecord, line: _Line, firsts: bool
+) -> list[tuple[str, str]]:
+    """The player's fields in their order, the computed ones from the data, then
+    the computed ones the source did not have and the system has."""
+    computed = _computed(player, line)
+    written = []
+    for key, value in player.extensions:
+        if key in COMPUTED_FIELDS:
+            if key in computed:
+                written.append((key, computed.pop(key)))
+        else:
+            written.append((key, value))
+    if firsts and "p12" in computed:
+        written.append(("p12", computed.pop("p12")))
+    for key in ("off", "lifeg", "naspa"):
+        if key in computed:
+            written.append((key, computed.pop(key)))
+    return written
+
+
+def _computed(player: PlayerRecord, line: _Line) -> dict[str, str]:
+    source = dict(player.extensions)
+    values = {
+        "p12": " ".join(map(str, line.p12)),
+        "board": " ".join(map(str, line.boards)),
+    }
+    ranks = _ranks(player, len(line.opponents), source.get("rrank"))
+    if ranks is not None:
+        values["rrank"] = ranks
+    if player.withdrawn:
+        values["off"] = _off_value(player, source.get("off"))
+    if player.career_games is not None:
+        values["lifeg"] = str(player.career_games)
+    if player.member_id:
+        values["naspa"] = player.member_id
+    return values
+
+
+def _ranks(player: PlayerRecord, rounds: int, source: str | None) -> str | None:
+    """The rank after each written round; with the pre-event rank first when the
+    source wrote one value more than its rounds."""
+    if source is None or not player.ranks:
+        return None
+    values = player.ranks[: rounds + 1]
+    with_start = len(source.split()) == rounds + 1
+    shown = values if with_start else values[1:]
+    return " ".join("0" if rank is None else str(rank) for rank in shown)
+
+
+def _off_value(player: PlayerRecord, source: str | None) -> str:
+    forfeits = [
+        entry.own_score
+        for entry in player.rounds
+        if entry.kind is EntryKind.WITHDRAWAL_FORFEIT and entry.own_score is not None
+    ]
+    if forfeits:
+        return str(forfeits[-1])
+    return source if source is not None else "0"
+
+
+# --- config.tsh ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TshConfig:
+    """What a ``config.tsh`` sets up: the divisions (name, file) and the settings
+    this system takes, and the lines it does not (number, text)."""
+
+    divisions: tuple[tuple[str, str], ...]
+    settings: dict[str, object]
+    not_taken: tuple[tuple[int, str], ...]
+
+
+# tsh's configuration keys this system has a setting for.
+CONFIG_KEYS = ("max_rounds", "spread_cap", "bye_spread", "rating_system")
+_CONFIG = re.compile(r"config\s+(\w+)\s*=\s*(.*?);?\s*$")
+
+
+def read_config(text: str) -> TshConfig:
+    """Parse ``config.tsh``; raise TshError naming the line of a bad value."""
+    divisions: list[tuple[str, str]] = []
+    settings: dict[str, object] = {}
+    not_taken: list[tuple[int, str]] = []
+    for number, line in _lines(text):
+        words = line.split()
+        if words[0].lower() == "division" and len(words) == 3:
+            divisions.append((words[1].upper(), words[2]))
+            continue
+        match = _CONFIG.fullmatch(line)
+        if match is not None and match.group(1) in CONFIG_KEYS:
+            settings[match.group(1)] = _config_value(match.group(2), number)
+            continue
+        not_taken.append((number, line))
+    return TshConfig(tuple(divisions), settings, tuple(not_taken))
+
+
+def _config_value(text: str, number: int) -> object:
+    """A config value: a whole number, a quoted word, or a list of numbers."""
+    text = text.strip()
+    if re.fullmatch(r"-?\d+", text):
+        return int(text)
+    quoted = re.fullmatch(r"""(['"])([\w.+-]*)\1""", text)
+    if quoted:
+        return quoted.group(2)
+    listed = re.fullmatch(r"\[\s*(-?\d+(?:\s*,\s*-?\d+)*)?\s*,?\s*\]", text)
+    if listed:
+        return [int(value) for value in re.findall(r"-?\d+", text)]
+    raise TshError(
+        "tsh_config_value",
+        f"{text!r} is not a number, a quoted word or a list of numbers.",
+        number,
+    )

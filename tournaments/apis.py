@@ -25,11 +25,15 @@ from rest_framework.views import APIView
 from config.parsers import BoundedJSONParser
 from games.eventstore.store import AppendResult
 from games.readcache import cached_json
-from tournaments import selectors, services
+from tournaments import corrections, imports, selectors, services
 from tournaments import serializers as s
 from tournaments.models import Player, Tournament
-
-MAX_T_FILE_BYTES = 1024 * 1024
+from tournaments.uploads import (
+    MAX_CONFIG_BYTES,
+    MAX_T_FILE_BYTES,
+    UploadTooLargeError,
+    read_upload,
+)
 
 
 def get_tournament(request: Request, tournament_id: UUID) -> Tournament:
@@ -83,9 +87,171 @@ class TournamentListCreateApi(ListAPIView):
 
 
 class TournamentDetailApi(APIView):
+    permission_classes = (IsAuthenticatedOrReadOnly,)
+
     @extend_schema(responses=s.TournamentOutput)
     def get(self, request: Request, tournament_id: UUID) -> Response:
         return Response(s.TournamentOutput(get_tournament(request, tournament_id)).data)
+
+    @extend_schema(request=s.SettingsPatchInput, responses={201: s.CommandOutput})
+    def patch(self, request: Request, tournament_id: UUID) -> Response:
+        """Correct the settings: every result is counted again under them."""
+        get_tournament(request, tournament_id)
+        data = s.SettingsPatchInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        changes = dict(data.validated_data)
+        expected = changes.pop("expected_version", None)
+        if not changes:
+            raise ValidationError({"non_field_errors": ["Give a setting to change."]})
+        result = corrections.settings_change(
+            tournament_id=tournament_id,
+            changes=changes,
+            user=request.user,
+            expected_version=expected,
+        )
+        return command_response(result)
+
+
+class PlayerDetailApi(APIView):
+    permission_classes = (IsAuthenticatedOrReadOnly,)
+
+    @extend_schema(responses=s.PlayerOutput)
+    def get(self, request: Request, tournament_id: UUID, player_id: str) -> Response:
+        tournament = get_tournament(request, tournament_id)
+        player = get_object_or_404(Player, tournament=tournament, player_id=player_id)
+        return Response(s.PlayerOutput(player).data)
+
+    @extend_schema(request=s.PlayerPatchInput, responses={201: s.CorrectionOutput})
+    def patch(self, request: Request, tournament_id: UUID, player_id: str) -> Response:
+        """Correct a player's name, rating, member id or career games."""
+        get_tournament(request, tournament_id)
+        data = s.PlayerPatchInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields = dict(data.validated_data)
+        expected = fields.pop("expected_version", None)
+        if not fields:
+            raise ValidationError({"non_field_errors": ["Give a field to correct."]})
+        done = corrections.player_edit(
+            tournament_id=tournament_id,
+            player_id=player_id,
+            user=request.user,
+            expected_version=expected,
+            **fields,
+        )
+        response = command_response(done.result)
+        response.data["notes"] = list(done.notes)
+        return response
+
+
+class DivisionApi(APIView):
+    permission_classes = (IsAuthenticated,)
+
+    @extend_schema(request=s.DivisionPatchInput, responses={201: s.CommandOutput})
+    def patch(self, request: Request, tournament_id: UUID, division: str) -> Response:
+        """Rename a division: everything of it takes the new name."""
+        get_tournament(request, tournament_id)
+        data = s.DivisionPatchInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        result = corrections.division_rename(
+            tournament_id=tournament_id,
+            name=division,
+            new_name=data.validated_data["name"],
+            user=request.user,
+            expected_version=data.validated_data.get("expected_version"),
+        )
+        return command_response(result)
+
+
+class TeamApi(APIView):
+    permission_classes = (IsAuthenticated,)
+
+    @extend_schema(responses=s.TeamMemberOutput(many=True))
+    def get(self, request: Request, tournament_id: UUID) -> Response:
+        """The team: directors and scorekeepers (its directors only)."""
+        tournament = get_tournament(request, tournament_id)
+        if not selectors.tournament_is_director(tournament, request.user):
+            raise services.PermissionDeniedError(
+                "Only the tournament's directors may see its team."
+            )
+        team = selectors.tournament_team(tournament)
+        return Response([{"username": name, "role": role} for name, role in team])
+
+    @extend_schema(request=s.TeamMemberInput, responses={201: s.CommandOutput})
+    def post(self, request: Request, tournament_id: UUID) -> Response:
+        """Add a co-director or a scorekeeper by username."""
+        get_tournament(request, tournament_id)
+        data = s.TeamMemberInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        result = corrections.team_add(
+            tournament_id=tournament_id,
+            username=data.validated_data["username"],
+            role=data.validated_data["role"],
+            user=request.user,
+            expected_version=data.validated_data.get("expected_version"),
+        )
+        return command_response(result)
+
+
+class TeamRemoveApi(APIView):
+    permission_classes = (IsAuthenticated,)
+
+    @extend_schema(request=s.TeamRemoveInput, responses={201: s.CommandOutput})
+    def post(self, request: Request, tournament_id: UUID) -> Response:
+        """Remove a director (never the last) or a scorekeeper."""
+        get_tournament(request, tournament_id)
+        data = s.TeamRemoveInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        result = corrections.team_remove(
+            tournament_id=tournament_id,
+            username=data.validated_data["username"],
+            user=request.user,
+            expected_version=data.validated_data.get("expected_version"),
+        )
+        return command_response(result)
+
+
+class LateEntryApi(APIView):
+    permission_classes = (IsAuthenticated,)
+
+    @extend_schema(request=s.LateEntryInput, responses={201: s.CommandOutput})
+    def post(self, request: Request, tournament_id: UUID) -> Response:
+        """Register a late entry, credited for the rounds already paired."""
+        get_tournament(request, tournament_id)
+        data = s.LateEntryInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = dict(data.validated_data)
+        result = corrections.late_entry(
+            tournament_id=tournament_id,
+            division=v["division"],
+            name=v["name"],
+            rating=v["rating"],
+            member_id=v["member_id"],
+            career_games=v["career_games"],
+            credit=corrections.LateCredit(v["credit"]),
+            user=request.user,
+            expected_version=v.get("expected_version"),
+        )
+        return command_response(result)
+
+
+class MissedRoundApi(APIView):
+    permission_classes = (IsAuthenticated,)
+
+    @extend_schema(request=s.MissedRoundInput, responses={201: s.CommandOutput})
+    def post(self, request: Request, tournament_id: UUID, player_id: str) -> Response:
+        """A player misses one round (its forfeit policy) and plays the next."""
+        get_tournament(request, tournament_id)
+        data = s.MissedRoundInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        result = corrections.round_missed(
+            tournament_id=tournament_id,
+            player_id=player_id,
+            round_=data.validated_data["round"],
+            policy=data.validated_data["policy"],
+            user=request.user,
+            expected_version=data.validated_data.get("expected_version"),
+        )
+        return command_response(result)
 
 
 class PlayersApi(APIView):
@@ -106,7 +272,7 @@ class PlayersApi(APIView):
             tournament_id=tournament_id,
             division=data.validated_data["division"],
             entries=[
-                (p["name"], p["rating"], p["member_id"])
+                (p["name"], p["rating"], p["member_id"], p["career_games"])
                 for p in data.validated_data["players"]
             ],
             user=request.user,
@@ -340,15 +506,10 @@ class TshImportApi(APIView):
         get_tournament(request, tournament_id)
         data = s.TshImportInput(data=request.data)
         data.is_valid(raise_exception=True)
-        upload = data.validated_data["file"]
-        if upload.size > MAX_T_FILE_BYTES:
-            raise ValidationError({"file": ["A .t file may be at most 1 MB."]})
-        try:
-            text = upload.read().decode("utf-8")
-        except UnicodeDecodeError:
-            upload.seek(0)
-            text = upload.read().decode("latin-1")
-        result = services.tsh_import(
+        text = _upload_text(
+            data.validated_data["file"], MAX_T_FILE_BYTES, "file", "A .t file"
+        )
+        result = imports.tsh_import(
             tournament_id=tournament_id,
             division=data.validated_data["division"],
             text=text,
@@ -356,3 +517,52 @@ class TshImportApi(APIView):
             expected_version=data.validated_data.get("expected_version"),
         )
         return command_response(result)
+
+
+def _upload_text(upload: Any, limit: int, field: str, what: str) -> str:
+    try:
+        return read_upload(upload, limit, what)
+    except UploadTooLargeError as error:
+        raise ValidationError({field: [str(error)]}) from None
+
+
+class TshEventImportApi(APIView):
+    """Create a tournament from tsh's config.tsh and its divisions' .t files."""
+
+    permission_classes = (IsAuthenticated,)
+    parser_classes = (MultiPartParser, FormParser)
+
+    @extend_schema(
+        operation_id="tournaments_import_tsh_event",
+        request={"multipart/form-data": s.TshEventImportInput},
+        responses={201: s.TshEventImportOutput},
+    )
+    def post(self, request: Request) -> Response:
+        data = s.TshEventImportInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        files = {
+            upload.name: _upload_text(
+                upload, MAX_T_FILE_BYTES, "files", f"The .t file {upload.name}"
+            )
+            for upload in v["files"]
+        }
+        end = v.get("end_date")
+        imported = imports.tsh_event_import(
+            user=request.user,
+            name=v["name"],
+            start_date=v["start_date"].isoformat(),
+            end_date=end.isoformat() if end else None,
+            config=_upload_text(v["config"], MAX_CONFIG_BYTES, "config", "config.tsh"),
+            files=files,
+            published=v["published"],
+        )
+        tournament = Tournament.objects.get(pk=imported.result.stream.id)
+        body = {
+            "tournament": s.TournamentOutput(tournament).data,
+            "divisions": list(imported.divisions),
+            "not_taken": [
+                {"line": line, "text": text} for line, text in imported.not_taken
+            ],
+        }
+        return Response(body, status=201)

@@ -33,6 +33,25 @@ class DirectorRemoved:
 
 
 @dataclass(frozen=True, slots=True)
+class ScorekeeperAdded:
+    """A user may enter and amend results from now on (nothing else)."""
+
+    type_name: ClassVar[str] = "scorekeeper_added"
+
+    user_id: int
+    username: str
+
+
+@dataclass(frozen=True, slots=True)
+class ScorekeeperRemoved:
+    """A user may no longer enter results."""
+
+    type_name: ClassVar[str] = "scorekeeper_removed"
+
+    user_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class PublicationChanged:
     """The tournament became readable by anyone (or stopped being)."""
 
@@ -51,9 +70,28 @@ class PlayerAccountLinked:
     user_id: int
 
 
+@dataclass(frozen=True, slots=True)
+class LexiconChosen:
+    """The word list the tournament's games are played with, by the name the
+    server's LEXICONS setting gives it ("": none); a game that names its own
+    keeps it (tournaments.accounts)."""
+
+    type_name: ClassVar[str] = "lexicon_chosen"
+
+    lexicon: str
+
+
 SYSTEM_EVENT_TYPES: dict[str, type] = {
     cls.type_name: cls
-    for cls in (DirectorAdded, DirectorRemoved, PublicationChanged, PlayerAccountLinked)
+    for cls in (
+        DirectorAdded,
+        DirectorRemoved,
+        ScorekeeperAdded,
+        ScorekeeperRemoved,
+        PublicationChanged,
+        PlayerAccountLinked,
+        LexiconChosen,
+    )
 }
 
 

@@ -9,6 +9,7 @@ at once with the same message the append would give.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,13 +18,18 @@ from django import forms
 from rules import tournament as rt
 from rules.errors import RulesError
 from rules.ruleset import ChallengeRule
+from tournaments.uploads import (
+    MAX_CONFIG_BYTES,
+    MAX_LIST_BYTES,
+    MAX_T_FILE_BYTES,
+    UploadTooLargeError,
+    read_upload,
+)
 
 # A final score outside these bounds is possible but rare enough that it is more
 # likely a typing slip (a digit dropped or doubled): the director confirms it.
 PLAUSIBLE_MIN = 100
 PLAUSIBLE_MAX = 800
-MAX_LIST_BYTES = 256 * 1024
-MAX_T_FILE_BYTES = 1024 * 1024
 
 PRESET_CHOICES = [
     ("classic", "Classic (the seeds' rules)"),
@@ -101,6 +107,36 @@ class TournamentCreateForm(forms.Form):
         help_text="Empty: no cap.",
         widget=_number_input(),
     )
+    spread_caps = forms.CharField(
+        label="Spread cap by round",
+        required=False,
+        max_length=600,
+        help_text="Optional, tsh's list: one cap per round, e.g. 200 700 300;"
+        " later rounds take the cap above.",
+    )
+    ranking = forms.ChoiceField(
+        label="Ranking",
+        choices=[
+            (rt.Ranking.EXTENDED.value, "Wins, losses, spread, total score, rating"),
+            (rt.Ranking.TSH.value, "As tsh ranks (wins, losses, spread)"),
+        ],
+        initial=rt.Ranking.EXTENDED.value,
+        required=False,
+    )
+    rating_system = forms.ChoiceField(
+        label="Rating system",
+        choices=[
+            (rt.RatingSystem.NSA2008.value, "NASPA (nsa2008)"),
+            (rt.RatingSystem.NASPA_CSW.value, "NASPA Collins (naspa-csw)"),
+            (rt.RatingSystem.WESPA.value, "WESPA"),
+            (rt.RatingSystem.ABSP.value, "ABSP"),
+        ],
+        initial=rt.RatingSystem.NSA2008.value,
+        required=False,
+    )
+    club_event = forms.BooleanField(
+        label="Club tournament (NASPA's LCT rule for the estimates)", required=False
+    )
     divisions = forms.CharField(
         label="Divisions",
         initial="A",
@@ -126,7 +162,19 @@ class TournamentCreateForm(forms.Form):
         "bye_spread": "bye_spread",
         "forfeit_spread": "forfeit_spread",
         "spread_cap": "spread_cap",
+        "spread_caps": "spread_caps",
+        "ranking": "ranking",
+        "rating_system": "rating_system",
+        "club_event": "club_event",
     }
+
+    def clean_spread_caps(self) -> list[int]:
+        words = self.cleaned_data["spread_caps"].replace(",", " ").split()
+        if not all(word.isdigit() and int(word) > 0 for word in words):
+            raise forms.ValidationError(
+                "Write whole numbers of 1 or more, one per round, e.g. 200 700 300."
+            )
+        return [int(word) for word in words]
 
     def clean_divisions(self) -> list[str]:
         names = [name.strip() for name in self.cleaned_data["divisions"].split(",")]
@@ -158,6 +206,10 @@ class TournamentCreateForm(forms.Form):
             "bye_spread": data["bye_spread"],
             "forfeit_spread": data["forfeit_spread"],
             "spread_cap": data.get("spread_cap"),
+            "spread_caps": data.get("spread_caps", []),
+            "ranking": data.get("ranking") or rt.Ranking.EXTENDED.value,
+            "rating_system": data.get("rating_system") or rt.RatingSystem.NSA2008.value,
+            "club_event": data.get("club_event", False),
             "divisions": data["divisions"],
             "published": data.get("published", False),
         }
@@ -185,12 +237,15 @@ class PublishForm(forms.Form):
 # --- players ---------------------------------------------------------------------
 
 
-def parse_player_list(text: str) -> tuple[list[tuple[str, int, str]], list[str]]:
+def parse_player_list(
+    text: str,
+) -> tuple[list[tuple[str, int, str]], list[str]]:
     """Read "Name rating [member id]" lines; return the entries and the problems.
 
     The rating is the first whole number after the name; what follows it, if
-    anything, is the member id. Commas or tabs may separate the parts. Blank lines
-    and lines starting with # are skipped.
+    anything, is the member id. Commas or tabs may separate the parts; the name is
+    kept as written ("Quinn, Mara 1820" is "Quinn, Mara"). Blank lines and lines
+    starting with # are skipped.
     """
     entries: list[tuple[str, int, str]] = []
     problems: list[str] = []
@@ -198,12 +253,12 @@ def parse_player_list(text: str) -> tuple[list[tuple[str, int, str]], list[str]]
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        parts = line.replace(",", " ").replace("\t", " ").split()
+        parts = list(re.finditer(r"[^\s,]+", line))
         rating_at = next(
             (
                 index
                 for index, part in enumerate(parts)
-                if index > 0 and part.lstrip("-").isdigit()
+                if index > 0 and part.group().lstrip("-").isdigit()
             ),
             None,
         )
@@ -213,31 +268,25 @@ def parse_player_list(text: str) -> tuple[list[tuple[str, int, str]], list[str]]
                 '"Name rating [member id]", e.g. "Ann Able 1500".'
             )
             continue
-        rest = parts[rating_at + 1 :]
+        rest = [part.group() for part in parts[rating_at + 1 :]]
         if len(rest) > 1:
             problems.append(
                 f"Line {number} ({line!r}): after the rating only a member id may "
                 "follow."
             )
             continue
-        entries.append(
-            (
-                " ".join(parts[:rating_at]),
-                int(parts[rating_at]),
-                rest[0] if rest else "",
-            )
-        )
+        name = line[: parts[rating_at].start()].rstrip(" \t,")
+        entries.append((name, int(parts[rating_at].group()), rest[0] if rest else ""))
     if not entries and not problems:
         problems.append("The list is empty: one player per line.")
     return entries, problems
 
 
-def read_upload(upload: Any) -> str:
-    data = upload.read()
+def _text_of(upload: Any, limit: int, what: str) -> str:
     try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
+        return read_upload(upload, limit, what)
+    except UploadTooLargeError as error:
+        raise forms.ValidationError(str(error)) from None
 
 
 class PlayerListForm(forms.Form):
@@ -254,9 +303,7 @@ class PlayerListForm(forms.Form):
         upload = data.get("file")
         text = data.get("players") or ""
         if upload is not None:
-            if upload.size > MAX_LIST_BYTES:
-                raise forms.ValidationError("A player list may be at most 256 KB.")
-            text = read_upload(upload)
+            text = _text_of(upload, MAX_LIST_BYTES, "A player list")
         if not text.strip():
             raise forms.ValidationError("Paste the players or choose a file.")
         entries, problems = parse_player_list(text)
@@ -270,13 +317,51 @@ class TshImportForm(forms.Form):
     file = forms.FileField(label="tsh .t file")
 
     def clean_file(self) -> str:
-        upload = self.cleaned_data["file"]
-        if upload.size > MAX_T_FILE_BYTES:
-            raise forms.ValidationError("A .t file may be at most 1 MB.")
-        return read_upload(upload)
+        return _text_of(self.cleaned_data["file"], MAX_T_FILE_BYTES, "A .t file")
 
 
-class _RosterForm(forms.Form):
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class MultipleFileField(forms.FileField):
+    """Several files from one input (Django's documented recipe)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("widget", MultipleFileInput())
+        super().__init__(*args, **kwargs)
+
+    def clean(self, data: Any, initial: Any = None) -> Any:
+        single = super().clean
+        if isinstance(data, list | tuple):
+            return [single(item, initial) for item in data]
+        return [single(data, initial)]
+
+
+class TshEventImportForm(forms.Form):
+    """A whole tsh event: its config.tsh and the divisions' .t files."""
+
+    name = forms.CharField(label="Name", max_length=200)
+    start_date = forms.DateField(
+        label="First day", widget=forms.DateInput(attrs={"type": "date"})
+    )
+    end_date = forms.DateField(
+        label="Last day", required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    config = forms.FileField(label="config.tsh")
+    files = MultipleFileField(label="The divisions' .t files")
+
+    def clean_config(self) -> str:
+        return _text_of(self.cleaned_data["config"], MAX_CONFIG_BYTES, "config.tsh")
+
+    def clean_files(self) -> dict[str, str]:
+        return {
+            upload.name: _text_of(upload, MAX_T_FILE_BYTES, f"{upload.name}")
+            for upload in self.cleaned_data["files"]
+        }
+
+
+class RosterForm(forms.Form):
     """A form that names a player of the division by number."""
 
     def __init__(self, *args: Any, roster: dict[int, Any], **kwargs: Any) -> None:
@@ -290,20 +375,130 @@ class _RosterForm(forms.Form):
         return self.roster[number]
 
 
-class WithdrawForm(_RosterForm):
+class WithdrawForm(RosterForm):
     player = forms.IntegerField(label="Player number", min_value=1)
     from_round = forms.IntegerField(label="From round", min_value=1)
     policy = forms.ChoiceField(label="Later rounds", choices=POLICY_CHOICES)
 
 
-class ReactivateForm(_RosterForm):
+class ReactivateForm(RosterForm):
     player = forms.IntegerField(label="Player number", min_value=1)
     from_round = forms.IntegerField(label="From round", min_value=1)
 
 
-class LinkAccountForm(_RosterForm):
+class LinkAccountForm(RosterForm):
     player = forms.IntegerField(label="Player number", min_value=1)
     username = forms.CharField(label="Their user name", max_length=150)
+
+
+class PlayerEditForm(RosterForm):
+    """A correction of a player's details: the boxes left empty stay as they are."""
+
+    player = forms.IntegerField(label="Player number", min_value=1)
+    name = forms.CharField(label="Name", max_length=200, required=False)
+    rating = forms.IntegerField(
+        label="Rating", min_value=0, max_value=3500, required=False
+    )
+    member_id = forms.CharField(label="Member id", max_length=64, required=False)
+    career_games = forms.IntegerField(label="Career games", min_value=0, required=False)
+
+    def changes(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {
+            field: data[field]
+            for field in ("name", "rating", "member_id", "career_games")
+            if data.get(field) not in (None, "")
+        }
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not self.errors and not self.changes():
+            raise forms.ValidationError("Fill in at least one box to correct.")
+        return data
+
+
+LATE_CREDIT_CHOICES = [
+    ("neither", "Neither a win nor a loss (opponent 0, score 0, as tsh)"),
+    ("forfeit", "A forfeit loss each"),
+    ("none", "Nothing recorded"),
+]
+
+
+class LateEntryForm(forms.Form):
+    name = forms.CharField(label="Name", max_length=200)
+    rating = forms.IntegerField(label="Rating", min_value=0, max_value=3500, initial=0)
+    member_id = forms.CharField(label="Member id", max_length=64, required=False)
+    career_games = forms.IntegerField(label="Career games", min_value=0, required=False)
+    credit = forms.ChoiceField(
+        label="The rounds already paired", choices=LATE_CREDIT_CHOICES
+    )
+
+
+class MissedRoundForm(RosterForm):
+    player = forms.IntegerField(label="Player number", min_value=1)
+    round = forms.IntegerField(label="Misses round", min_value=1)
+    policy = forms.ChoiceField(
+        label="That round",
+        choices=[
+            (rt.WithdrawalPolicy.FORFEIT.value, "A forfeit loss"),
+            (rt.WithdrawalPolicy.NOT_PAIRED.value, "Simply not paired"),
+        ],
+    )
+
+
+# --- corrections of the tournament -------------------------------------------------
+
+
+class SettingsForm(forms.Form):
+    """Settings a director may correct after set-up (empty boxes: unchanged)."""
+
+    rounds = forms.IntegerField(
+        label="Rounds", min_value=1, max_value=rt.MAX_ROUNDS, required=False
+    )
+    bye_spread = forms.IntegerField(label="Bye spread", min_value=0, required=False)
+    forfeit_spread = forms.IntegerField(
+        label="Forfeit spread", min_value=0, required=False
+    )
+    spread_cap = forms.IntegerField(label="Spread cap", min_value=1, required=False)
+    remove_cap = forms.BooleanField(label="No spread cap", required=False)
+    spread_caps = forms.CharField(
+        label="Spread cap by round", max_length=600, required=False
+    )
+
+    clean_spread_caps = TournamentCreateForm.clean_spread_caps
+
+    def changes(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        changes: dict[str, Any] = {
+            field: data[field]
+            for field in ("rounds", "bye_spread", "forfeit_spread", "spread_cap")
+            if data.get(field) is not None
+        }
+        if data.get("remove_cap"):
+            changes["spread_cap"] = None
+        if self.data.get("spread_caps", "").strip():
+            changes["spread_caps"] = data["spread_caps"]
+        return changes
+
+
+class DivisionRenameForm(forms.Form):
+    division = forms.CharField(widget=forms.HiddenInput, max_length=64)
+    name = forms.CharField(label="New name", max_length=64)
+
+
+class TeamForm(forms.Form):
+    username = forms.CharField(label="User name", max_length=150)
+    role = forms.ChoiceField(
+        label="Role",
+        choices=[
+            ("director", "Co-director (everything)"),
+            ("scorekeeper", "Scorekeeper (enters and amends results)"),
+        ],
+    )
+
+
+class TeamRemoveForm(forms.Form):
+    username = forms.CharField(max_length=150, widget=forms.HiddenInput)
 
 
 # --- pairing ---------------------------------------------------------------------

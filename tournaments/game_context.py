@@ -18,7 +18,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from games.context import TournamentId, TournamentTable
+from games.context import PlayerRecord, TournamentId, TournamentTable
 from rules import tournament as rt
 from rules.ruleset import Ruleset, ruleset
 from tournaments import selectors
@@ -65,6 +65,16 @@ class TournamentGames:
                 "player_id", flat=True
             )
         )
+
+    def player_records(self, user: Any) -> list[PlayerRecord]:
+        from tournaments.accounts import player_records
+
+        return player_records(user)
+
+    def game_lexicon(self, tournament_id: TournamentId) -> str | None:
+        from tournaments.accounts import tournament_lexicon
+
+        return tournament_lexicon(tournament_id)
 
     def game_ruleset(self, context: Mapping[str, Any]) -> Ruleset:
         state = _tournament_rules(context.get("tournament_id"))

@@ -33,6 +33,10 @@ class Tournament(models.Model):
     bye_spread = models.IntegerField()
     forfeit_spread = models.IntegerField()
     spread_cap = models.IntegerField(null=True, blank=True)
+    spread_caps = models.JSONField(default=list)  # one cap per round (tsh's list)
+    ranking = models.CharField(max_length=16, default="extended")
+    rating_system = models.CharField(max_length=16, default="nsa2008")
+    club_event = models.BooleanField(default=False)
     divisions = models.JSONField(default=list)
     # Per division, the stream version of the last event that rewrote its players,
     # pairings or standings: the read cache key of its standings and scorecards, so
@@ -58,8 +62,14 @@ class Tournament(models.Model):
         return self.division_versions.get(division, self.version)
 
 
+# The roles of a tournament's team: a director may do everything; a scorekeeper
+# may enter and amend results, nothing else.
+DIRECTOR = "director"
+SCOREKEEPER = "scorekeeper"
+
+
 class Director(models.Model):
-    """A user who may write to a tournament."""
+    """A user of a tournament's team (a director or a scorekeeper)."""
 
     # No index of its own: the composite keys below start with the tournament
     # (one index fewer to maintain on every rewrite).
@@ -69,6 +79,7 @@ class Director(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
     )
+    role = models.CharField(max_length=16, default=DIRECTOR)
 
     class Meta:
         db_table = "tournaments_director"
@@ -80,7 +91,7 @@ class Director(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} directs {self.tournament}"
+        return f"{self.user}: {self.role} of {self.tournament}"
 
 
 class Player(models.Model):
@@ -99,6 +110,9 @@ class Player(models.Model):
     member_id = models.CharField(max_length=64, blank=True)
     withdrawn = models.BooleanField(default=False)
     joined_after_round = models.PositiveIntegerField(default=0)
+    rating_text = models.CharField(max_length=64, blank=True)  # as a file wrote it
+    career_games = models.PositiveIntegerField(null=True, blank=True)
+    extensions = models.JSONField(default=list)  # a .t line's fields: [[key, values]]
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -152,8 +166,11 @@ class PlayerRound(models.Model):
     name = models.CharField(max_length=200)
     rating = models.IntegerField()
     withdrawn = models.BooleanField(default=False)
-    # The standing after the round (rules.standings.StandingRow).
-    rank = models.PositiveIntegerField()
+    # The standing after the round (rules.standings.StandingRow): the place in the
+    # standings' order (1 first) and the rank (shared by equals; none for a player
+    # left out of the ranking, as tsh leaves out withdrawn players).
+    position = models.PositiveIntegerField()
+    rank = models.PositiveIntegerField(null=True)
     wins = models.PositiveIntegerField()
     losses = models.PositiveIntegerField()
     draws = models.PositiveIntegerField()
@@ -187,7 +204,7 @@ class PlayerRound(models.Model):
 
     class Meta:
         db_table = "tournaments_player_round"
-        ordering = ["tournament", "division", "round", "rank", "number"]
+        ordering = ["tournament", "division", "round", "position"]
         constraints = [
             # One row per player per round; also serves the rewrite of a division's
             # rounds (DELETE WHERE tournament_id = … AND division = … AND round >= …)
@@ -199,9 +216,9 @@ class PlayerRound(models.Model):
         ]
         indexes = [
             # Serves a standings page and a round's pairings (WHERE tournament_id =
-            # … AND division = … AND round = … ORDER BY rank, number).
+            # … AND division = … AND round = … ORDER BY position).
             models.Index(
-                fields=["tournament", "division", "round", "rank", "number"],
+                fields=["tournament", "division", "round", "position"],
                 name="player_round_standings",
             ),
             # Serves a player's scorecard (WHERE tournament_id = … AND player_id = …).
@@ -236,3 +253,27 @@ class PlayerRound(models.Model):
         from rules.standings import format_record
 
         return format_record(self.wins, self.losses, self.draws)
+
+
+class MemberProfile(models.Model):
+    """The membership id (a ratings body's) a user says is theirs.
+
+    Not a fact of any tournament: a claim. It becomes a link to a tournament's
+    player (``PlayerAccountLinked``) when a director confirms it or when players
+    are registered with that id (``tournaments.accounts``).
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="member_profile",
+    )
+    # Unique: one account per member; a second claimant asks a director.
+    member_id = models.CharField(max_length=64, unique=True)
+
+    class Meta:
+        db_table = "tournaments_member_profile"
+
+    def __str__(self) -> str:
+        return f"{self.user} is member {self.member_id}"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.urls import path, register_converter
 
-from tournaments import views
+from tournaments import account_views, views
 from tournaments.converters import DivisionConverter
 
 # Division names from old logs may hold a "/" (tournaments/converters.py).
@@ -24,6 +24,11 @@ urlpatterns = [
     path("", views.tournament_list, name="home"),
     path("tournaments/", views.tournament_list, name="tournament-list"),
     path("tournaments/new/", views.tournament_create, name="tournament-create"),
+    path(
+        "tournaments/new/from-tsh/",
+        views.tournament_import_tsh,
+        name="tournament-import-tsh",
+    ),
     path(f"{T}/", views.tournament_detail, name="tournament-detail"),
     path(f"{T}/players/<str:player_id>/", views.scorecard, name="scorecard"),
     path(f"{D}/", views.division_detail, name="division-detail"),
@@ -35,7 +40,9 @@ urlpatterns = [
         name="standings-after",
     ),
     path(f"{D}/games/", views.division_games, name="division-games"),
+    path("accounts/profile/", account_views.account_profile, name="account-profile"),
     path(f"{M}/", views.manage, name="manage"),
+    path(f"{M}/accounts/", account_views.manage_accounts, name="manage-accounts"),
     path(f"{M}/audit/", views.manage_audit, name="manage-audit"),
     path(
         f"{M}/games/<uuid:game_id>/result",

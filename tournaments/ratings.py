@@ -385,7 +385,7 @@ def tournament_record(tournament_id: uuid.UUID) -> TournamentRecord:
     """Every division's results as the writers' neutral records, read from the
     results model (the rules' entries as stored): nothing is decided again."""
     tournament = Tournament.objects.get(pk=tournament_id)
-    rows = PlayerRound.objects.filter(tournament_id=tournament_id, round__gt=0)
+    rows = PlayerRound.objects.filter(tournament_id=tournament_id)
     by_player: dict[str, list[PlayerRound]] = {}
     for row in rows.order_by("round"):
         by_player.setdefault(row.player_id, []).append(row)
@@ -401,9 +401,14 @@ def tournament_record(tournament_id: uuid.UUID) -> TournamentRecord:
                 rounds=tuple(
                     round_entry(entry_of(row), numbers.get(row.opponent_id))
                     for row in by_player.get(player.player_id, [])
+                    if row.round > 0
                 ),
+                ranks=tuple(row.rank for row in by_player.get(player.player_id, [])),
                 member_id=player.member_id,
                 withdrawn=player.withdrawn,
+                rating_text=player.rating_text,
+                career_games=player.career_games,
+                extensions=tuple((key, value) for key, value in player.extensions),
             )
             for player in sorted(players, key=lambda p: p.number)
             if player.division == division
@@ -413,6 +418,9 @@ def tournament_record(tournament_id: uuid.UUID) -> TournamentRecord:
         name=tournament.name,
         date=tournament.start_date.isoformat(),
         divisions=tuple(divisions),
+        rating_system=tournament.rating_system,
+        club_event=tournament.club_event,
+        rounds=tournament.rounds,
     )
 
 

@@ -34,7 +34,7 @@ from django.http import Http404
 from games.eventstore.store import read_stream
 from games.eventstore.streams import stream_type
 from rules.standings import format_record
-from tournaments.models import Director, Player, PlayerRound, Tournament
+from tournaments.models import DIRECTOR, Director, Player, PlayerRound, Tournament
 from tournaments.serializers import PlayerOutput
 from tournaments.services import tournament_stream
 
@@ -54,6 +54,7 @@ class TournamentHeader:
     name: str = ""
     # Set by scorecard_header: the player's row, when the player exists.
     player: dict[str, Any] | None = None
+    ranking: str = "extended"  # the rule the standings are ranked by
 
     def division_version(self, division: str) -> int:
         # A tournament projected before division versions existed: the stream's.
@@ -68,17 +69,34 @@ def tournament_list(user: Any = None) -> QuerySet[Tournament]:
     return Tournament.objects.filter(visible).distinct()
 
 
+def tournament_role(tournament: Tournament | TournamentHeader, user: Any) -> str | None:
+    """The user's role in the tournament's team (DIRECTOR, SCOREKEEPER), or None."""
+    if user is None or not user.is_authenticated:
+        return None
+    return (
+        Director.objects.filter(tournament_id=tournament.pk, user=user)
+        .values_list("role", flat=True)
+        .first()
+    )
+
+
 def tournament_is_director(
     tournament: Tournament | TournamentHeader, user: Any
 ) -> bool:
-    if user is None or not user.is_authenticated:
-        return False
-    return Director.objects.filter(tournament_id=tournament.pk, user=user).exists()
+    return tournament_role(tournament, user) == DIRECTOR
 
 
 def tournament_can_read(tournament: Tournament | TournamentHeader, user: Any) -> bool:
-    """Published tournaments are public; the others are their directors' only."""
-    return tournament.published or tournament_is_director(tournament, user)
+    """Published tournaments are public; the others are their team's only."""
+    return tournament.published or tournament_role(tournament, user) is not None
+
+
+def tournament_team(tournament: Tournament) -> list[tuple[str, str]]:
+    """The team as (username, role), directors first."""
+    rows = Director.objects.filter(tournament=tournament).values_list(
+        "user__username", "role"
+    )
+    return sorted(rows, key=lambda row: (row[1] != DIRECTOR, row[0]))
 
 
 def readable_header(header: TournamentHeader | None, user: Any) -> TournamentHeader:
@@ -92,7 +110,8 @@ def readable_header(header: TournamentHeader | None, user: Any) -> TournamentHea
 # --- Headers -----------------------------------------------------------------------
 
 _HEADER = """
-SELECT tournament_id, version, published, rounds, divisions, division_versions, name
+SELECT tournament_id, version, published, rounds, divisions, division_versions, name,
+       ranking
 FROM tournaments_tournament WHERE tournament_id = %s
 """
 
@@ -101,7 +120,7 @@ def _header(
     row: tuple[Any, ...], player: dict[str, Any] | None = None
 ) -> TournamentHeader:
     # Django's connection hands jsonb over as text (JSONField parses it itself).
-    pk, version, published, rounds, divisions, division_versions, name = row
+    pk, version, published, rounds, divisions, division_versions, name, ranking = row
     return TournamentHeader(
         pk,
         version,
@@ -111,6 +130,7 @@ def _header(
         json.loads(division_versions),
         name,
         player,
+        ranking,
     )
 
 
@@ -131,7 +151,7 @@ _PLAYER_COLUMNS = ", ".join(
 # player's division.
 _SCORECARD_HEADER = f"""
 SELECT t.tournament_id, t.version, t.published, t.rounds, t.divisions,
-       t.division_versions, t.name,
+       t.division_versions, t.name, t.ranking,
        {_PLAYER_COLUMNS}
 FROM tournaments_tournament t
 LEFT JOIN tournaments_player p
@@ -148,8 +168,8 @@ def scorecard_header(
         row = cursor.fetchone()
     if row is None:
         return None
-    player = None if row[7] is None else dict(zip(PLAYER_FIELDS, row[7:], strict=True))
-    return _header(row[:7], player)
+    player = None if row[8] is None else dict(zip(PLAYER_FIELDS, row[8:], strict=True))
+    return _header(row[:8], player)
 
 
 # --- Players -----------------------------------------------------------------------
@@ -169,7 +189,7 @@ def division_roster(tournament: Tournament, division: str) -> dict[int, Player]:
 
 # --- Results: standings ------------------------------------------------------------
 
-# Served by player_round_standings (tournament, division, round, rank, number).
+# Served by player_round_standings (tournament, division, round, position).
 _LAST_ROUND = """
 SELECT max(round) FROM tournaments_player_round
 WHERE tournament_id = %s AND division = %s
@@ -199,7 +219,7 @@ FROM tournaments_player_round
 WHERE tournament_id = %s AND division = %s
   AND round = COALESCE(%s, (SELECT max(round) FROM tournaments_player_round
                             WHERE tournament_id = %s AND division = %s))
-ORDER BY rank, number
+ORDER BY position
 """
 
 
@@ -283,7 +303,7 @@ class ScorecardLine:
     losses: int
     draws: int
     running_spread: int
-    rank: int
+    rank: int | None
     game_id: uuid.UUID | None
     amended: bool
 
@@ -332,7 +352,7 @@ class LatestStanding:
     """Where a player stands after the division's latest round."""
 
     after_round: int
-    rank: int
+    rank: int | None
     record: str
     spread: int
 
@@ -494,9 +514,12 @@ def tournament_audit(tournament: Tournament) -> list[AuditEntry]:
     )
     codec = stream_type("tournament").codec
     latest: dict[tuple[int, frozenset[str]], dict[str, Any]] = {}
+    # What corrections change, as it stood before each of them (old and new).
+    known: dict[str, dict[str, Any]] = {}
     entries = []
     for recorded in events:
         _, _, payload = codec.encode(recorded.event)
+        changed = _before(recorded.type_name, payload, known)
         supersedes = None
         if recorded.type_name in ("result_recorded", "result_amended"):
             key = (
@@ -514,7 +537,7 @@ def tournament_audit(tournament: Tournament) -> list[AuditEntry]:
                 recorded_at=recorded.recorded_at,
                 recorded_by=usernames.get(recorded.recorded_by_id, ""),
                 event_type=recorded.type_name,
-                summary=_summary(recorded.type_name, payload, names),
+                summary=_summary(recorded.type_name, payload, names, changed),
                 payload=payload,
                 supersedes=supersedes,
             )
@@ -522,7 +545,54 @@ def tournament_audit(tournament: Tournament) -> list[AuditEntry]:
     return entries
 
 
-def _summary(type_name: str, payload: dict[str, Any], names: dict[str, str]) -> str:
+# The fields a correction may change, by the key its values are known under.
+_CORRECTED = {
+    "player_edited": ("player_id", ("name", "rating", "member_id", "career_games")),
+    "settings_changed": (
+        None,
+        (
+            "rounds",
+            "bye_spread",
+            "forfeit_spread",
+            "spread_cap",
+            "spread_caps",
+            "rating_system",
+            "club_event",
+        ),
+    ),
+}
+
+
+def _before(
+    type_name: str, payload: dict[str, Any], known: dict[str, dict[str, Any]]
+) -> str:
+    """Track players' details and the settings; for a correction, return its
+    changes as "field old → new" (and remember the new values)."""
+    if type_name == "player_registered":
+        known[payload["player_id"]] = dict(payload)
+    elif type_name == "tournament_created":
+        known[""] = dict(payload)
+    if type_name not in _CORRECTED:
+        return ""
+    key_field, fields = _CORRECTED[type_name]
+    key = str(payload.get(key_field, "")) if key_field else ""
+    current = known.setdefault(key, {})
+    if payload.get("clear_spread_cap"):
+        payload = {**payload, "spread_cap": None}
+        changes = ["spread_cap"]
+    else:
+        changes = []
+    changes += [field for field in fields if payload.get(field) is not None]
+    said = []
+    for field in dict.fromkeys(changes):
+        said.append(f"{field} {current.get(field)} → {payload.get(field)}")
+        current[field] = payload.get(field)
+    return ", ".join(said)
+
+
+def _summary(
+    type_name: str, payload: dict[str, Any], names: dict[str, str], changed: str = ""
+) -> str:
     def name(player_id: str | None) -> str:
         return names.get(player_id or "", player_id or "?")
 
@@ -566,6 +636,18 @@ def _summary(type_name: str, payload: dict[str, Any], names: dict[str, str]) -> 
             return "Published" if p["published"] else "Unpublished"
         case "player_account_linked":
             return f"{name(p['player_id'])} linked to a user account"
+        case "player_edited":
+            return f"Corrected {name(p['player_id'])}: {changed}"
+        case "settings_changed":
+            return f"Settings corrected: {changed}"
+        case "division_renamed":
+            return f"Division {p['name']} renamed {p['new_name']}"
+        case "scorekeeper_added":
+            return f"Scorekeeper added: {p['username']}"
+        case "scorekeeper_removed":
+            return "Scorekeeper removed"
+        case "lexicon_chosen":
+            return f"Word list: {p['lexicon'] or 'none'}"
     return type_name
 
 

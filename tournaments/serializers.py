@@ -39,6 +39,10 @@ class TournamentOutput(serializers.ModelSerializer):
             "bye_spread",
             "forfeit_spread",
             "spread_cap",
+            "spread_caps",
+            "ranking",
+            "rating_system",
+            "club_event",
             "divisions",
             "published",
             "updated_at",
@@ -89,6 +93,26 @@ class TournamentCreateInput(StrictSerializer):
     spread_cap = serializers.IntegerField(
         min_value=1, max_value=1000, required=False, allow_null=True
     )
+    spread_caps = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=1000),
+        max_length=rt.MAX_ROUNDS,
+        required=False,
+        default=list,
+        help_text="One spread cap per round (tsh's list); later rounds take "
+        "spread_cap.",
+    )
+    ranking = serializers.ChoiceField(
+        [r.value for r in rt.Ranking],
+        default=rt.Ranking.EXTENDED.value,
+        help_text="extended: wins, losses, spread, total score before the "
+        "end-of-game adjustments, rating; tsh: exactly as tsh ranks.",
+    )
+    rating_system = serializers.ChoiceField(
+        [r.value for r in rt.RatingSystem], default=rt.RatingSystem.NSA2008.value
+    )
+    club_event = serializers.BooleanField(
+        default=False, help_text="A club tournament (NASPA's LCT rule)."
+    )
     divisions = BoundedListField(
         child=division_name_field(),
         min_length=1,
@@ -125,6 +149,8 @@ class PlayerOutput(serializers.ModelSerializer):
             "member_id",
             "withdrawn",
             "joined_after_round",
+            "rating_text",
+            "career_games",
         ]
 
 
@@ -133,6 +159,14 @@ class PlayerEntryInput(StrictSerializer):
     rating = serializers.IntegerField(min_value=0, max_value=3500, default=0)
     member_id = serializers.CharField(
         max_length=rt.MAX_ID_LENGTH, required=False, default=""
+    )
+    career_games = serializers.IntegerField(
+        min_value=0,
+        max_value=100_000,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Rated games played before the event (tsh's lifeg).",
     )
 
 
@@ -306,7 +340,10 @@ class ForfeitInput(ExpectedVersionMixin):
 class StandingOutput(serializers.Serializer):
     """A line of the standings (a ``PlayerRound`` row: the totals after a round)."""
 
-    rank = serializers.IntegerField()
+    rank = serializers.IntegerField(
+        allow_null=True,
+        help_text="None: left out of the ranking (a withdrawn player, tsh's rule).",
+    )
     player = serializers.CharField(source="player_id")
     number = serializers.IntegerField()
     name = serializers.CharField()
@@ -352,7 +389,10 @@ class ScorecardLineOutput(serializers.Serializer):
     losses = serializers.IntegerField()
     draws = serializers.IntegerField()
     running_spread = serializers.IntegerField()
-    rank = serializers.IntegerField(help_text="The rank after this round.")
+    rank = serializers.IntegerField(
+        allow_null=True,
+        help_text="The rank after this round (None: left out of the ranking).",
+    )
     game_id = serializers.UUIDField(allow_null=True)
     amended = serializers.BooleanField()
 
@@ -383,3 +423,131 @@ class CommandOutput(serializers.Serializer):
 class TshImportInput(ExpectedVersionMixin):
     division = division_field()
     file = serializers.FileField()
+
+
+class TshEventImportInput(StrictSerializer):
+    name = serializers.CharField(max_length=rt.MAX_NAME_LENGTH)
+    start_date = serializers.DateField()
+    end_date = serializers.DateField(required=False, allow_null=True)
+    published = serializers.BooleanField(default=True)
+    config = serializers.FileField(help_text="config.tsh")
+    files = serializers.ListField(
+        child=serializers.FileField(),
+        min_length=1,
+        max_length=rt.MAX_DIVISIONS,
+        help_text="The .t file of every division config.tsh names.",
+    )
+
+
+class NotTakenOutput(serializers.Serializer):
+    line = serializers.IntegerField()
+    text = serializers.CharField()
+
+
+class TshEventImportOutput(serializers.Serializer):
+    tournament = TournamentOutput()
+    divisions = serializers.ListField(child=serializers.CharField())
+    not_taken = NotTakenOutput(
+        many=True, help_text="config.tsh lines this system has no setting for."
+    )
+
+
+# --- Corrections, the team, late entries ---------------------------------------------
+
+
+class SettingsPatchInput(ExpectedVersionMixin):
+    """The settings a director may correct after set-up; give only those to change."""
+
+    rounds = serializers.IntegerField(
+        min_value=1, max_value=rt.MAX_ROUNDS, required=False
+    )
+    bye_spread = serializers.IntegerField(min_value=0, max_value=1000, required=False)
+    forfeit_spread = serializers.IntegerField(
+        min_value=0, max_value=1000, required=False
+    )
+    spread_cap = serializers.IntegerField(
+        min_value=1,
+        max_value=1000,
+        required=False,
+        allow_null=True,
+        help_text="null removes the cap.",
+    )
+    spread_caps = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=1000),
+        max_length=rt.MAX_ROUNDS,
+        required=False,
+    )
+    rating_system = serializers.ChoiceField(
+        [r.value for r in rt.RatingSystem], required=False
+    )
+    club_event = serializers.BooleanField(required=False)
+
+
+class PlayerPatchInput(ExpectedVersionMixin):
+    """A player's details to correct; give only those to change."""
+
+    name = serializers.CharField(max_length=rt.MAX_NAME_LENGTH, required=False)
+    rating = serializers.IntegerField(min_value=0, max_value=3500, required=False)
+    member_id = serializers.CharField(
+        max_length=rt.MAX_ID_LENGTH, required=False, allow_blank=True
+    )
+    career_games = serializers.IntegerField(
+        min_value=0, max_value=100_000, required=False
+    )
+
+
+class CorrectionOutput(serializers.Serializer):
+    version = serializers.IntegerField()
+    events = serializers.ListField(child=serializers.CharField())
+    notes = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="What the correction affects that it did not change (a pairing "
+        "made with the old rating).",
+    )
+
+
+class DivisionPatchInput(ExpectedVersionMixin):
+    # The rules refuse a name that cannot be in an address (field new_name).
+    name = division_field(help_text="The division's new name.")
+
+
+class TeamMemberInput(ExpectedVersionMixin):
+    username = serializers.CharField(max_length=150)
+    role = serializers.ChoiceField(
+        ["director", "scorekeeper"],
+        help_text="scorekeeper: may enter and amend results, nothing else.",
+    )
+
+
+class TeamRemoveInput(ExpectedVersionMixin):
+    username = serializers.CharField(max_length=150)
+
+
+class TeamMemberOutput(serializers.Serializer):
+    username = serializers.CharField()
+    role = serializers.CharField()
+
+
+class LateEntryInput(ExpectedVersionMixin):
+    division = division_field()
+    name = serializers.CharField(max_length=rt.MAX_NAME_LENGTH)
+    rating = serializers.IntegerField(min_value=0, max_value=3500, default=0)
+    member_id = serializers.CharField(
+        max_length=rt.MAX_ID_LENGTH, required=False, default=""
+    )
+    career_games = serializers.IntegerField(
+        min_value=0, max_value=100_000, required=False, allow_null=True, default=None
+    )
+    credit = serializers.ChoiceField(
+        ["forfeit", "neither", "none"],
+        default="neither",
+        help_text="The rounds already paired: forfeit (a loss by the forfeit spread "
+        "each), neither (opponent 0, score 0, as tsh), none (nothing recorded).",
+    )
+
+
+class MissedRoundInput(ExpectedVersionMixin):
+    round = serializers.IntegerField(min_value=1, max_value=rt.MAX_ROUNDS)
+    policy = serializers.ChoiceField(
+        [p.value for p in rt.WithdrawalPolicy], default="forfeit"
+    )

@@ -31,10 +31,9 @@ from django.http import Http404
 from games import selectors as game_selectors
 from games.eventstore.errors import ConcurrencyError
 from games.eventstore.store import AppendResult, append, load_state, lock_stream
-from games.eventstore.streams import NewEvent, StreamKey
+from games.eventstore.streams import StreamKey
 from rules import pairing as rp
 from rules import tournament as rt
-from rules import tsh
 from tournaments import events as te
 from tournaments.streams import TournamentAggregate
 
@@ -69,15 +68,24 @@ def is_director(state: TournamentAggregate, user: Any) -> bool:
     )
 
 
+def may_enter_results(state: TournamentAggregate, user: Any) -> bool:
+    """Directors and scorekeepers enter and amend results."""
+    return is_director(state, user) or bool(
+        user is not None
+        and getattr(user, "is_authenticated", False)
+        and user.pk in state.scorekeepers
+    )
+
+
 # Attempts for an append that gave no expected version and lost a race (see
-# _append_as_director). Such appends queue on the stream's lock, so only a writer
+# append_as_director). Such appends queue on the stream's lock, so only a writer
 # that skips the lock (one sending its expected version) can still win a race
 # against them; before the lock, five directors typing slips into one tournament
 # collided often (12 of 208 results lost five attempts at national scale).
 RETRIES = 25
 
 
-def _append_as_director(
+def append_as_director(
     tournament_id: uuid.UUID,
     events: Sequence[object],
     *,
@@ -85,11 +93,15 @@ def _append_as_director(
     expected_version: int | None,
     correlation_id: uuid.UUID | None = None,
     retry: bool = False,
+    results_only: bool = False,
 ) -> AppendResult:
-    """Append as a director. With `retry` and no `expected_version`, an append that
-    lost a race to another director is validated again on the new state and retried:
-    right for facts that do not depend on what the caller saw (a result from a score
-    slip: the rules still refuse a duplicate), wrong for anything else."""
+    """Append as a director (or, for ``results_only`` events, a scorekeeper).
+
+    With `retry` and no `expected_version`, an append that lost a race to another
+    director is validated again on the new state and retried: right for facts that
+    do not depend on what the caller saw (a result from a score slip: the rules
+    still refuse a duplicate), wrong for anything else. Raises
+    PermissionDeniedError (403) for anyone else."""
     queue = retry and expected_version is None
     attempts = RETRIES if queue else 1
     stream = tournament_stream(tournament_id)
@@ -100,9 +112,11 @@ def _append_as_director(
                     # Wait for the other directors' appends instead of racing them.
                     lock_stream(stream)
                 version, state = tournament_state(tournament_id)
-                if not is_director(state, user):
+                allowed = may_enter_results if results_only else is_director
+                if not allowed(state, user):
                     raise PermissionDeniedError(
-                        "Only this tournament's directors may change it."
+                        "Only this tournament's directors may do that"
+                        + (" (or its scorekeepers)." if results_only else ".")
                     )
                 return append(
                     stream,
@@ -143,6 +157,10 @@ def tournament_create(
     bye_spread: int = 50,
     forfeit_spread: int = 50,
     spread_cap: int | None = None,
+    spread_caps: Sequence[int] = (),
+    ranking: str = "extended",
+    rating_system: str = "nsa2008",
+    club_event: bool = False,
     divisions: Iterable[str] = ("A",),
     published: bool = True,
     tournament_id: uuid.UUID | None = None,
@@ -172,6 +190,10 @@ def tournament_create(
             bye_spread=bye_spread,
             forfeit_spread=forfeit_spread,
             spread_cap=spread_cap,
+            spread_caps=tuple(spread_caps),
+            ranking=rt.Ranking(ranking),
+            rating_system=rt.RatingSystem(rating_system),
+            club_event=club_event,
         ),
         *(rt.DivisionAdded(name=division) for division in divisions),
         te.DirectorAdded(user_id=user.pk, username=user.get_username()),
@@ -194,7 +216,7 @@ def tournament_append(
     expected_version: int | None = None,
 ) -> AppendResult:
     """Append director events as they are (the API's generic path)."""
-    return _append_as_director(
+    return append_as_director(
         tournament_id, events, user=user, expected_version=expected_version
     )
 
@@ -208,25 +230,32 @@ def players_register(
     *,
     tournament_id: uuid.UUID,
     division: str,
-    entries: Iterable[tuple[str, int, str]],
+    entries: Iterable[tuple[str, int, str] | tuple[str, int, str, int | None]],
     user: Any,
     expected_version: int | None = None,
 ) -> AppendResult:
-    """Register players (name, rating, member id) in a division, in that order."""
+    """Register players (name, rating, member id[, career games]) in a division,
+    in that order."""
     events = [
         rt.PlayerRegistered(
             player_id=new_player_id(),
             division=division,
-            name=name,
-            rating=rating,
-            member_id=member_id,
+            name=entry[0],
+            rating=entry[1],
+            member_id=entry[2],
+            career_games=entry[3] if len(entry) > 3 else None,
         )
-        for name, rating, member_id in entries
+        for entry in entries
     ]
     if not events:
         raise ValueError("no players to register")
-    return _append_as_director(
-        tournament_id, events, user=user, expected_version=expected_version
+    from tournaments.accounts import link_events  # it builds on these services
+
+    return append_as_director(
+        tournament_id,
+        [*events, *link_events(events)],
+        user=user,
+        expected_version=expected_version,
     )
 
 
@@ -244,7 +273,7 @@ def player_withdraw(
         from_round=from_round,
         policy=rt.WithdrawalPolicy(policy),
     )
-    return _append_as_director(
+    return append_as_director(
         tournament_id, [event], user=user, expected_version=expected_version
     )
 
@@ -258,7 +287,7 @@ def player_reactivate(
     expected_version: int | None = None,
 ) -> AppendResult:
     event = rt.PlayerReactivated(player_id=player_id, from_round=from_round)
-    return _append_as_director(
+    return append_as_director(
         tournament_id, [event], user=user, expected_version=expected_version
     )
 
@@ -301,6 +330,10 @@ def round_pair(
     else:
         _, state = tournament_state(tournament_id)
         assert state.rules is not None
+        if not is_director(state, user):
+            # Before the pairing is worked out: a refusal of the rights, not of
+            # the round, is the answer for someone who may not pair.
+            raise PermissionDeniedError("Only this tournament's directors may pair.")
         event = rp.pair_next_round(
             state.rules,
             division,
@@ -309,7 +342,7 @@ def round_pair(
             _coin_flips(rp.coin_flips_needed(state.rules, division)),
             based_on_round=based_on_round,
         )
-    return _append_as_director(
+    return append_as_director(
         tournament_id, [event], user=user, expected_version=expected_version
     )
 
@@ -357,12 +390,13 @@ def result_record(
         pre_adjustment_b=pre_adjustment_b,
         game_id=game_id,
     )
-    return _append_as_director(
+    return append_as_director(
         tournament_id,
         [_linked_game(tournament_id, event)],
         user=user,
         expected_version=expected_version,
         retry=True,
+        results_only=True,
     )
 
 
@@ -396,11 +430,12 @@ def result_amend(
         absentee=absentee,
         reason=reason,
     )
-    return _append_as_director(
+    return append_as_director(
         tournament_id,
         [_linked_game(tournament_id, event)],
         user=user,
         expected_version=expected_version,
+        results_only=True,
     )
 
 
@@ -413,12 +448,13 @@ def forfeit_record(
     expected_version: int | None = None,
 ) -> AppendResult:
     event = rt.ForfeitRecorded(round=round_, absentee=absentee)
-    return _append_as_director(
+    return append_as_director(
         tournament_id,
         [event],
         user=user,
         expected_version=expected_version,
         retry=True,
+        results_only=True,
     )
 
 
@@ -432,7 +468,7 @@ def director_add(
     event = te.DirectorAdded(
         user_id=new_director.pk, username=new_director.get_username()
     )
-    return _append_as_director(
+    return append_as_director(
         tournament_id, [event], user=user, expected_version=expected_version
     )
 
@@ -444,7 +480,7 @@ def tournament_publish(
     user: Any,
     expected_version: int | None = None,
 ) -> AppendResult:
-    return _append_as_director(
+    return append_as_director(
         tournament_id,
         [te.PublicationChanged(published=published)],
         user=user,
@@ -461,37 +497,6 @@ def player_link_account(
     expected_version: int | None = None,
 ) -> AppendResult:
     event = te.PlayerAccountLinked(player_id=player_id, user_id=account.pk)
-    return _append_as_director(
+    return append_as_director(
         tournament_id, [event], user=user, expected_version=expected_version
-    )
-
-
-def tsh_import(
-    *,
-    tournament_id: uuid.UUID,
-    division: str,
-    text: str,
-    user: Any,
-    expected_version: int | None = None,
-) -> AppendResult:
-    """Register, pair and score a division from a tsh ``.t`` file, in one append."""
-    _, state = tournament_state(tournament_id)
-    assert state.rules is not None
-    tfile = tsh.read_t(text)
-    ids = [new_player_id() for _ in tfile.players]
-    events = tsh.t_to_events(
-        tfile,
-        division,
-        player_ids=ids,
-        bye_spread=state.rules.settings.bye_spread,
-    )
-    lines = {index: player.line for index, player in enumerate(tfile.players)}
-    wrapped = [
-        NewEvent(event, {"source": "tsh", "line": lines[ids.index(event.player_id)]})
-        if isinstance(event, rt.PlayerRegistered)
-        else event
-        for event in events
-    ]
-    return _append_as_director(
-        tournament_id, wrapped, user=user, expected_version=expected_version
     )

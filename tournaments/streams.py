@@ -16,19 +16,26 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from django.db import connection, models
+from django.db import connection
 from django.utils import timezone
 
 from games.eventstore.codec import Codec
 from games.eventstore.models import StoredEvent
-from games.eventstore.sql import binary_cursor
+from games.eventstore.sql import BulkInsert
 from games.eventstore.streams import RecordedEvent, StreamKey, StreamType
 from rules import tournament as rt
 from rules.errors import RulesError
 from rules.records import EntryKind
 from rules.standings import StandingRow, standings
 from tournaments import events as te
-from tournaments.models import Director, Player, PlayerRound, Tournament
+from tournaments.models import (
+    DIRECTOR,
+    SCOREKEEPER,
+    Director,
+    Player,
+    PlayerRound,
+    Tournament,
+)
 
 
 class TournamentAccessError(RulesError):
@@ -48,8 +55,10 @@ class TournamentAggregate:
 
     rules: rt.TournamentState | None = None
     directors: Mapping[int, str] = field(default_factory=dict)
+    scorekeepers: Mapping[int, str] = field(default_factory=dict)
     published: bool = False
     accounts: Mapping[str, int] = field(default_factory=dict)  # player id -> user id
+    lexicon: str | None = None  # the games' word list (te.LexiconChosen)
     # Stream versions of the system events: the rules count only their own events,
     # so rules version n is stream version n plus the system events before it.
     system_versions: tuple[int, ...] = ()
@@ -73,9 +82,35 @@ def _system_apply(state: TournamentAggregate, event: object) -> TournamentAggreg
             "not_created", "Create the tournament before anything else."
         )
     if isinstance(event, te.DirectorAdded):
+        scorekeepers = {
+            k: v for k, v in state.scorekeepers.items() if k != event.user_id
+        }
         return replace(
-            state, directors={**state.directors, event.user_id: event.username}
+            state,
+            directors={**state.directors, event.user_id: event.username},
+            scorekeepers=scorekeepers,
         )
+    if isinstance(event, te.ScorekeeperAdded):
+        if event.user_id in state.directors:
+            raise TournamentAccessError(
+                "already_director",
+                f"{event.username} directs the tournament: a director already"
+                " enters results.",
+                "username",
+            )
+        return replace(
+            state,
+            scorekeepers={**state.scorekeepers, event.user_id: event.username},
+        )
+    if isinstance(event, te.ScorekeeperRemoved):
+        if event.user_id not in state.scorekeepers:
+            raise TournamentAccessError(
+                "not_a_scorekeeper", "That user is not a scorekeeper.", "username"
+            )
+        scorekeepers = {
+            k: v for k, v in state.scorekeepers.items() if k != event.user_id
+        }
+        return replace(state, scorekeepers=scorekeepers)
     if isinstance(event, te.DirectorRemoved):
         if event.user_id not in state.directors:
             raise TournamentAccessError(
@@ -96,6 +131,8 @@ def _system_apply(state: TournamentAggregate, event: object) -> TournamentAggreg
         return replace(
             state, accounts={**state.accounts, event.player_id: event.user_id}
         )
+    if isinstance(event, te.LexiconChosen):
+        return replace(state, lexicon=event.lexicon or None)
     raise TournamentAccessError("unknown_event", f"Unknown event {event!r}.")
 
 
@@ -198,6 +235,10 @@ class TournamentStream(StreamType[TournamentAggregate]):
             "bye_spread": settings.bye_spread,
             "forfeit_spread": settings.forfeit_spread,
             "spread_cap": settings.spread_cap,
+            "spread_caps": list(settings.spread_caps),
+            "ranking": settings.ranking.value,
+            "rating_system": settings.rating_system.value,
+            "club_event": settings.club_event,
             "divisions": list(rules.divisions),
             "published": state.published,
             "updated_at": now,
@@ -231,6 +272,9 @@ class TournamentStream(StreamType[TournamentAggregate]):
             _project_directors(tournament, state)
         if scope.players:
             _project_players(tournament, state)
+        if scope.renamed:
+            # Rows under a division's old name: written again under the new one.
+            PlayerRound.objects.filter(tournament=tournament).delete()
         for division, from_round in scope.rounds.items():
             _project_rounds(tournament, state, division, from_round)
 
@@ -244,6 +288,7 @@ class _Scope:
 
     directors: bool = False
     players: bool = False
+    renamed: bool = False  # a division renamed: every row written again
     rounds: dict[str, int] = field(default_factory=dict)  # division -> first round
 
     def touch(self, division: str, round_: int) -> None:
@@ -254,24 +299,33 @@ class _Scope:
         cls, rules: rt.TournamentState, events: Sequence[object], *, full: bool
     ) -> _Scope:
         scope = cls()
-        if full:
+        renamed = any(isinstance(event, rt.DivisionRenamed) for event in events)
+        if full or renamed or any(isinstance(e, rt.SettingsChanged) for e in events):
+            # Every count may have changed (a cap, a bye spread, the rounds).
             scope.directors = scope.players = True
+            scope.renamed = renamed
             for division in rules.divisions:
                 scope.touch(division, 0)
             return scope
         for event in events:
-            if isinstance(event, (te.DirectorAdded, te.DirectorRemoved)):
+            if isinstance(event, _ROLE_EVENTS):
                 scope.directors = True
             elif isinstance(event, te.PlayerAccountLinked):
                 scope.players = True
             elif isinstance(
                 event,
-                (rt.PlayerRegistered, rt.PlayerWithdrawn, rt.PlayerReactivated),
+                (
+                    rt.PlayerRegistered,
+                    rt.PlayerEdited,
+                    rt.PlayerWithdrawn,
+                    rt.PlayerReactivated,
+                ),
             ):
                 scope.players = True
                 player = rules.players[event.player_id]
                 # A withdrawal can turn later pairings into forfeits; a new player
-                # adds a row to every round's standings, the pre-event order too.
+                # adds a row to every round's standings, the pre-event order too;
+                # a name or a rating shows in every row (and orders a shared rank).
                 scope.touch(player.division, 0)
             elif isinstance(event, rt.RoundPaired):
                 scope.touch(event.division, event.round)
@@ -287,10 +341,27 @@ class _Scope:
         return scope
 
 
+_ROLE_EVENTS = (
+    te.DirectorAdded,
+    te.DirectorRemoved,
+    te.ScorekeeperAdded,
+    te.ScorekeeperRemoved,
+)
+
+
 def _project_directors(tournament: Tournament, state: TournamentAggregate) -> None:
     Director.objects.filter(tournament=tournament).delete()
     Director.objects.bulk_create(
-        Director(tournament=tournament, user_id=user_id) for user_id in state.directors
+        [
+            *(
+                Director(tournament=tournament, user_id=user_id, role=DIRECTOR)
+                for user_id in state.directors
+            ),
+            *(
+                Director(tournament=tournament, user_id=user_id, role=SCOREKEEPER)
+                for user_id in state.scorekeepers
+            ),
+        ]
     )
 
 
@@ -309,6 +380,9 @@ def _project_players(tournament: Tournament, state: TournamentAggregate) -> None
             member_id=player.member_id,
             withdrawn=player.withdrawn,
             joined_after_round=player.joined_after_round,
+            rating_text=player.rating_text,
+            career_games=player.career_games,
+            extensions=[[ext.key, ext.value] for ext in player.extensions],
             user_id=state.accounts.get(player.player_id),
         )
         for player in rules.players.values()
@@ -325,12 +399,14 @@ def _project_rounds(
         tournament=tournament, division=division, round__gte=from_round
     ).delete()
     rows = [
-        _player_round(tournament, state, division, round_, line)
+        _player_round(tournament, state, division, round_, position, line)
         for round_ in range(from_round, rules.paired_rounds(division) + 1)
-        for line in standings(rules, division, after_round=round_)
+        for position, line in enumerate(
+            standings(rules, division, after_round=round_), start=1
+        )
     ]
     _stamp(tournament, rows)
-    copy_rows(PlayerRound, rows)
+    _ROUND_ROWS.copy([[getattr(row, name) for name in _ROUND_COLUMNS] for row in rows])
 
 
 def _player_round(
@@ -338,6 +414,7 @@ def _player_round(
     state: TournamentAggregate,
     division: str,
     round_: int,
+    position: int,
     line: StandingRow,
 ) -> PlayerRound:
     """Flatten a standings line and its round's entry into a row: no decisions."""
@@ -355,6 +432,7 @@ def _player_round(
         name=line.name,
         rating=line.rating,
         withdrawn=line.withdrawn,
+        position=position,
         rank=line.rank,
         wins=line.wins,
         losses=line.losses,
@@ -414,22 +492,16 @@ def _game_uuid(game_id: str | None) -> uuid.UUID | None:
         return None
 
 
-def copy_rows(model: type[models.Model], rows: Sequence[models.Model]) -> None:
-    """Insert model instances with one ``COPY``, every column but the key.
-
-    A result rewrites its division's rows from its round on (a national round is
-    500 rows): the ORM's bulk insert adapted each field of each row in Python, a
-    third of a result's projection; COPY formats the rows in C.
-    """
-    if not rows:
-        return
-    fields = [field for field in model._meta.concrete_fields if not field.primary_key]
-    columns = ", ".join(connection.ops.quote_name(field.column) for field in fields)
-    names = [field.attname for field in fields]
-    statement = f"COPY {model._meta.db_table} ({columns}) FROM STDIN"
-    with binary_cursor() as cursor, cursor.copy(statement) as copy:
-        for row in rows:
-            copy.write_row([getattr(row, name) for name in names])
+# Every column but the key, from the model: a result rewrites its division's rows
+# from its round on (a national round is 500 rows), and the ORM's bulk insert adapted
+# each field of each row in Python, a third of a result's projection; COPY formats
+# the rows in C.
+_ROUND_COLUMNS = [
+    field.attname
+    for field in PlayerRound._meta.concrete_fields
+    if not field.primary_key
+]
+_ROUND_ROWS = BulkInsert(PlayerRound, _ROUND_COLUMNS)
 
 
 def _stamp(tournament: Tournament, rows: list[PlayerRound]) -> None:

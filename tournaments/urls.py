@@ -12,8 +12,31 @@ urlpatterns = [
     path(
         "tournaments/", apis.TournamentListCreateApi.as_view(), name="api-tournaments"
     ),
+    path(
+        "tournaments/import/tsh",
+        apis.TshEventImportApi.as_view(),
+        name="api-tsh-event-import",
+    ),
     path(f"{T}/", apis.TournamentDetailApi.as_view(), name="api-tournament"),
     path(f"{T}/players/", apis.PlayersApi.as_view(), name="api-players"),
+    path(f"{T}/players/late", apis.LateEntryApi.as_view(), name="api-late-entry"),
+    path(
+        f"{T}/players/<str:player_id>",
+        apis.PlayerDetailApi.as_view(),
+        name="api-player",
+    ),
+    path(
+        f"{T}/players/<str:player_id>/miss-round",
+        apis.MissedRoundApi.as_view(),
+        name="api-player-miss-round",
+    ),
+    path(
+        f"{T}/divisions/<str:division>",
+        apis.DivisionApi.as_view(),
+        name="api-division",
+    ),
+    path(f"{T}/team", apis.TeamApi.as_view(), name="api-team"),
+    path(f"{T}/team/remove", apis.TeamRemoveApi.as_view(), name="api-team-remove"),
     path(
         f"{T}/players/<str:player_id>/withdraw",
         apis.PlayerWithdrawApi.as_view(),

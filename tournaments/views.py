@@ -34,21 +34,30 @@ from games.views import flagged_note
 from rules import tournament as rt
 from rules.errors import GcgError, RulesError
 from rules.records import EntryKind
-from tournaments import presenters, selectors, services
+from tournaments import corrections, imports, presenters, selectors, services
 from tournaments.forms import (
     RESULT_FIELDS,
     RESULT_RULE_FIELDS,
     AmendForm,
     BoardGcgForm,
     DivisionAddForm,
+    DivisionRenameForm,
     ForfeitForm,
+    LateEntryForm,
     LinkAccountForm,
+    MissedRoundForm,
     PairForm,
+    PlayerEditForm,
     PlayerListForm,
     PublishForm,
     ReactivateForm,
     ResultEntryForm,
+    RosterForm,
+    SettingsForm,
+    TeamForm,
+    TeamRemoveForm,
     TournamentCreateForm,
+    TshEventImportForm,
     TshImportForm,
     WithdrawForm,
     apply_rejection,
@@ -73,6 +82,15 @@ def _directed(request: HttpRequest, tournament_id: uuid.UUID) -> Tournament:
     tournament = _readable(request, tournament_id)
     if not selectors.tournament_is_director(tournament, request.user):
         raise PermissionDenied("Only this tournament's directors may do that.")
+    return tournament
+
+
+def _team_member(request: HttpRequest, tournament_id: uuid.UUID) -> Tournament:
+    """The tournament if the user is of its team: a director or a scorekeeper (who
+    may enter and amend results)."""
+    tournament = _readable(request, tournament_id)
+    if selectors.tournament_role(tournament, request.user) is None:
+        raise PermissionDenied("Only this tournament's team may do that.")
     return tournament
 
 
@@ -311,6 +329,7 @@ def standings(
                 "rows": rows,
                 # The pre-event order (0) once a round is paired.
                 "rounds": range(0, last + 1) if last else range(0),
+                "ranking": header.ranking,
                 "division_version": version,
             },
         )
@@ -449,6 +468,47 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     )
 
 
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_import_tsh(request: HttpRequest) -> HttpResponse:
+    """Set up a tournament from tsh's config.tsh and its divisions' .t files."""
+    form = TshEventImportForm(initial={"start_date": timezone.localdate()})
+    status = 200
+    if request.method == "POST":
+        form = TshEventImportForm(request.POST, request.FILES)
+        done: list[imports.EventImport] = []
+        data = form.cleaned_data if form.is_valid() else None
+        if data is not None and _submit(
+            form,
+            lambda: done.append(
+                imports.tsh_event_import(
+                    user=request.user,
+                    name=data["name"],
+                    start_date=data["start_date"].isoformat(),
+                    end_date=data["end_date"].isoformat()
+                    if data.get("end_date")
+                    else None,
+                    config=data["config"],
+                    files=data["files"],
+                )
+            ),
+            {},
+        ):
+            imported = done[0]
+            messages.success(
+                request,
+                f"Imported divisions {', '.join(imported.divisions)}: ranked as tsh"
+                " ranks.",
+            )
+            for line, text in imported.not_taken:
+                messages.warning(request, f"config.tsh line {line} not taken: {text}")
+            return redirect("manage", tournament_id=imported.result.stream.id)
+        status = 400
+    return render(
+        request, "tournaments/manage/import_tsh.html", {"form": form}, status=status
+    )
+
+
 def _console_context(tournament: Tournament) -> dict[str, Any]:
     divisions = []
     for division in tournament.divisions:
@@ -468,15 +528,81 @@ def _console_context(tournament: Tournament) -> dict[str, Any]:
     return {"tournament": tournament, "divisions": divisions}
 
 
+# The console's forms: (form class, what it does, the rules' fields it shows).
+CONSOLE_FORMS: dict[str, type[forms.Form]] = {
+    "division": DivisionAddForm,
+    "rename": DivisionRenameForm,
+    "settings": SettingsForm,
+    "team": TeamForm,
+    "team_remove": TeamRemoveForm,
+}
+
+
+def _console_command(
+    action: str, form: Any, tournament_id: uuid.UUID, user: Any
+) -> str:
+    """Run one command of the console; return the message said when it is stored."""
+    data = form.cleaned_data
+    if action == "division":
+        services.tournament_append(
+            tournament_id=tournament_id,
+            events=[rt.DivisionAdded(name=data["name"])],
+            user=user,
+        )
+        return f"Division {data['name']} added."
+    if action == "rename":
+        corrections.division_rename(
+            tournament_id=tournament_id,
+            name=data["division"],
+            new_name=data["name"],
+            user=user,
+        )
+        return f"Division {data['division']} is now {data['name']}."
+    if action == "settings":
+        corrections.settings_change(
+            tournament_id=tournament_id, changes=form.changes(), user=user
+        )
+        return "Settings corrected: every standing is counted again."
+    if action == "team":
+        corrections.team_add(
+            tournament_id=tournament_id,
+            username=data["username"],
+            role=data["role"],
+            user=user,
+        )
+        return f"{data['username']} joins the team as {data['role']}."
+    corrections.team_remove(
+        tournament_id=tournament_id, username=data["username"], user=user
+    )
+    return f"{data['username']} leaves the team."
+
+
+CONSOLE_RULE_FIELDS = {
+    "name": "name",
+    "new_name": "name",
+    "rounds": "rounds",
+    "bye_spread": "bye_spread",
+    "forfeit_spread": "forfeit_spread",
+    "spread_cap": "spread_cap",
+    "spread_caps": "spread_caps",
+    "username": "username",
+    "role": "role",
+}
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def manage(request: HttpRequest, tournament_id: uuid.UUID) -> HttpResponse:
-    """The director's console: divisions, publication, links to every task."""
-    tournament = _directed(request, tournament_id)
-    division_form = DivisionAddForm()
+    """The director's console: divisions, settings, the team, publication, links to
+    every task (a scorekeeper sees the results only)."""
+    tournament = _team_member(request, tournament_id)
+    is_director = selectors.tournament_is_director(tournament, request.user)
+    forms_ = {action: form() for action, form in CONSOLE_FORMS.items()}
     status = 200
     if request.method == "POST":
-        action = request.POST.get("action")
+        if not is_director:
+            raise PermissionDenied("Only this tournament's directors may do that.")
+        action = request.POST.get("action", "")
         if action == "publish":
             form = PublishForm(request.POST)
             form.is_valid()
@@ -486,24 +612,28 @@ def manage(request: HttpRequest, tournament_id: uuid.UUID) -> HttpResponse:
                 user=request.user,
             )
             return redirect("manage", tournament_id=tournament_id)
-        division_form = DivisionAddForm(request.POST)
-        if division_form.is_valid() and _submit(
-            division_form,
-            lambda: services.tournament_append(
-                tournament_id=tournament_id,
-                events=[rt.DivisionAdded(name=division_form.cleaned_data["name"])],
-                user=request.user,
+        if action not in CONSOLE_FORMS:
+            return HttpResponse("Unknown action.", status=400)
+        form = CONSOLE_FORMS[action](request.POST)
+        done: list[str] = []
+        if form.is_valid() and _submit(
+            form,
+            lambda: done.append(
+                _console_command(action, form, tournament_id, request.user)
             ),
-            {"name": "name"},
+            CONSOLE_RULE_FIELDS,
         ):
-            messages.success(
-                request, f"Division {division_form.cleaned_data['name']} added."
-            )
+            messages.success(request, done[0])
             return redirect("manage", tournament_id=tournament_id)
+        forms_[action] = form
         status = 400
         tournament.refresh_from_db()
     context = _console_context(tournament)
-    context["division_form"] = division_form
+    context.update(
+        forms=forms_,
+        is_director=is_director,
+        team=selectors.tournament_team(tournament) if is_director else [],
+    )
     return render(request, "tournaments/manage/console.html", context, status=status)
 
 
@@ -513,51 +643,64 @@ PLAYER_FORMS = {
     "withdraw": WithdrawForm,
     "reactivate": ReactivateForm,
     "link": LinkAccountForm,
+    "edit": PlayerEditForm,
+    "late": LateEntryForm,
+    "miss": MissedRoundForm,
 }
 
 
 def _player_form(action: str, roster: dict[int, Player], *args: Any) -> Any:
     form_class = PLAYER_FORMS[action]
     kwargs: dict[str, Any] = {"prefix": action}
-    if form_class in (WithdrawForm, ReactivateForm, LinkAccountForm):
+    if issubclass(form_class, RosterForm):
         kwargs["roster"] = roster
     return form_class(*args, **kwargs)
 
 
-def _player_command(
-    action: str, form: Any, tournament: Tournament, division: str, user: Any
-) -> str:
-    """Run one player-page command; return the success message."""
-    data = form.cleaned_data
-    tid = tournament.tournament_id
-    if action == "register":
-        services.players_register(
-            tournament_id=tid, division=division, entries=data["entries"], user=user
-        )
-        return f"{len(data['entries'])} players registered."
-    if action == "tsh":
-        services.tsh_import(
-            tournament_id=tid, division=division, text=data["file"], user=user
-        )
-        return "The .t file is imported."
+# Each command of the players page: (form's data, tournament id, division, user)
+# -> the message said when it is stored.
+PlayerCommand = Callable[[dict[str, Any], uuid.UUID, str, Any], str]
+
+
+def _register(data: dict[str, Any], tid: uuid.UUID, division: str, user: Any) -> str:
+    services.players_register(
+        tournament_id=tid, division=division, entries=data["entries"], user=user
+    )
+    return f"{len(data['entries'])} players registered."
+
+
+def _import_t(data: dict[str, Any], tid: uuid.UUID, division: str, user: Any) -> str:
+    imports.tsh_import(
+        tournament_id=tid, division=division, text=data["file"], user=user
+    )
+    return "The .t file is imported."
+
+
+def _withdraw(data: dict[str, Any], tid: uuid.UUID, division: str, user: Any) -> str:
     player = data["player"]
-    if action == "withdraw":
-        services.player_withdraw(
-            tournament_id=tid,
-            player_id=player.player_id,
-            from_round=data["from_round"],
-            policy=data["policy"],
-            user=user,
-        )
-        return f"{player.name} withdrawn from round {data['from_round']}."
-    if action == "reactivate":
-        services.player_reactivate(
-            tournament_id=tid,
-            player_id=player.player_id,
-            from_round=data["from_round"],
-            user=user,
-        )
-        return f"{player.name} plays again from round {data['from_round']}."
+    services.player_withdraw(
+        tournament_id=tid,
+        player_id=player.player_id,
+        from_round=data["from_round"],
+        policy=data["policy"],
+        user=user,
+    )
+    return f"{player.name} withdrawn from round {data['from_round']}."
+
+
+def _reactivate(data: dict[str, Any], tid: uuid.UUID, division: str, user: Any) -> str:
+    player = data["player"]
+    services.player_reactivate(
+        tournament_id=tid,
+        player_id=player.player_id,
+        from_round=data["from_round"],
+        user=user,
+    )
+    return f"{player.name} plays again from round {data['from_round']}."
+
+
+def _link(data: dict[str, Any], tid: uuid.UUID, division: str, user: Any) -> str:
+    player = data["player"]
     account = get_user_model().objects.filter(username=data["username"]).first()
     if account is None:
         raise rt.TournamentError(
@@ -569,11 +712,67 @@ def _player_command(
     return f"{player.name} is linked to the account {account.get_username()}."
 
 
+def _edit(data: dict[str, Any], tid: uuid.UUID, division: str, user: Any) -> str:
+    player = data["player"]
+    changes = {
+        field: data[field]
+        for field in ("name", "rating", "member_id", "career_games")
+        if data.get(field) not in (None, "")
+    }
+    done = corrections.player_edit(
+        tournament_id=tid, player_id=player.player_id, user=user, **changes
+    )
+    return " ".join([f"{player.name} corrected.", *done.notes])
+
+
+def _late(data: dict[str, Any], tid: uuid.UUID, division: str, user: Any) -> str:
+    corrections.late_entry(
+        tournament_id=tid,
+        division=division,
+        name=data["name"],
+        rating=data["rating"],
+        member_id=data.get("member_id") or "",
+        career_games=data.get("career_games"),
+        credit=corrections.LateCredit(data["credit"]),
+        user=user,
+    )
+    return f"{data['name']} entered late."
+
+
+def _miss(data: dict[str, Any], tid: uuid.UUID, division: str, user: Any) -> str:
+    player = data["player"]
+    corrections.round_missed(
+        tournament_id=tid,
+        player_id=player.player_id,
+        round_=data["round"],
+        policy=data["policy"],
+        user=user,
+    )
+    return f"{player.name} misses round {data['round']} and plays the next."
+
+
+PLAYER_COMMANDS: dict[str, PlayerCommand] = {
+    "register": _register,
+    "tsh": _import_t,
+    "withdraw": _withdraw,
+    "reactivate": _reactivate,
+    "link": _link,
+    "edit": _edit,
+    "late": _late,
+    "miss": _miss,
+}
+
+
 PLAYER_RULE_FIELDS = {
     "player_id": "player",
     "from_round": "from_round",
     "policy": "policy",
     "username": "username",
+    "name": "name",
+    "rating": "rating",
+    "member_id": "member_id",
+    "career_games": "career_games",
+    "round": "round",
 }
 
 
@@ -607,7 +806,9 @@ def manage_players(
         if form.is_valid() and _submit(
             form,
             lambda: done.append(
-                _player_command(action, form, tournament, division, request.user)
+                PLAYER_COMMANDS[action](
+                    form.cleaned_data, tournament.tournament_id, division, request.user
+                )
             ),
             # A .t file's refusals are about the file as a whole.
             {} if action == "tsh" else PLAYER_RULE_FIELDS,
@@ -742,7 +943,7 @@ def manage_results(
     request: HttpRequest, tournament_id: uuid.UUID, division: str, round_: int
 ) -> HttpResponse:
     """Enter a round's results fast: number, score, number, score, Enter."""
-    tournament = _directed(request, tournament_id)
+    tournament = _team_member(request, tournament_id)
     division = _division(tournament, division)
     if not 1 <= round_ <= _paired_rounds(tournament, division):
         raise Http404(f"Round {round_} is not paired yet.")
@@ -797,7 +998,7 @@ def manage_results_check(
     request: HttpRequest, tournament_id: uuid.UUID, division: str, round_: int
 ) -> HttpResponse:
     """The instant check of a partly typed slip: a message per field, as JSON."""
-    tournament = _directed(request, tournament_id)
+    tournament = _team_member(request, tournament_id)
     division = _division(tournament, division)
     form = _results_form(tournament, division, round_, request.POST)
     notes = form.check()
@@ -821,7 +1022,7 @@ def manage_results_check(
 def manage_forfeit(
     request: HttpRequest, tournament_id: uuid.UUID, division: str, round_: int
 ) -> HttpResponse:
-    tournament = _directed(request, tournament_id)
+    tournament = _team_member(request, tournament_id)
     division = _division(tournament, division)
     roster = selectors.division_roster(tournament, division)
     form = ForfeitForm(request.POST, roster=roster)
@@ -880,7 +1081,7 @@ def manage_amend(
     board: int,
 ) -> HttpResponse:
     """Amend a board's result as a whole: new scores or a forfeit, with a reason."""
-    tournament = _directed(request, tournament_id)
+    tournament = _team_member(request, tournament_id)
     division = _division(tournament, division)
     line = _board_pairing(tournament, division, round_, board)
     first, second = line.first, line.second
@@ -1069,7 +1270,7 @@ def manage_result_from_game(
     request: HttpRequest, tournament_id: uuid.UUID, game_id: uuid.UUID
 ) -> HttpResponse:
     """Record a board's result from its finished, recorded game."""
-    tournament = _directed(request, tournament_id)
+    tournament = _team_member(request, tournament_id)
     game = get_object_or_404(
         GameProjection, pk=game_id, tournament_id=tournament.tournament_id
     )

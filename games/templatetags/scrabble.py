@@ -20,9 +20,12 @@ from typing import Any
 
 from django import template
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.dateformat import format as date_format
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from rules.board import CENTER, COLUMNS, SIZE, STANDARD_LAYOUT
+from rules.board import CENTER, COLUMNS, SIZE, STANDARD_LAYOUT, parse_square
 from rules.tiles import ENGLISH, TileSet, tile_values
 
 register = template.Library()
@@ -74,8 +77,11 @@ def _square_parts(index: int) -> tuple[str, str, str, str]:
 # What never changes from board to board: 225 squares' names, premiums and labels,
 # and the markup of each square while it is empty.
 _SQUARES = tuple(_square_parts(index) for index in range(SIZE * SIZE))
+# Every square takes the focus by the arrow keys (site.js), one at a time: the
+# board is one stop in the tab order, a grid inside it (WAI-ARIA's grid pattern).
 _EMPTY_CELLS = tuple(
-    f'<td role="gridcell" class="{classes}{" centre" if index == CENTER else ""}"'
+    f'<td role="gridcell" tabindex="-1"'
+    f' class="{classes}{" centre" if index == CENTER else ""}"'
     f' aria-label="{escape(label)}, empty" data-square="{name}">'
     + (f'<span class="prem" aria-hidden="true">{short}</span>' if short else "")
     + "</td>"
@@ -102,8 +108,8 @@ def _filled_cell(index: int, tile: str, last: bool, tile_set: TileSet = ENGLISH)
         f"{escape(letter)}{sub}</span>"
     )
     return (
-        f'<td role="gridcell" class="{classes}" aria-label="{escape(label)}"'
-        f' data-square="{name}">{inner}</td>'
+        f'<td role="gridcell" tabindex="-1" class="{classes}"'
+        f' aria-label="{escape(label)}" data-square="{name}">{inner}</td>'
     )
 
 
@@ -127,6 +133,8 @@ def board_grid(
     so their markup is made once.
     """
     marked = set(highlight)
+    # The square the board's tab stop is on: the last play's first, else H8.
+    entry = min((parse_square(name) for name in marked), default=CENTER)
     body = []
     for row_index in range(SIZE):
         row = rows[row_index] if row_index < len(rows) else ""
@@ -135,10 +143,13 @@ def board_grid(
             index = row_index * SIZE + column
             tile = row[column] if column < len(row) else "."
             if tile == ".":
-                cells.append(_EMPTY_CELLS[index])
+                cell = _EMPTY_CELLS[index]
             else:
                 last = _SQUARES[index][0] in marked
-                cells.append(_filled_cell(index, tile, last, tile_set))
+                cell = _filled_cell(index, tile, last, tile_set)
+            if index == entry:
+                cell = cell.replace('tabindex="-1"', 'tabindex="0"', 1)
+            cells.append(cell)
         cells.append("</tr>")
         body.append("".join(cells))
     # Every value above is escaped or the module's own text.
@@ -276,6 +287,25 @@ def signed(value: Any) -> str:
     if number < 0:
         return f"−{-number}"
     return "0"
+
+
+# Every time the site shows, with its zone (settings.TIME_ZONE): "14 Nov 2026,
+# 10:31 UTC".
+TIMESTAMP_FORMAT = "j M Y, H:i T"
+
+
+@register.filter
+def timestamp(moment: Any) -> SafeString:
+    """A moment as a <time> element: its date, time and time zone, and the
+    machine-readable instant."""
+    if moment is None:
+        return mark_safe("")
+    local = timezone.localtime(moment)
+    return format_html(
+        '<time datetime="{}">{}</time>',
+        local.isoformat(timespec="seconds"),
+        date_format(local, TIMESTAMP_FORMAT),
+    )
 
 
 @register.filter

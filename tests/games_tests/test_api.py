@@ -108,7 +108,7 @@ def test_a_stale_version_is_a_409(api):
 
 @pytest.mark.django_db
 def test_writes_need_the_rights(api, stranger):
-    game = start(api)
+    game = start(api, visibility="public")
     other = APIClient()
     other.force_authenticate(stranger)
     before = events_of(game["id"])

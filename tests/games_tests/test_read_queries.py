@@ -16,7 +16,9 @@ def test_game_detail_queries_do_not_grow_with_turns(
     recorder, shared_gcg_dir, django_assert_max_num_queries
 ):
     result, record = services.game_import_gcg(
-        text=(shared_gcg_dir / "noah_vs_peter.gcg").read_bytes(), user=recorder
+        text=(shared_gcg_dir / "noah_vs_peter.gcg").read_bytes(),
+        user=recorder,
+        visibility="public",
     )
     cache.clear()
     # The game (with its tournament's published flag), then its turns.
@@ -34,7 +36,9 @@ def test_the_sql_read_gives_what_the_documented_serializer_gives(
     from games.models import GameProjection
 
     result, _ = services.game_import_gcg(
-        text=(shared_gcg_dir / "noah_vs_peter.gcg").read_bytes(), user=recorder
+        text=(shared_gcg_dir / "noah_vs_peter.gcg").read_bytes(),
+        user=recorder,
+        visibility="public",
     )
     game = GameProjection.objects.get(pk=result.stream.id)
     documented = s.GameDetailOutput(game).data

@@ -42,6 +42,10 @@ def replayed(game_id):
     return rs.replay(tuple(events))
 
 
+def has_notes(game_id) -> bool:
+    return any(turn.notes for turn in replayed(game_id).turns)
+
+
 def page(client, game_id, turn=None):
     """The page built afresh (no page cache, no kept state), and its query count."""
     cache.clear()
@@ -55,7 +59,9 @@ def page(client, game_id, turn=None):
 
 def import_all(user, shared_gcg_dir):
     return [
-        services.game_import_gcg(text=path.read_bytes(), user=user)[0].stream.id
+        services.game_import_gcg(
+            text=path.read_bytes(), user=user, visibility="public"
+        )[0].stream.id
         for path in sorted(shared_gcg_dir.glob("*.gcg"))
     ]
 
@@ -73,7 +79,10 @@ def test_every_append_leaves_the_replayed_state_as_the_snapshot(
         assert context["owner_id"] == recorder.pk
     # Move by move: each append rewrites it at the new version.
     started = services.game_start(
-        user=recorder, players=["Ann", "Ben"], racks=["DINNVWY", "ADEEGIL"]
+        user=recorder,
+        players=["Ann", "Ben"],
+        racks=["DINNVWY", "ADEEGIL"],
+        visibility="public",
     )
     gid = started.stream.id
     services.game_place(game_id=gid, position="8D", word="WINDY", user=recorder)
@@ -95,10 +104,12 @@ def test_the_game_page_from_its_snapshot_is_the_page_replayed(
 ):
     for game_id in import_all(recorder, shared_gcg_dir):
         from_snapshot, statements = page(client, game_id)
-        assert statements == 1  # the header, which carries the snapshot
+        # The header, which carries the snapshot (and who wrote its notes and
+        # when, from the log, for a game with notes).
+        assert statements == 1 + has_notes(game_id)
         set_snapshot(game_id, None)
         from_events, statements = page(client, game_id)
-        assert statements == 2  # the header, then the events
+        assert statements == 2 + has_notes(game_id)  # the header, then the events
         assert from_snapshot == from_events
 
 
@@ -163,7 +174,10 @@ def test_another_games_snapshot_is_not_used(client, recorder, shared_gcg_dir):
 @pytest.mark.django_db
 def test_a_snapshot_of_an_earlier_version_is_not_used(recorder):
     started = services.game_start(
-        user=recorder, players=["Ann", "Ben"], racks=["DINNVWY", "ADEEGIL"]
+        user=recorder,
+        players=["Ann", "Ben"],
+        racks=["DINNVWY", "ADEEGIL"],
+        visibility="public",
     )
     gid = started.stream.id
     version, old = stored_snapshot(gid)
@@ -178,7 +192,10 @@ def test_other_rules_code_or_another_secret_key_invalidates_snapshots(
     recorder, settings, monkeypatch
 ):
     started = services.game_start(
-        user=recorder, players=["Ann", "Ben"], racks=["DINNVWY", "ADEEGIL"]
+        user=recorder,
+        players=["Ann", "Ben"],
+        racks=["DINNVWY", "ADEEGIL"],
+        visibility="public",
     )
     gid = started.stream.id
     version, blob = stored_snapshot(gid)
@@ -210,7 +227,7 @@ def test_a_rebuild_rewrites_the_snapshots(client, recorder, shared_gcg_dir):
         state, _ = snapshots.load(game_id, version, blob)
         assert state == replayed(game_id)
         shown, statements = page(client, game_id)
-        assert statements == 1
+        assert statements == 1 + has_notes(game_id)
         assert shown == pages[game_id]
 
 

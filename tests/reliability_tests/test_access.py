@@ -74,12 +74,13 @@ BODY = {
     "from_round": 1,
     "text": "hello",
     "target_version": 3,
+    "visibility": "public",
 }
 
 
 @pytest.mark.django_db
 def test_anonymous_users_cannot_write_anywhere(two_tournaments):
-    ids = {**two_tournaments["a"], "round_": "1"}
+    ids = {**two_tournaments["a"], "round_": "1", "note_version": "3"}
     client = APIClient()
     before = event_count()
     paths = post_paths()
@@ -97,7 +98,7 @@ def test_a_director_of_one_tournament_cannot_write_to_another(
     """Every tournament and game command of tournament B, sent by A's director with
     a body that would otherwise be accepted or refused on its merits: 403, and
     nothing stored."""
-    ids = {**two_tournaments["b"], "round_": "1"}
+    ids = {**two_tournaments["b"], "round_": "1", "note_version": "3"}
     client = APIClient()
     client.force_authenticate(director)
     before = event_count()

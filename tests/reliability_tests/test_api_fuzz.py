@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
+from games import services as game_services
 from games.eventstore.models import StoredEvent
 from games.models import GameProjection
 from tests.reliability_tests.conftest import DERANDOMIZE, record_result, start_game
@@ -51,6 +52,10 @@ def world(director, paired):
     game_id, turn = start_game(
         director, context={"tournament_id": tournament_id, "player_ids": players[:2]}
     )
+    # A note of the director's, for the commands that edit or delete one.
+    note = game_services.game_note(
+        game_id=game_id, target_version=turn, text="first", user=director
+    )
     client = APIClient()
     client.force_authenticate(director)
     ids = {
@@ -59,6 +64,7 @@ def world(director, paired):
         "player_id": players[0],
         "round_": "1",
         "turn": turn,
+        "note_version": str(note.version),
     }
     return client, ids, players
 
@@ -114,6 +120,12 @@ def templates(players: list[str], turn: int) -> dict[str, dict]:
             "expected_version": VERSION, "outcome": "valid", "words": ["GALE"]},
         "/api/games/{game_id}/notes": {
             "expected_version": VERSION, "target_version": turn, "text": "hm"},
+        "/api/games/{game_id}/notes/{note_version}/edit": {
+            "expected_version": VERSION, "text": "better"},
+        "/api/games/{game_id}/notes/{note_version}/delete": {
+            "expected_version": VERSION},
+        "/api/games/{game_id}/visibility": {
+            "expected_version": VERSION, "visibility": "public"},
         "/api/games/{game_id}/correction": {
             "expected_version": VERSION, "from_version": turn, "reason": "slip"},
         "/api/games/{game_id}/score-correction": {
@@ -124,7 +136,16 @@ def templates(players: list[str], turn: int) -> dict[str, dict]:
             "expected_version": VERSION, "reason": "resigned", "player": 1},
         "/api/tournaments/": {
             "name": "Fuzz Open", "start_date": "2026-11-21", "rounds": 3},
+        "/api/tournaments/import/tsh": {
+            "name": "Fuzz Open", "start_date": "2026-11-21"},
         "/api/tournaments/{tournament_id}/forfeits": {"round": 1, "absentee": c},
+        "/api/tournaments/{tournament_id}/players/late": {
+            "division": "A", "name": "Late Comer", "rating": 1400},
+        "/api/tournaments/{tournament_id}/players/{player_id}/miss-round": {
+            "round": 2},
+        "/api/tournaments/{tournament_id}/team": {
+            "username": "fuzz-friend", "role": "scorekeeper"},
+        "/api/tournaments/{tournament_id}/team/remove": {"username": "fuzz-friend"},
         "/api/tournaments/{tournament_id}/import/tsh": {"division": "A"},
         "/api/tournaments/{tournament_id}/players/": {
             "division": "A", "players": [{"name": "Zed", "rating": 1400}]},

@@ -146,7 +146,7 @@ def snapshot(history, *, casual: bool = True) -> dict:
         ),
         "results": list(
             PlayerRound.objects.filter(tournament_id=tournament_id)
-            .order_by("round", "rank", "number")
+            .order_by("round", "position")
             .values(
                 "round",
                 "rank",
@@ -651,11 +651,11 @@ def test_the_commands_restore_a_backup_into_a_new_database(history, tmp_path):
             "shell",
             "-c",
             "import json; from tournaments.models import PlayerRound; "
-            "print(json.dumps(list(PlayerRound.objects.order_by('round', 'rank',"
-            " 'number').values_list('player_id', 'wins', 'spread'))))",
+            "print(json.dumps(list(PlayerRound.objects.order_by('round', 'position')"
+            ".values_list('player_id', 'wins', 'spread'))))",
         )
         expected = list(
-            PlayerRound.objects.order_by("round", "rank", "number").values_list(
+            PlayerRound.objects.order_by("round", "position").values_list(
                 "player_id", "wins", "spread"
             )
         )

@@ -248,7 +248,7 @@ def test_twenty_writers_racing_on_one_game_lose_no_event(director, settings):
     projection = GameProjection.objects.get(pk=game_id)
     assert projection.version == before + total
     turn = GameTurn.objects.get(game_id=game_id, version=turn_version)
-    assert sorted(turn.notes) == sorted(expected)
+    assert sorted(note["text"] for note in turn.notes) == sorted(expected)
     print(
         f"\nFIGURES twenty-writers: {WRITERS} writers, {total} events, "
         f"{len(conflicts)} conflicts retried"

@@ -115,7 +115,7 @@ def streams_with_gaps() -> list[tuple]:
 def standings_snapshot(tournament_id) -> list[tuple]:
     return list(
         PlayerRound.objects.filter(tournament_id=tournament_id)
-        .order_by("round", "rank", "number")
+        .order_by("round", "position")
         .values_list("round", "rank", "player_id", "wins", "losses", "spread")
     )
 
@@ -271,7 +271,7 @@ def test_a_projection_behind_the_log_is_found_and_repaired(
     assert standing.own_score == 450
     assert (standing.wins, standing.spread) == (1, 150)
     turn = GameTurn.objects.get(game_id=game_id, version=turn_version)
-    assert "late note" in turn.notes
+    assert "late note" in [note["text"] for note in turn.notes]
 
 
 @pytest.mark.django_db

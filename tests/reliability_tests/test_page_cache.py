@@ -28,7 +28,9 @@ def page_cache() -> BoundedMemoryCache:
 @pytest.fixture
 def game_id(director, shared_gcg_dir):
     result, _ = game_services.game_import_gcg(
-        text=(shared_gcg_dir / "doug_v_emely.gcg").read_bytes(), user=director
+        text=(shared_gcg_dir / "doug_v_emely.gcg").read_bytes(),
+        user=director,
+        visibility="public",
     )
     return result.stream.id
 

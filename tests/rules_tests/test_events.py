@@ -32,6 +32,9 @@ EXPECTED_TYPES = {
     "score_corrected",
     "game_ended",
     "note_added",
+    "note_edited",
+    "note_deleted",
+    "visibility_changed",
     "events_superseded",
 }
 

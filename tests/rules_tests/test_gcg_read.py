@@ -302,7 +302,9 @@ def test_notes_with_continuation_lines_and_several_notes():
         )
         + 1
     }
-    assert record.state.turns[1].notes == tuple(note.text for note in notes)
+    assert [note.text for note in record.state.turns[1].notes] == [
+        note.text for note in notes
+    ]
 
 
 def test_final_rack_pragmas_give_the_last_draw():

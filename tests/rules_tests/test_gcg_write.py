@@ -73,7 +73,7 @@ def test_notes_are_written_after_their_line_with_continuations():
     game.add(NoteAdded(target_version=game.version, text="first\nsecond"))
     text = write(game.events)
     assert ">ann: DINNVWY 8D WINDY +32 32\n#note first\nsecond\n" in text
-    assert read(text).state.turns[0].notes == ("first\nsecond",)
+    assert [note.text for note in read(text).state.turns[0].notes] == ["first\nsecond"]
 
 
 def test_players_come_from_the_game_without_metadata():

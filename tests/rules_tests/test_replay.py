@@ -3,6 +3,8 @@ appending with validation, and what the state exposes."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from rules.errors import (
@@ -15,12 +17,17 @@ from rules.errors import (
 from rules.events import (
     EventsSuperseded,
     NoteAdded,
+    NoteDeleted,
+    NoteEdited,
     ScoreCorrected,
     TilesDrawn,
     TilesPlaced,
     TurnPassed,
+    Visibility,
+    VisibilityChanged,
 )
 from rules.state import (
+    Note,
     apply,
     bag_count,
     effective_events,
@@ -139,14 +146,64 @@ def test_notes_annotate_turns_without_changing_anything_else():
     game = opening()
     before = game.now
     state = game.add(NoteAdded(target_version=4, text="should have played QAID"))
-    assert state.turns[0].notes == ("should have played QAID",)
+    assert state.turns[0].notes == (Note(7, "should have played QAID"),)
     assert (state.scores, state.board, state.racks) == (
         before.scores,
         before.board,
         before.racks,
     )
     state = game.add(NoteAdded(target_version=4, text="second thought"))
-    assert state.turns[0].notes == ("should have played QAID", "second thought")
+    assert [note.text for note in state.turns[0].notes] == [
+        "should have played QAID",
+        "second thought",
+    ]
+
+
+def test_an_edit_supersedes_a_note_in_place_and_a_deletion_withdraws_it():
+    """A note is named by the version that added it: an edit replaces its text
+    where it stands (the edit's version recorded), a deletion removes it; the
+    other notes and the game are untouched."""
+    game = opening()
+    game.add(NoteAdded(target_version=4, text="first"))
+    game.add(NoteAdded(target_version=4, text="second"))
+    before = game.now
+    state = game.add(NoteEdited(note_version=7, text="first, better"))
+    assert state.turns[0].notes == (
+        Note(7, "first, better", edited_version=9),
+        Note(8, "second"),
+    )
+    state = game.add(NoteDeleted(note_version=8))
+    assert state.turns[0].notes == (Note(7, "first, better", edited_version=9),)
+    assert (state.scores, state.board, state.racks) == (
+        before.scores,
+        before.board,
+        before.racks,
+    )
+
+
+@pytest.mark.parametrize(
+    "event", [NoteEdited(note_version=4, text="x"), NoteDeleted(note_version=3)]
+)
+def test_only_a_note_on_the_sheet_can_be_edited_or_deleted(event):
+    """A version that added no note (here a turn, a draw) is refused, and so is a
+    note already deleted."""
+    game = opening()
+    with pytest.raises(NoteTargetError):
+        game.add(event)
+    game.add(NoteAdded(target_version=4, text="x"))
+    game.add(NoteDeleted(note_version=7))
+    with pytest.raises(NoteTargetError):
+        game.add(NoteEdited(note_version=7, text="again"))
+
+
+def test_a_change_of_visibility_changes_nothing_the_rules_know():
+    """Who may read a casual game is not a rule: the state is the same but for its
+    version, even after the end of the game."""
+    game = opening()
+    before = game.now
+    state = game.add(VisibilityChanged(Visibility.PUBLIC))
+    assert state.version == before.version + 1
+    assert dataclasses.replace(state, version=before.version) == before
 
 
 @pytest.mark.parametrize("target", [1, 2, 5, 99])

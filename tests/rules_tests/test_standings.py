@@ -108,7 +108,8 @@ def test_exact_ties_share_a_rank_ordered_by_rating_then_number():
     assert [r.rank for r in rows] == [1, 1, 3, 3]
     before = standings(state, "A", after_round=0)
     assert [r.player_id for r in before] == ["p2", "p3", "p4", "p1"]
-    assert [r.rank for r in before] == [1, 1, 1, 1]
+    # The pre-event order ranks by rating, equal ratings sharing a rank (tsh's).
+    assert [r.rank for r in before] == [1, 1, 3, 4]
 
 
 def test_draws_count_half_a_win_and_half_a_loss():

@@ -9,6 +9,7 @@ from rules.standings import standings
 from rules.tournament import (
     Board,
     DivisionAdded,
+    Extension,
     ForfeitRecorded,
     Outcome,
     PlayerRegistered,
@@ -67,7 +68,7 @@ def test_read_t_parses_names_ratings_opponents_scores_and_fields():
     )
     assert smith.opponents == (2, 0)
     assert smith.scores == (412, 50)
-    assert smith.extra == ("p12 1 0", "board 3 4")
+    assert smith.fields == (Extension("p12", "1 0"), Extension("board", "3 4"))
     assert smith.field("board") == ("3", "4")
     assert smith.field("off") is None
     assert (jones.number, jones.line, jones.rating_text) == (2, 4, "1400.5")
@@ -90,15 +91,17 @@ def test_import_pairs_rounds_and_records_results():
 
 
 def test_import_of_byes_forfeits_absences_pending_games_and_firsts():
-    """Opponent 0: +bye spread a bye, -50 a forfeit loss, 0 nothing; p12 says who
-    went first; an opponent without a score yet is a game not yet played."""
+    """Opponent 0: +bye spread a bye, -50 a credited loss, 0 a credit of neither
+    (tsh's late entry's round); p12 says who went first; an opponent without a
+    score yet is a game not yet played."""
     state = imported(WITH_BYES_AND_FIRSTS)
     cards = state.cards
     assert cards["A-5"].entries[0].kind is EntryKind.BYE
     assert cards["A-2"].entries[1].kind is EntryKind.CREDIT
     assert cards["A-2"].entries[1].outcome is Outcome.LOSS
     assert cards["A-2"].entries[1].spread == -50
-    assert cards["A-3"].entries[2] is None
+    assert cards["A-3"].entries[2].kind is EntryKind.CREDIT
+    assert cards["A-3"].entries[2].outcome is None
     assert cards["A-1"].entries[2].kind is EntryKind.GAME
     assert cards["A-1"].entries[2].outcome is None
     round_2 = state.round_state("A", 2).pairing.games
@@ -113,7 +116,9 @@ def test_import_with_caller_ids_and_other_bye_scores():
     unpaired-round award of that spread."""
     text = "Ann Alpha 1500 0; 100\nBo Beta 1400 0; 50\n"
     events = t_to_events(read_t(text), "A", player_ids=["u1", "u2"])
-    assert events[0] == PlayerRegistered("u1", "A", "Ann Alpha", 1500)
+    assert events[0] == PlayerRegistered(
+        "u1", "A", "Ann Alpha", 1500, rating_text="1500"
+    )
     assert RoundPaired("A", 1, (), ("u2",), events[2].method) in events
     assert UnpairedRoundRecorded(1, "u1", 100) in events
 

@@ -162,7 +162,9 @@ def test_the_naspa_t_file_of_one_division_is_that_block_alone(riverside_open):
     assert response.status_code == 200
     assert response["Content-Disposition"].endswith('riverside-ratings-open-b.t"')
     text = response.content.decode()
-    assert text == "#division B\nKay Kim 1500 2; 400\nLee Lin 1400 1; 350\n"
+    assert text == (
+        "#division B\nKay Kim 1500 2; 400; naspa NA2001\nLee Lin 1400 1; 350\n"
+    )
     assert whole.endswith(text)
 
 
@@ -171,7 +173,9 @@ def test_the_naspa_t_file_can_say_who_went_first(riverside_open):
     response = export(
         APIClient(), riverside_open.tournament_id, "naspa.t", division="B", firsts=1
     )
-    assert response.content.decode().splitlines()[1] == "Kay Kim 1500 2; 400; p12 1"
+    assert response.content.decode().splitlines()[1] == (
+        "Kay Kim 1500 2; 400; p12 1; naspa NA2001"
+    )
 
 
 @pytest.mark.django_db
@@ -256,7 +260,7 @@ def test_a_round_without_all_its_results_cannot_be_written_to_a_tou(
     response = export(client, riverside_open.tournament_id, "naspa.t", division="B")
     assert response.status_code == 200
     assert response.content.decode() == (
-        "#division B\nKay Kim 1500 2 2; 400\nLee Lin 1400 1 1; 350\n"
+        "#division B\nKay Kim 1500 2 2; 400; naspa NA2001\nLee Lin 1400 1 1; 350\n"
     )
 
 

@@ -34,7 +34,7 @@ def snapshot(tournament_id):
         ),
         "results": list(
             PlayerRound.objects.filter(tournament_id=tournament_id)
-            .order_by("division", "round", "rank", "number")
+            .order_by("division", "round", "position")
             .values(
                 "round",
                 "rank",

@@ -62,7 +62,7 @@ def _digests(shared_gcg_dir: Path, user) -> dict[str, str]:
     digests = {}
     for name in sorted(path.name for path in shared_gcg_dir.glob("*.gcg")):
         result, _ = game_services.game_import_gcg(
-            text=(shared_gcg_dir / name).read_bytes(), user=user
+            text=(shared_gcg_dir / name).read_bytes(), user=user, visibility="public"
         )
         for label, body in _pages(client, owner, name, result.stream.id):
             digests[label] = hashlib.sha256(body).hexdigest()

@@ -99,7 +99,9 @@ def test_a_challenged_phony_is_marked_and_withdrawn(client, game_id):
 
 def test_a_valid_challenge_is_marked(client, director, shared_gcg_dir):
     result, _ = game_services.game_import_gcg(
-        text=(shared_gcg_dir / "josh2.gcg").read_bytes(), user=director
+        text=(shared_gcg_dir / "josh2.gcg").read_bytes(),
+        user=director,
+        visibility="public",
     )
     body = turn(client, result.stream.id, 1)
     assert "challenged, valid" in body
@@ -131,7 +133,9 @@ def test_a_score_discrepancy_from_an_import_is_flagged_with_its_line(
 ):
     text = (shared_gcg_dir / "doug_v_emely.gcg").read_text()
     text = text.replace("WINDY +32 32", "WINDY +30 30")
-    result, _ = game_services.game_import_gcg(text=text, user=director)
+    result, _ = game_services.game_import_gcg(
+        text=text, user=director, visibility="public"
+    )
     body = turn(client, result.stream.id, 1)
     assert "Recorded +30, the rules give +32 (GCG line 3)" in body
     assert "1 recorded score differs from the rules' and is kept as recorded" in body
@@ -141,7 +145,10 @@ def test_a_score_discrepancy_from_an_import_is_flagged_with_its_line(
 def test_a_win_on_the_pre_adjustment_tie_break_is_explained(client, director):
     user = director
     start = game_services.game_start(
-        user=user, players=["Ann", "Ben"], racks=["DINNVWY", "ADEEGIL"]
+        user=user,
+        players=["Ann", "Ben"],
+        racks=["DINNVWY", "ADEEGIL"],
+        visibility="public",
     )
     game_id = start.stream.id
     game_services.game_place(game_id=game_id, position="8D", word="WINDY", user=user)
@@ -302,7 +309,9 @@ def test_a_spanish_game_shows_its_tiles_and_values(client, director):
         "#character-encoding UTF-8\n#player1 ana Ana\n#player2 bea Bea\n"
         "#lexicon FILE2017\n>ana: [CH]ICOAER 8E [CH]ICO +20 20\n"
     )
-    result, _ = game_services.game_import_gcg(text=text.encode(), user=director)
+    result, _ = game_services.game_import_gcg(
+        text=text.encode(), user=director, visibility="public"
+    )
     body = turn(client, result.stream.id, 1)
     assert square(body, "E8") == "E8, [CH], last play"
     assert "[CH]<sub>5</sub>" in body

@@ -94,19 +94,24 @@ def test_the_scorecard_page_does_not_grow_with_rounds(client, tournament, direct
 @pytest.mark.django_db
 def test_the_game_page_does_not_grow_with_turns(client, director, shared_gcg_dir):
     short, _ = game_services.game_import_gcg(
-        text=(shared_gcg_dir / "success_six_pass.gcg").read_bytes(), user=director
+        text=(shared_gcg_dir / "success_six_pass.gcg").read_bytes(),
+        user=director,
+        visibility="public",
     )
     long, _ = game_services.game_import_gcg(
-        text=(shared_gcg_dir / "noah_vs_peter.gcg").read_bytes(), user=director
+        text=(shared_gcg_dir / "noah_vs_peter.gcg").read_bytes(),
+        user=director,
+        visibility="public",
     )
     # Cold, as most games of a national event are read: nothing replayed yet.
     state_cache.clear()
     few = queries(client, f"/games/{short.stream.id}/")
     many = queries(client, f"/games/{long.stream.id}/")
     assert many == few
-    # The game's header with its tournament's and its state's snapshot.
-    assert few == 1
+    # The game's header with its tournament's and its state's snapshot, then who
+    # wrote its notes and when (both games have notes: games.notes).
+    assert few == 2
     # A turn before the last shows a position the snapshot does not hold: its
     # events, read in one statement more.
-    assert queries(client, f"/games/{short.stream.id}/turn/2/") == 2
-    assert queries(client, f"/games/{long.stream.id}/turn/2/") == 2
+    assert queries(client, f"/games/{short.stream.id}/turn/2/") == 3
+    assert queries(client, f"/games/{long.stream.id}/turn/2/") == 3

@@ -104,6 +104,12 @@ def scorecard_rows(rows: Sequence[dict[str, Any]], tournament_id: Any) -> SafeSt
     return mark_safe("".join(out))
 
 
+@register.filter
+def rating(value: Any) -> str:
+    """A player's rating as shown: "unrated" for 0, the rules' unrated rating."""
+    return "unrated" if value in (0, None) else str(value)
+
+
 @register.simple_tag
 def standings_rows(rows: Sequence[Mapping[str, Any]], tournament_id: Any) -> SafeString:
     """The standings table's body rows (see _standings_table.html), from rows shaped
@@ -116,14 +122,15 @@ def standings_rows(rows: Sequence[Mapping[str, Any]], tournament_id: Any) -> Saf
             ' <span class="badge withdrawn">withdrawn</span>' if s["withdrawn"] else ""
         )
         spread = s["spread"]
+        rank = "—" if s["rank"] is None else s["rank"]
         out.append(
-            f'<tr class="{withdrawn.strip()}"><td class="num">{s["rank"]}</td>'
+            f'<tr class="{withdrawn.strip()}"><td class="num">{rank}</td>'
             f'<td><a href="{card_prefix}{escape(s["player"])}/">{escape(s["name"])}</a>'
             f' <span class="muted">#{s["number"]}</span>{badge}</td>'
             f'<td class="num">{escape(s["record"])}</td>'
             f'<td class="num {_spread_class(spread)}">{_signed_spread(spread)}</td>'
             f'<td class="num hide-phone">{s["total_score"]}</td>'
-            f'<td class="num hide-phone">{s["rating"]}</td></tr>'
+            f'<td class="num hide-phone">{rating(s["rating"])}</td></tr>'
         )
     # Every value above is escaped or the module's own text.
     return mark_safe("".join(out))

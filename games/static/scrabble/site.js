@@ -1,7 +1,11 @@
 /* Progressive enhancements; every page works without them.
  *
  * - Game viewer: ← / → step through the turns, Home / End jump to the start / end
- *   (the links they follow are plain links; htmx swaps only the viewer).
+ *   (the links they follow are plain links; htmx swaps only the viewer); a screen
+ *   reader hears each new turn. Inside the board, the arrow keys move from square
+ *   to square instead (the WAI-ARIA grid pattern: one tab stop, then arrows).
+ * - "Share" links copy their address (the turn's, or a game's secret link) to
+ *   the clipboard, and say so; without a clipboard the link is still a link.
  * - Results entry: each slip is checked as it is typed (the server answers with a
  *   message per field); a tied score opens the inputs for the scores before the
  *   end-of-game adjustments; after a swap the first field has the focus again.
@@ -60,8 +64,44 @@
       });
   }
 
+  /* --- the board as a grid ------------------------------------------------- */
+
+  var GRID_KEYS = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
+
+  function boardCell(element) {
+    return element && element.closest ? element.closest(".board [role=gridcell]") : null;
+  }
+
+  function moveInBoard(cell, key) {
+    var row = cell.parentElement;
+    var cells = Array.prototype.slice.call(row.querySelectorAll("[role=gridcell]"));
+    var rows = Array.prototype.slice.call(cell.closest("tbody").rows);
+    var column = cells.indexOf(cell);
+    var rowIndex = rows.indexOf(row);
+    if (key === "Home") column = 0;
+    else if (key === "End") column = cells.length - 1;
+    else {
+      var step = GRID_KEYS[key];
+      if (!step) return false;
+      rowIndex = Math.max(0, Math.min(rows.length - 1, rowIndex + step[0]));
+      column = Math.max(0, Math.min(cells.length - 1, column + step[1]));
+    }
+    var target = rows[rowIndex].querySelectorAll("[role=gridcell]")[column];
+    if (target && target !== cell) {
+      cell.setAttribute("tabindex", "-1");
+      target.setAttribute("tabindex", "0");
+      target.focus();
+    }
+    return true;
+  }
+
   document.addEventListener("keydown", function (event) {
     if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+    var cell = boardCell(event.target);
+    if (cell) {
+      if (moveInBoard(cell, event.key)) event.preventDefault();
+      return;
+    }
     var step = NAV_KEYS[event.key];
     var state = viewerState();
     if (step === undefined || !state || isTyping(event.target)) return;
@@ -186,6 +226,29 @@
   });
 
   document.addEventListener("htmx:afterSettle", showCurrentTurn);
+
+  /* Say the new turn once the viewer has swapped to it. */
+  document.addEventListener("htmx:afterSwap", function () {
+    var viewer = document.getElementById("viewer");
+    var announcer = document.getElementById("announcer");
+    if (viewer && announcer && viewer.dataset.announce) {
+      announcer.textContent = viewer.dataset.announce;
+    }
+  });
+
+  /* --- share links ---------------------------------------------------------- */
+
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest ? event.target.closest("a[data-share]") : null;
+    if (!link || !navigator.clipboard) return;
+    event.preventDefault();
+    var url = new URL(link.getAttribute("href"), window.location.href).href;
+    var status = link.parentElement.querySelector(".share-status");
+    navigator.clipboard.writeText(url).then(
+      function () { if (status) status.textContent = "Link copied: " + url; },
+      function () { if (status) status.textContent = "Copy this link: " + url; }
+    );
+  });
 
   document.addEventListener("DOMContentLoaded", function () {
     showCurrentTurn();

@@ -31,6 +31,7 @@ from games.eventstore.streams import NewEvent
 from games.services import game_stream
 from games.simulate import Plan, SimulatedGame, english_word_graph, simulate_game
 from rules.ruleset import Ruleset
+from tournaments import accounts
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
 from tournaments.game_context import game_ruleset
@@ -121,6 +122,10 @@ class Command(BaseCommand):
             player_id=dev_player.player_id,
             account=dev,
             user=director,
+        )
+        # The games' word list, for their best plays (run.sh configures WEB2).
+        accounts.tournament_lexicon_choose(
+            tournament_id=tid, lexicon="WEB2", user=director
         )
         staged = {"tie": False}
         games = ROUNDS * sum(len(p) // 2 for p in DIVISIONS.values())

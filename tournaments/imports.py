@@ -1,0 +1,195 @@
+"""Import tsh's files: a division's ``.t``, or a whole event from ``config.tsh``.
+
+Each import is one validated append: the rules refuse what is inconsistent and
+nothing is stored. A tournament set up from ``config.tsh`` ranks as tsh does.
+
+Usage::
+
+    tsh_import(tournament_id=tid, division="A", text=t_text, user=mara)
+    imported = tsh_event_import(user=mara, name="Nationals", start_date="2026-07-01",
+                                config=config_text, files={"a.t": a_text})
+    imported.not_taken   # config.tsh lines this system has no setting for
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from games.eventstore.errors import EventRejectedError
+from games.eventstore.store import AppendResult, append
+from games.eventstore.streams import NewEvent
+from rules import tournament as rt
+from rules import tsh
+from tournaments import events as te
+from tournaments.accounts import link_events
+from tournaments.services import (
+    PermissionDeniedError,
+    append_as_director,
+    new_player_id,
+    tournament_state,
+    tournament_stream,
+)
+
+
+def tsh_import(
+    *,
+    tournament_id: uuid.UUID,
+    division: str,
+    text: str,
+    user: Any,
+    expected_version: int | None = None,
+) -> AppendResult:
+    """Register, pair and score a division from a tsh ``.t`` file, in one append.
+
+    Raises TshError (a line named) for a file that cannot be read, and
+    EventRejectedError, its message naming the file's line, when the rules refuse
+    what a line says.
+    """
+    _, state = tournament_state(tournament_id)
+    assert state.rules is not None
+    events = _division_events(state.rules, division, text)
+    try:
+        return append_as_director(
+            tournament_id, events, user=user, expected_version=expected_version
+        )
+    except EventRejectedError as error:
+        raise _with_line(error, events) from None
+
+
+def _division_events(
+    rules: rt.TournamentState, division: str, text: str
+) -> list[object]:
+    """A division's events, each player's registration naming its line."""
+    tfile = tsh.read_t(text)
+    ids = [new_player_id() for _ in tfile.players]
+    events = tsh.t_to_events(
+        tfile,
+        division,
+        player_ids=ids,
+        bye_spread=rules.settings.bye_spread,
+        rounds=rules.settings.rounds,
+    )
+    lines = {ids[index]: player.line for index, player in enumerate(tfile.players)}
+    wrapped: list[object] = [
+        NewEvent(event, {"source": "tsh", "line": lines[event.player_id]})
+        if isinstance(event, rt.PlayerRegistered)
+        else event
+        for event in events
+    ]
+    # A player whose member id an account claims is that account's (the import
+    # confirms the link: tournaments.accounts).
+    return [*wrapped, *link_events(events)]
+
+
+def _with_line(error: EventRejectedError, events: list[object]) -> EventRejectedError:
+    event = events[error.index] if 0 <= error.index < len(events) else None
+    line = event.metadata.get("line") if isinstance(event, NewEvent) else None
+    if line is None:
+        return error
+    return EventRejectedError(
+        error.code, f"line {line}: {error.message}", error.index, error.field
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class EventImport:
+    """A tournament set up from ``config.tsh`` and its ``.t`` files."""
+
+    result: AppendResult
+    divisions: tuple[str, ...]
+    not_taken: tuple[tuple[int, str], ...]  # config.tsh lines taken: number, text
+
+
+def tsh_event_import(
+    *,
+    user: Any,
+    name: str,
+    start_date: str,
+    end_date: str | None = None,
+    config: str,
+    files: Mapping[str, str],
+    published: bool = True,
+) -> EventImport:
+    """Create a tournament from ``config.tsh`` and its divisions' ``.t`` files.
+
+    The tournament ranks as tsh does; ``max_rounds`` (else the most rounds of any
+    file), ``spread_cap``, ``bye_spread`` and ``rating_system`` come from the config.
+    Raises TshError for a file or config line that cannot be read, naming it.
+    """
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise PermissionDeniedError("Sign in to create a tournament.")
+    parsed = tsh.read_config(config)
+    texts = _division_files(parsed, files)
+    rounds = parsed.settings.get("max_rounds") or max(
+        (tsh.read_t(text).rounds for text in texts.values()), default=1
+    )
+    created = _created(parsed, name, start_date, end_date or start_date, rounds)
+    head: list[object] = [
+        created,
+        *(rt.DivisionAdded(name=division) for division in texts),
+        te.DirectorAdded(user_id=user.pk, username=user.get_username()),
+    ]
+    if published:
+        head.append(te.PublicationChanged(published=True))
+    state = rt.replay([event for event in head if isinstance(event, rt.Event)])
+    events = list(head)
+    for division, text in texts.items():
+        events.extend(_division_events(state, division, text))
+    try:
+        result = append(
+            tournament_stream(uuid.uuid4()),
+            events,
+            expected_version=0,
+            recorded_by=user,
+        )
+    except EventRejectedError as error:
+        raise _with_line(error, events) from None
+    return EventImport(result, tuple(texts), parsed.not_taken)
+
+
+def _division_files(parsed: tsh.TshConfig, files: Mapping[str, str]) -> dict[str, str]:
+    if not parsed.divisions:
+        raise tsh.TshError(
+            "tsh_config_no_division", "config.tsh names no division ('division a a.t')."
+        )
+    by_name = {name.rsplit("/", 1)[-1].lower(): text for name, text in files.items()}
+    texts = {}
+    for division, filename in parsed.divisions:
+        text = by_name.get(filename.rsplit("/", 1)[-1].lower())
+        if text is None:
+            raise tsh.TshError(
+                "tsh_config_missing_file",
+                f"config.tsh names {filename} for division {division}: upload it too.",
+            )
+        texts[division] = text
+    return texts
+
+
+def _created(
+    parsed: tsh.TshConfig, name: str, start: str, end: str, rounds: object
+) -> rt.TournamentCreated:
+    """The tournament's settings as config.tsh gives them; the rules check them."""
+    settings: dict[str, Any] = dict(parsed.settings)
+    cap = settings.get("spread_cap")
+    system = settings.get("rating_system", rt.RatingSystem.NSA2008)
+    if system not in {choice.value for choice in rt.RatingSystem}:
+        raise tsh.TshError(
+            "tsh_config_value",
+            f"rating_system {system!r} is not one of "
+            + ", ".join(choice.value for choice in rt.RatingSystem)
+            + ".",
+        )
+    return rt.TournamentCreated(
+        name=name,
+        start_date=start,
+        end_date=end,
+        rounds=rounds,  # type: ignore[arg-type]
+        bye_spread=settings.get("bye_spread", 50),
+        spread_cap=None if isinstance(cap, list) else cap,
+        spread_caps=tuple(cap) if isinstance(cap, list) else (),
+        ranking=rt.Ranking.TSH,
+        rating_system=rt.RatingSystem(system),
+    )
