@@ -350,3 +350,17 @@ class GcgError(RulesError):
         super().__init__(f"Line {first[0]}: {first[2]}")
         self.problems = problems
         self.state = state
+
+
+class FileLineError(RulesError):
+    """Raised when a file a director uploads (a ``.TOU``, a ratings list) cannot be
+    read: ``code`` says what, ``line`` is the physical line at fault (or None), and
+    the message starts with it; ``field`` is always ``file``."""
+
+    code = "file"
+
+    def __init__(self, code: str, message: str, line: int | None = None) -> None:
+        super().__init__(message if line is None else f"line {line}: {message}")
+        self.code = code
+        self.field = "file"
+        self.line = line

@@ -1,59 +1,60 @@
-"""Rating estimates: NASPA's rating formula and ABSP's per-event rating.
+"""Rating estimates as the ratings bodies' programs compute them: NASPA and WESPA (tsh's
+Elo rules) and ABSP (per event and running).
 
-These are estimates a director can show before the ratings body publishes its own
-numbers. Every constant is data: ``NaspaParams`` and ``AbspParams`` hold them, with the
-published NASPA and ABSP values as defaults (``NASPA``, ``ABSP``), and every function
-takes the parameters as an argument.
+Everything here is computed from the rated games alone: byes, forfeits and absences
+are not rated (RULES.md, "Tournament results and standings"), so ``RatedGame`` has no
+kind, and the helpers that read a ``rules.records.DivisionRecord`` skip every entry
+that is not a played game with a result.
 
-Only rated games are ever passed in: byes, forfeits and absences are not rated
-(RULES.md, "Tournament results and standings"), so ``RatedGame`` has no kind, and the
-helpers that read a ``rules.records.PlayerRecord`` skip every entry that is not a
-played game.
+Elo systems (``EloSystem``), as tsh rates a division for the rating systems it names
+``nsa2008``, ``naspa-csw`` and ``wespa`` (John Chew's Ratings::Elo, which tsh uses to
+print its running estimates; NASPA publishes the same rules):
 
-NASPA, as restated in the project's issue 7 from NASPA's published description of its
-rating system:
+- **Expectation** per game with both players' ratings at the start of the segment:
+  ``1 - 1/(1 + exp(0.0031879 * (r_self - r_opp)))`` (NASPA), or
+  ``1/(1 + exp((r_opp - r_self) / 172))`` (tsh's ``wespa``). A draw scores a half.
+- **Multiplier** by career games before the event (tsh's ``lifeg``; unknown counts as
+  100, as tsh does) and rating: under 50 games 30 / 24 / 15, else 20 / 16 / 10, for
+  ratings under 1800 / under 2000 / 2000 and up. The surplus of wins over expectation
+  is converted to points band by band: a change that leaves the band stops at the
+  boundary (1800 and 2000 going up, 1799 and 1999 going down), pays for the points to
+  get there at this band's multiplier, and goes on at the next band's
+  (``convert_excess``). ``wespa`` ignores the bands (the starting multiplier applies).
+- **Acceleration**: when ``new - old - 5 * games`` is positive, that amount (times 2/3
+  for ``wespa``) is added again; each rated opponent then gets a twentieth of it as
+  feedback, once per game played against them, added after every player is rated.
+- **Floor**: ``nsa2008`` keeps an established player's estimate at 1 or more; the
+  others have none. Ratings are rounded half up (tsh's ``int(x + 0.5)``).
+- **Club events** (NASPA's LCT rule): the change is divided by 3, there is no
+  acceleration, and the rounded change is capped at +/-50.
+- **Split events** (NASPA only): the configured number of rounds n is cut: n - 1 < 16
+  is one segment; n - 1 < 35 two, rounds 1..floor((n - 1) / 2) + 1 and the rest;
+  otherwise three (``segments``). Each segment is rated from the previous one's
+  rounded result.
+- **Newcomers** (rating 0) get tsh's iterated performance rating
+  (``rate_newcomers``): starting from the mean of their rated opponents (1500 when
+  none), each newcomer's rating is searched in whole points from 0 to 3000 so that the
+  expected score equals the earned one (0 and all-win records count as 5% and 95%),
+  raised to 500 and capped at the strongest opponent + 400 x the winning fraction,
+  all newcomers at once, until no rating changes (50 passes; then the mean of 50 more).
+- The estimate **after round k** uses rounds 1..k only; a player without a rated game
+  keeps the pre-event rating.
 
-- **Expectation**: ``1 - 1 / (1 + exp(0.0031879 * (R_me - R_opp)))`` per game.
-- **Change**: ``M * (actual - expected)``, summed over a segment's games. ``M`` depends
-  on the rating band (under 1800: 20; 1800-1999: 16; 2000 and up: 10) and is 1.5 times
-  larger (30, 24, 15) for a player with fewer than 50 career games.
-- **Band by band**: a change that would carry the rating across 1800 or 2000 is spent in
-  the band it starts in only up to the boundary; the rest is rescaled by the ratio of
-  the next band's multiplier to this band's (the multiplier applies to the surplus of
-  wins, so the surplus not yet spent moves the rating at the new band's rate). See
-  ``naspa_band_change``.
-- **Acceleration bonus**: ``max(0, change - 5 * games)`` is added on top of the change
-  for a player who was rated before the segment and played at least
-  ``bonus_min_games`` games in it (default 5; a few lucky games are not evidence of
-  improvement) and has at least ``bonus_min_career_games`` career games (default 0).
-  One twentieth of the bonus is fed back to each distinct opponent who was rated before
-  the segment, once per opponent. Club events get no bonus and give no feedback.
-- **Segments**: an event of more than 16 rounds is rated in two consecutive segments,
-  of more than 35 rounds in three; the rounds are split as evenly as possible, earlier
-  segments taking the extra round, and the rating after one segment (rounded to a whole
-  number, as published) is the pre-rating of the next.
-- **Unrated players** get an initial rating: the performance rating of their games in
-  the segment, iterated jointly when unrated players met each other (rated players stay
-  at their pre-rating; a group of unrated players who met only each other is anchored
-  at ``unrated_start``). Rated opponents' changes are computed against that initial
-  rating. A player unrated before segment 1 is rated normally from segment 2 on, with
-  the games of segment 1 counted as career games.
-- **Performance rating**: the rating at which expected wins equal actual wins, kept
-  within ``perfect_score_margin`` (400) of the lowest and highest opponents, so an
-  all-wins record is the best opponent + 400 and an all-losses record the worst
-  opponent - 400; never below the floor (500).
-- **Club events**: the change is divided by 3 and capped at +/-50.
-- **Floor**: no rating goes below ``rating_floor`` (500).
-
-ABSP: an event's rating is the sum, over the player's games, of the opponent's rating
-clamped to within 40 of the player's own, +50 for a win and -50 for a loss (a draw adds
-neither), divided by the number of games.
+ABSP (``absp_event_ratings``, ``absp_running_rating``), from the ABSP's published
+description and tsh's ABSP module: a game is worth the opponent's rating (moved to
+within 40 of the player's own when both are rated) plus 50 for a win, minus 50 for a
+loss; the event rating is the points per game, rounded, at least 40 (80 for a
+newcomer, whose opponents count as their first-pass newcomer ratings). The running
+rating weighs the player's most recent 150 games (whole events), 225 for the newest
+game down by one a game, and is never below 50.
 
 Usage::
 
-    changes = naspa_rate_event(
-        [RatedPlayer(1, 1500, career_games=120), RatedPlayer(2, None)],
+    changes = rate_event(
+        [RatedPlayer(1, 1500, career_games=120), RatedPlayer(2, 0)],
         [RatedGame(round=1, player=1, opponent=2, score=1.0)],
+        NSA2008,
+        rounds=7,
     )
     changes[1].new
 """
@@ -62,37 +63,42 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
 
 from rules.errors import RulesError
 from rules.records import DivisionRecord, EntryKind, PlayerRecord, RoundEntry
 
 __all__ = [
     "ABSP",
-    "NASPA",
-    "AbspGame",
+    "NASPA_CSW",
+    "NSA2008",
+    "WESPA",
+    "AbspEvent",
     "AbspParams",
-    "NaspaParams",
+    "EloSystem",
+    "Expectation",
     "RatedGame",
     "RatedPlayer",
-    "RatingBand",
     "RatingChange",
     "RatingsError",
     "SegmentChange",
-    "absp_event_rating",
-    "absp_game_points",
-    "absp_rate_division",
+    "absp_event_ratings",
+    "absp_running_rating",
+    "convert_excess",
+    "division_players",
     "division_rated_games",
-    "naspa_band_change",
-    "naspa_expected",
-    "naspa_multiplier",
-    "naspa_rate_event",
-    "naspa_segments",
+    "elo_system",
+    "expected",
+    "multiplier",
     "performance_rating",
     "rate_division",
+    "rate_event",
+    "rate_newcomers",
     "rated_entries",
-    "record_performance",
+    "search_rating",
+    "segments",
 ]
 
 
@@ -100,8 +106,8 @@ class RatingsError(RulesError):
     """Raised when the players or games given to a ratings function are inconsistent.
 
     ``code`` is stable (``unknown_player``, ``duplicate_player``, ``self_game``,
-    ``bad_score``, ``bad_round``, ``no_games``, ``mismatched_result``,
-    ``missing_opponent_entry``, ``bad_params``); the message says what to fix.
+    ``bad_score``, ``bad_round``, ``mismatched_result``, ``missing_opponent_entry``,
+    ``unknown_system``); the message says what to fix.
     """
 
     def __init__(self, code: str, message: str) -> None:
@@ -109,77 +115,190 @@ class RatingsError(RulesError):
         self.code = code
 
 
-# Parameters ---------------------------------------------------------------------
+# Elo systems ----------------------------------------------------------------------
+
+
+class Expectation(StrEnum):
+    """The expectation curve of an Elo system."""
+
+    LOGISTIC = "logistic"  # NASPA: 1 - 1/(1 + exp(0.0031879 d))
+    WESPA = "wespa"  # tsh's wespa: 1/(1 + exp(-d/172))
+
+
+NASPA_LOGISTIC_SCALE = 0.0031879
+WESPA_SCALE = 172.0
+# tsh's MakeRatingsInput: a player whose career games are not known counts as
+# established.
+UNKNOWN_CAREER_GAMES = 100
+PROVISIONAL_GAMES = 50
+# (upper bound of the band, established multiplier, provisional multiplier)
+BANDS = ((1800, 20, 30), (2000, 16, 24), (math.inf, 10, 15))
+NEWCOMER_FLOOR = 500
+NEWCOMER_SEARCH = (0, 3000)  # whole-point binary search range
+NEWCOMER_START = 1500.0  # a newcomer who met no rated player
+NEWCOMER_CAP_PER_WIN = 400  # over the strongest opponent, times the win fraction
+NEWCOMER_PASSES = 50  # tsh's maximum_iterations
+CLUB_DIVISOR = 3
+CLUB_CAP = 50
+FEEDBACK_FRACTION = 1 / 20
+ACCELERATION_PER_GAME = 5
 
 
 @dataclass(frozen=True, slots=True)
-class RatingBand:
-    """A NASPA rating band: the multipliers that apply from ``floor`` upwards."""
+class EloSystem:
+    """One of tsh's Elo rating systems: the settings that tell them apart."""
 
-    floor: int
-    multiplier: float  # players with at least ``provisional_games`` career games
-    provisional_multiplier: float  # players with fewer
+    name: str
+    expectation: Expectation = Expectation.LOGISTIC
+    acceleration: float = 1.0  # 0: none
+    feedback: bool = True
+    bands: bool = True  # convert band by band (False: the starting multiplier)
+    split: bool = True  # rate long events in segments
+    floor: int | None = None  # for established players
+    club: bool = False  # NASPA's LCT rule: change / 3, capped, no acceleration
 
 
-@dataclass(frozen=True, slots=True)
-class NaspaParams:
-    """The constants of the NASPA rating formula; ``NASPA`` holds the published ones."""
+NSA2008 = EloSystem("nsa2008", floor=1)
+NASPA_CSW = EloSystem("naspa-csw")
+WESPA = EloSystem(
+    "wespa", expectation=Expectation.WESPA, acceleration=2 / 3, bands=False, split=False
+)
+_SYSTEMS = {system.name: system for system in (NSA2008, NASPA_CSW, WESPA)}
 
-    logistic_scale: float = 0.0031879
-    # Ascending by floor; the first band must start at or below every rating.
-    bands: tuple[RatingBand, ...] = (
-        RatingBand(floor=0, multiplier=20.0, provisional_multiplier=30.0),
-        RatingBand(floor=1800, multiplier=16.0, provisional_multiplier=24.0),
-        RatingBand(floor=2000, multiplier=10.0, provisional_multiplier=15.0),
+
+def elo_system(name: str, *, club: bool = False) -> EloSystem:
+    """Return the Elo system tsh calls ``name``; ``club`` applies the LCT rule.
+
+    Raises ``RatingsError`` (``unknown_system``) for a name tsh does not rate with
+    these rules (``absp`` is rated by ``absp_event_ratings``).
+    """
+    system = _SYSTEMS.get(name)
+    if system is None:
+        raise RatingsError(
+            "unknown_system",
+            f"{name!r} is not an Elo rating system ({', '.join(sorted(_SYSTEMS))})",
+        )
+    if club:
+        return replace(system, name=f"{name} lct", acceleration=0.0, club=True)
+    return system
+
+
+def expected(r_self: float, r_opp: float, system: EloSystem = NSA2008) -> float:
+    """Return the expected score (0..1) of a player rated ``r_self`` against ``r_opp``.
+
+    NASPA: 1800 against 1700 expects 0.57903.
+    """
+    if system.expectation is Expectation.WESPA:
+        x = (r_self - r_opp) / WESPA_SCALE
+    else:
+        x = NASPA_LOGISTIC_SCALE * (r_self - r_opp)
+    # The form that cannot overflow.
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    e = math.exp(x)
+    return e / (1.0 + e)
+
+
+def multiplier(career_games: int | None, rating: float) -> int:
+    """Return the multiplier for a player's career games (None: 100) and rating."""
+    games = UNKNOWN_CAREER_GAMES if career_games is None else career_games
+    for limit, established, provisional in BANDS:
+        if rating < limit:
+            return provisional if games < PROVISIONAL_GAMES else established
+    raise AssertionError("the last band has no limit")
+
+
+def convert_excess(
+    rating: float, excess: float, career_games: int | None, system: EloSystem = NSA2008
+) -> float:
+    """Return the rating after ``excess`` wins over expectation (before acceleration).
+
+    Within one band the change is multiplier x excess. A change that would leave
+    the band stops at the boundary (1800 or 2000 going up; 1799 or 1999 going
+    down), the excess spent to get there is what those points cost at this band's
+    multiplier, and the rest continues at the next band's: 1790 with an excess of 1
+    (20 a win) reaches 1800 for half a win and goes on at 16: 1808. A club event
+    keeps a third of the change.
+    """
+    start = rating
+    while excess:
+        rate = multiplier(career_games, rating)
+        target = rating + rate * excess
+        if not system.bands or rate == multiplier(career_games, target):
+            rating = target
+            break
+        if rating < 1800:
+            boundary = 1800.0
+        elif rating < 2000:
+            boundary = 2000.0 if excess > 0 else 1799.0
+        else:
+            boundary = 1999.0
+        excess -= (boundary - rating) / rate
+        rating = boundary
+    if system.club:
+        return start + (rating - start) / CLUB_DIVISOR
+    return rating
+
+
+def _round(value: float) -> int:
+    # tsh's int(0.5 + x): half up, and towards zero below -0.5.
+    return math.trunc(value + 0.5)
+
+
+def search_rating(excess_at: Callable[[int], float]) -> int:
+    """Return tsh's whole-point binary search for the rating where ``excess_at`` (the
+    expected minus the earned score, rising with the rating) changes sign.
+
+    The range starts at 0..3000 and halves at the floor of its middle until it is
+    one point wide; the answer is the last middle tried, as tsh returns it.
+    """
+    low, high = NEWCOMER_SEARCH
+    middle = low
+    while high - low > 1:
+        middle = (low + high) // 2
+        if excess_at(middle) < 0:
+            low = middle
+        else:
+            high = middle
+    return middle
+
+
+def _clipped_wins(wins: float, games: int) -> float:
+    # A perfect or a winless record has no finite performance rating.
+    if wins <= 0:
+        return games * 0.05
+    if wins >= games:
+        return games * 0.95
+    return wins
+
+
+def performance_rating(
+    opponent_ratings: Sequence[float], wins: float, system: EloSystem = NSA2008
+) -> int | None:
+    """Return tsh's performance rating: the whole-point rating whose expected score
+    against the opponents equals ``wins`` (0 and all wins count as 5% and 95%).
+
+    None without games.
+    """
+    games = len(opponent_ratings)
+    if not games:
+        return None
+    target = _clipped_wins(wins, games)
+    return search_rating(
+        lambda r: sum(expected(r, o, system) for o in opponent_ratings) - target
     )
-    provisional_games: int = 50  # fewer career games than this: provisional multiplier
-    bonus_per_game: float = (
-        5.0  # the bonus is the change beyond this many points a game
-    )
-    bonus_min_games: int = 5  # games in the segment needed to earn a bonus
-    bonus_min_career_games: int = 0  # career games before the segment needed for one
-    feedback_fraction: float = 1 / 20  # of a bonus, to each distinct rated opponent
-    # An event of more rounds than each threshold gets one more segment.
-    segment_thresholds: tuple[int, ...] = (16, 35)
-    rating_floor: int = 500
-    perfect_score_margin: float = 400.0
-    unrated_start: float = 1500.0  # anchor for unrated players who met only each other
-    club_divisor: float = 3.0
-    club_cap: float = 50.0
-    tolerance: float = 1e-6  # rating points; when the iterations stop
-    max_iterations: int = 200
-
-    def __post_init__(self) -> None:
-        floors = [band.floor for band in self.bands]
-        if not floors or floors != sorted(set(floors)):
-            raise RatingsError("bad_params", "bands must be ascending by floor")
 
 
-NASPA = NaspaParams()
-
-
-@dataclass(frozen=True, slots=True)
-class AbspParams:
-    """The constants of the ABSP event rating; ``ABSP`` holds the published ones."""
-
-    opponent_clamp: int = 40  # an opponent counts as at most this far from the player
-    win_bonus: int = 50
-    loss_penalty: int = 50
-
-
-ABSP = AbspParams()
-
-
-# Inputs and outputs -----------------------------------------------------------
+# Inputs and outputs ---------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
 class RatedPlayer:
-    """A player of an event: ``rating`` None means unrated."""
+    """A player of an event: ``rating`` 0 is unrated (a newcomer)."""
 
     id: int
-    rating: int | None
-    career_games: int = 0  # rated games before this event
+    rating: int
+    career_games: int | None = None  # rated games before the event; None: unknown
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,188 +318,186 @@ class SegmentChange:
     first_round: int
     last_round: int
     games: int
-    old: int | None  # None: unrated before this segment
+    old: int  # 0: a newcomer in this segment
     new: int
     expected: float
     actual: float
-    multiplier: float | None  # None: the initial rating of an unrated player
-    bonus: float
-    feedback: float  # received from opponents' bonuses
+    multiplier: int | None  # None: a newcomer's initial rating
+    acceleration: float
+    feedback: float  # received from opponents' acceleration
 
 
 @dataclass(frozen=True, slots=True)
 class RatingChange:
-    """A player's rating estimate for a whole event."""
+    """A player's rating estimate for an event (up to the round asked for)."""
 
     player: int
-    old: int | None  # None: unrated before the event
+    old: int  # pre-event; 0: unrated
     new: int
-    change: int | None  # new - old; None for a player who was unrated
+    change: int | None  # new - old; None for a newcomer
     games: int
     expected: float
     actual: float
-    performance: int
-    bonus: float
+    performance: int | None
+    acceleration: float
     feedback: float
     segments: tuple[SegmentChange, ...]  # only the segments the player played in
 
 
-@dataclass(frozen=True, slots=True)
-class AbspGame:
-    """One rated game for ABSP: the opponent's rating and the result (1, 0.5, 0)."""
-
-    opponent_rating: int
-    score: float
+# Segments -------------------------------------------------------------------------
 
 
-# NASPA --------------------------------------------------------------------------
-
-
-def naspa_expected(r_me: float, r_opp: float, params: NaspaParams = NASPA) -> float:
-    """Return the expected score (0..1) of a player rated ``r_me`` against ``r_opp``.
-
-    ``1 - 1 / (1 + exp(k * (r_me - r_opp)))``, written in the form that cannot
-    overflow; 1800 against 1700 expects 0.57903.
-    """
-    x = params.logistic_scale * (r_me - r_opp)
-    if x >= 0:
-        return 1.0 / (1.0 + math.exp(-x))
-    e = math.exp(x)
-    return e / (1.0 + e)
-
-
-def _band_index(rating: float, params: NaspaParams) -> int:
-    index = 0
-    for i, band in enumerate(params.bands):
-        if rating >= band.floor:
-            index = i
-    return index
-
-
-def _band_multiplier(index: int, provisional: bool, params: NaspaParams) -> float:
-    band = params.bands[index]
-    return band.provisional_multiplier if provisional else band.multiplier
-
-
-def naspa_multiplier(
-    rating: float, career_games: int, params: NaspaParams = NASPA
-) -> float:
-    """Return the multiplier for a rating and a count of career games."""
-    provisional = career_games < params.provisional_games
-    return _band_multiplier(_band_index(rating, params), provisional, params)
-
-
-def naspa_band_change(
-    rating: float, surplus: float, career_games: int, params: NaspaParams = NASPA
-) -> float:
-    """Return the change that ``surplus`` (actual - expected wins) makes to ``rating``.
-
-    The change is ``M * surplus`` within one band. Band by band: while the change would
-    carry the rating past a band boundary, the rating moves to the boundary, using the
-    part of the surplus that takes at the current multiplier, and the remainder of the
-    change is rescaled by ``M_next / M_current`` (the rest of the surplus moves the
-    rating at the next band's rate). So 1790 with a surplus of 1.0 and 20/16
-    multipliers gains 10 to reach 1800, then the other 10 becomes 8: 1808.
-    """
-    provisional = career_games < params.provisional_games
-    index = _band_index(rating, params)
-    current = float(rating)
-    remaining = _band_multiplier(index, provisional, params) * surplus
-    while True:
-        target = current + remaining
-        if remaining > 0 and index + 1 < len(params.bands):
-            boundary = params.bands[index + 1].floor
-            if target >= boundary:
-                ratio = _band_multiplier(
-                    index + 1, provisional, params
-                ) / _band_multiplier(index, provisional, params)
-                remaining = (remaining - (boundary - current)) * ratio
-                current = float(boundary)
-                index += 1
-                continue
-        if remaining < 0 and index > 0:
-            boundary = params.bands[index].floor
-            if target < boundary:
-                ratio = _band_multiplier(
-                    index - 1, provisional, params
-                ) / _band_multiplier(index, provisional, params)
-                remaining = (remaining - (boundary - current)) * ratio
-                current = float(boundary)
-                index -= 1
-                continue
-        return target - rating
-
-
-def naspa_segments(
-    rounds: int, params: NaspaParams = NASPA
-) -> tuple[tuple[int, int], ...]:
+def segments(rounds: int, system: EloSystem = NSA2008) -> tuple[tuple[int, int], ...]:
     """Return the (first, last) rounds of the segments of an event of ``rounds``.
 
-    One segment up to 16 rounds, two for 17-35, three beyond (``segment_thresholds``).
-    The rounds are split as evenly as possible, earlier segments taking the extra round:
-    20 rounds are 1-10 and 11-20; 40 are 1-14, 15-27 and 28-40.
+    tsh's cut of the configured rounds n: n - 1 < 16, one segment; n - 1 < 35, rounds
+    1..floor((n - 1) / 2) + 1 and the rest (23 rounds: 1-12, 13-23; 31: 1-16, 17-31);
+    otherwise thirds at floor((n - 1) / 3) + 1 and floor((2(n - 1) + 1) / 3) + 1.
     """
     if rounds <= 0:
         return ()
-    count = 1 + sum(1 for threshold in params.segment_thresholds if rounds > threshold)
-    base, extra = divmod(rounds, count)
-    segments = []
-    first = 1
-    for i in range(count):
-        size = base + (1 if i < extra else 0)
-        segments.append((first, first + size - 1))
-        first += size
-    return tuple(segments)
-
-
-def performance_rating(
-    opponent_ratings: Sequence[float], score: float, params: NaspaParams = NASPA
-) -> float:
-    """Return the rating at which the expected score against the opponents is ``score``.
-
-    The expected score rises with the rating, so the rating is found by bisection to
-    within ``tolerance``. It is kept within ``perfect_score_margin`` of the lowest and
-    highest opponents: all wins give the best opponent + 400, all losses the worst
-    opponent - 400, and no result is ever rated beyond those bounds. It is never below
-    ``rating_floor``.
-
-    Raises ``RatingsError`` (``no_games``) without opponents and (``bad_score``) when
-    ``score`` is not between 0 and the number of games.
-    """
-    if not opponent_ratings:
-        raise RatingsError("no_games", "a performance rating needs at least one game")
-    if not 0 <= score <= len(opponent_ratings):
-        raise RatingsError(
-            "bad_score",
-            f"score {score} is not between 0 and {len(opponent_ratings)} games",
-        )
-
-    def excess(rating: float) -> float:
-        expected = sum(naspa_expected(rating, r, params) for r in opponent_ratings)
-        return expected - score
-
-    low = min(opponent_ratings) - params.perfect_score_margin
-    high = max(opponent_ratings) + params.perfect_score_margin
-    if excess(low) >= 0:
-        result = low
-    elif excess(high) <= 0:
-        result = high
+    last = rounds - 1  # tsh counts from 0
+    if last < 16 or not system.split:
+        cuts = [(0, last)]
+    elif last < 35:
+        half = last // 2
+        cuts = [(0, half), (half + 1, last)]
     else:
-        for _ in range(params.max_iterations):
-            if high - low < params.tolerance:
-                break
-            middle = (low + high) / 2
-            if excess(middle) < 0:
-                low = middle
-            else:
-                high = middle
-        result = (low + high) / 2
-    return max(result, float(params.rating_floor))
+        third, two_thirds = last // 3, (2 * last + 1) // 3
+        cuts = [(0, third), (third + 1, two_thirds), (two_thirds + 1, last)]
+    return tuple((first + 1, end + 1) for first, end in cuts)
 
 
-def _round(value: float) -> int:
-    # Half up, not Python's round-half-even: ratings are published as whole numbers.
-    return math.floor(value + 0.5)
+# Rating one segment ---------------------------------------------------------------
+
+
+_Results = Mapping[int, Sequence[tuple[int, float]]]  # player -> (opponent, score)
+
+
+def rate_newcomers(
+    results: _Results,
+    ratings: Mapping[int, float],
+    system: EloSystem = NSA2008,
+) -> dict[int, float]:
+    """Return the initial ratings of the newcomers (rating 0) who have results.
+
+    ``results`` lists each player's games of the segment as (opponent, score);
+    ``ratings`` are the segment's starting ratings (0: newcomer). tsh's iteration:
+    see the module docstring. The result is not rounded (a cap can be fractional).
+    """
+    newcomers = [pid for pid in sorted(results) if not ratings[pid] and results[pid]]
+    current: dict[int, float] = {}
+    for pid in newcomers:
+        rated = [ratings[o] for o, _ in results[pid] if ratings[o]]
+        current[pid] = sum(rated) / len(rated) if rated else NEWCOMER_START
+
+    def next_rating(pid: int, uncapped_by_newcomers: bool) -> float:
+        played = results[pid]
+        wins = sum(score for _, score in played)
+        target = _clipped_wins(wins, len(played))
+        opponents = [ratings[o] or current[o] for o, _ in played]
+        rating: float = search_rating(
+            lambda r: sum(expected(r, o, system) for o in opponents) - target
+        )
+        rating = max(rating, NEWCOMER_FLOOR)
+        strongest = max((ratings[o] for o, _ in played), default=0)
+        if not strongest and not uncapped_by_newcomers:
+            # No rated opponent: stay close to the strongest newcomer met.
+            strongest = max(current[o] for o, _ in played)
+        if strongest:
+            cap = strongest + NEWCOMER_CAP_PER_WIN * wins / len(played)
+            rating = min(rating, cap)
+        return rating
+
+    for _ in range(NEWCOMER_PASSES):
+        following = {pid: next_rating(pid, False) for pid in newcomers}
+        changed = any(following[pid] != current[pid] for pid in newcomers)
+        current = following
+        if not changed:
+            return current
+    # No fixed point: tsh takes the mean of 50 more passes, capped by rated
+    # opponents only.
+    sums = dict.fromkeys(newcomers, 0.0)
+    for _ in range(NEWCOMER_PASSES):
+        current = {pid: next_rating(pid, True) for pid in newcomers}
+        for pid in newcomers:
+            sums[pid] += current[pid]
+    return {pid: total / NEWCOMER_PASSES for pid, total in sums.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class _Segment:
+    first: int
+    last: int
+    games: Sequence[RatedGame]
+
+
+def _rate_segment(
+    segment: _Segment,
+    ratings: Mapping[int, int],
+    career: Mapping[int, int | None],
+    system: EloSystem,
+) -> dict[int, SegmentChange]:
+    """Rate one segment from ``ratings`` (its starting ratings) as tsh does."""
+    results: dict[int, list[tuple[int, float]]] = defaultdict(list)
+    for game in segment.games:
+        results[game.player].append((game.opponent, game.score))
+        results[game.opponent].append((game.player, 1 - game.score))
+    initial = rate_newcomers(results, ratings, system)
+    effective = {pid: initial.get(pid, float(ratings[pid])) for pid in ratings}
+
+    new: dict[int, float] = {}
+    expectations: dict[int, float] = {}
+    accelerations: dict[int, float] = {}
+    feedback: dict[int, float] = defaultdict(float)
+    for pid, played in results.items():
+        expectations[pid] = sum(
+            expected(effective[pid], effective[o], system) for o, _ in played
+        )
+        if not ratings[pid]:
+            new[pid] = initial[pid]
+            continue
+        excess = sum(score for _, score in played) - expectations[pid]
+        new[pid] = convert_excess(ratings[pid], excess, career[pid], system)
+    for pid, played in results.items():
+        old = ratings[pid]
+        bonus = system.acceleration * (
+            new.get(pid, old) - old - ACCELERATION_PER_GAME * len(played)
+        )
+        if not old or bonus <= 0:
+            continue
+        accelerations[pid] = bonus
+        new[pid] += bonus
+        if system.feedback:
+            for opponent, _ in played:  # once per game, rated opponents only
+                if ratings[opponent]:
+                    feedback[opponent] += bonus * FEEDBACK_FRACTION
+
+    changes: dict[int, SegmentChange] = {}
+    for pid, played in results.items():
+        old = ratings[pid]
+        rating = new[pid]
+        if old and system.floor is not None:
+            rating = max(rating, float(system.floor))
+        rounded = _round(rating + feedback[pid])
+        if old and system.club:
+            rounded = max(old - CLUB_CAP, min(old + CLUB_CAP, rounded))
+        changes[pid] = SegmentChange(
+            first_round=segment.first,
+            last_round=segment.last,
+            games=len(played),
+            old=old,
+            new=rounded,
+            expected=expectations[pid],
+            actual=sum(score for _, score in played),
+            multiplier=multiplier(career[pid], old) if old else None,
+            acceleration=accelerations.get(pid, 0.0),
+            feedback=feedback[pid],
+        )
+    return changes
+
+
+# Rating an event ------------------------------------------------------------------
 
 
 def _validate(
@@ -413,176 +530,83 @@ def _validate(
     return by_id
 
 
-def _initial_ratings(
-    unrated: Sequence[int],
-    results: Mapping[int, Sequence[tuple[int, float]]],
-    fixed: Mapping[int, int | None],
-    params: NaspaParams,
-) -> dict[int, int]:
-    """Iterate unrated players' performance ratings jointly (Gauss-Seidel)."""
-    estimates = {pid: params.unrated_start for pid in unrated}
-    for _ in range(params.max_iterations):
-        moved = 0.0
-        for pid in unrated:
-            opponents: list[float] = []
-            for opponent, _score in results[pid]:
-                rating = fixed[opponent]
-                opponents.append(estimates[opponent] if rating is None else rating)
-            score = sum(score for _opponent, score in results[pid])
-            estimate = performance_rating(opponents, score, params)
-            moved = max(moved, abs(estimate - estimates[pid]))
-            estimates[pid] = estimate
-        if moved < params.tolerance:
-            break
-    return {pid: _round(estimate) for pid, estimate in estimates.items()}
-
-
-@dataclass(frozen=True, slots=True)
-class _SegmentOutcome:
-    change: SegmentChange
-    opponent_ratings: tuple[int, ...]  # as used for the expectation, one per game
-
-
-def _rate_segment(
-    first: int,
-    last: int,
-    games: Sequence[RatedGame],
-    ratings: Mapping[int, int | None],
-    career: Mapping[int, int],
-    params: NaspaParams,
-    club: bool,
-) -> dict[int, _SegmentOutcome]:
-    results: dict[int, list[tuple[int, float]]] = defaultdict(list)
-    for game in games:
-        results[game.player].append((game.opponent, game.score))
-        results[game.opponent].append((game.player, 1 - game.score))
-    unrated = sorted(pid for pid in results if ratings[pid] is None)
-    initial = _initial_ratings(unrated, results, ratings, params)
-    used: dict[int, int] = {}
-    for pid in results:
-        rating = ratings[pid]
-        used[pid] = initial[pid] if rating is None else rating
-
-    changes: dict[int, float] = {}
-    bonuses: dict[int, float] = {}
-    multipliers: dict[int, float | None] = {}
-    expectations: dict[int, float] = {}
-    feedback: dict[int, float] = defaultdict(float)
-    for pid, played in results.items():
-        expected = sum(naspa_expected(used[pid], used[o], params) for o, _ in played)
-        actual = sum(score for _, score in played)
-        expectations[pid] = expected
-        rating = ratings[pid]
-        if rating is None:
-            changes[pid], bonuses[pid], multipliers[pid] = 0.0, 0.0, None
-            continue
-        surplus = actual - expected
-        multipliers[pid] = naspa_multiplier(rating, career[pid], params)
-        if club:
-            change = naspa_band_change(
-                rating, surplus / params.club_divisor, career[pid], params
-            )
-            change = max(-params.club_cap, min(params.club_cap, change))
-            bonus = 0.0
-        else:
-            change = naspa_band_change(rating, surplus, career[pid], params)
-            eligible = (
-                len(played) >= params.bonus_min_games
-                and career[pid] >= params.bonus_min_career_games
-            )
-            bonus = max(0.0, change - params.bonus_per_game * len(played))
-            bonus = bonus if eligible else 0.0
-        changes[pid], bonuses[pid] = change, bonus
-        if bonus > 0:
-            for opponent in {o for o, _ in played if ratings[o] is not None}:
-                feedback[opponent] += bonus * params.feedback_fraction
-
-    outcomes: dict[int, _SegmentOutcome] = {}
-    for pid, played in results.items():
-        rating = ratings[pid]
-        if rating is None:
-            new = initial[pid]
-        else:
-            total = rating + changes[pid] + bonuses[pid] + feedback[pid]
-            new = _round(max(total, float(params.rating_floor)))
-        segment = SegmentChange(
-            first_round=first,
-            last_round=last,
-            games=len(played),
-            old=rating,
-            new=new,
-            expected=expectations[pid],
-            actual=sum(score for _, score in played),
-            multiplier=multipliers[pid],
-            bonus=bonuses[pid],
-            feedback=feedback[pid],
-        )
-        outcomes[pid] = _SegmentOutcome(segment, tuple(used[o] for o, _ in played))
-    return outcomes
-
-
-def naspa_rate_event(
+def rate_event(
     players: Sequence[RatedPlayer],
     games: Sequence[RatedGame],
-    params: NaspaParams = NASPA,
+    system: EloSystem = NSA2008,
     *,
-    club: bool = False,
+    rounds: int = 0,
+    after_round: int | None = None,
 ) -> dict[int, RatingChange]:
-    """Estimate every player's NASPA rating after an event.
+    """Estimate every player's rating after an event, or after round ``after_round``.
 
-    ``games`` are the rated games only, each listed once. The event's length is its
-    highest round number; longer events are rated in segments (``naspa_segments``).
-    The result has an entry for every player with at least one rated game; a player
-    with none has nothing to rate and is left out. ``club`` applies the club-event
-    rule (change / 3, capped at +/-50, no bonus).
+    ``games`` are the rated games only, each listed once. ``rounds`` is the number of
+    rounds the event is configured for, which decides its segments; 0 (unknown)
+    takes the last round with a game, as tsh does without a configured number.
+    Every listed player is in the result; one without a rated game keeps the
+    pre-event rating.
 
     Raises ``RatingsError`` when a game names an unlisted player, pairs a player with
     themself, has a score other than 1, 0.5 or 0, or a round below 1, or when a player
     is listed twice.
     """
     by_id = _validate(players, games)
-    ratings: dict[int, int | None] = {pid: p.rating for pid, p in by_id.items()}
-    career: dict[int, int] = {pid: p.career_games for pid, p in by_id.items()}
-    rounds = max((game.round for game in games), default=0)
-    segments: dict[int, list[SegmentChange]] = defaultdict(list)
-    opponents: dict[int, list[int]] = defaultdict(list)
-    for first, last in naspa_segments(rounds, params):
-        in_segment = [g for g in games if first <= g.round <= last]
-        if not in_segment:
+    rounds = rounds or max((game.round for game in games), default=0)
+    if after_round is not None:
+        games = [game for game in games if game.round <= after_round]
+    ratings = {pid: player.rating for pid, player in by_id.items()}
+    career = {pid: player.career_games for pid, player in by_id.items()}
+    played: dict[int, list[SegmentChange]] = defaultdict(list)
+    opponents: dict[int, list[tuple[float, float]]] = defaultdict(list)
+    for first, last in segments(rounds, system):
+        segment = _Segment(first, last, [g for g in games if first <= g.round <= last])
+        if not segment.games:
             continue
-        outcomes = _rate_segment(first, last, in_segment, ratings, career, params, club)
-        for pid, outcome in outcomes.items():
-            segments[pid].append(outcome.change)
-            opponents[pid].extend(outcome.opponent_ratings)
-            ratings[pid] = outcome.change.new
-            career[pid] += outcome.change.games
-
-    changes: dict[int, RatingChange] = {}
-    for player in players:
-        if player.id not in segments:
-            continue
-        played = segments[player.id]
-        actual = sum(s.actual for s in played)
-        new = played[-1].new
-        changes[player.id] = RatingChange(
-            player=player.id,
-            old=player.rating,
-            new=new,
-            change=None if player.rating is None else new - player.rating,
-            games=sum(s.games for s in played),
-            expected=sum(s.expected for s in played),
-            actual=actual,
-            performance=_round(
-                performance_rating(opponents[player.id], actual, params)
-            ),
-            bonus=sum(s.bonus for s in played),
-            feedback=sum(s.feedback for s in played),
-            segments=tuple(played),
+        changes = _rate_segment(segment, ratings, career, system)
+        for game in segment.games:
+            # The opponents as rated in the segment, for the performance rating.
+            player, opponent = ratings[game.player], ratings[game.opponent]
+            opponents[game.player].append(
+                (opponent or changes[game.opponent].new, game.score)
+            )
+            opponents[game.opponent].append(
+                (player or changes[game.player].new, 1 - game.score)
+            )
+        for pid, change in changes.items():
+            played[pid].append(change)
+            ratings[pid] = change.new
+    return {
+        player.id: _event_change(
+            player, played[player.id], opponents[player.id], system
         )
-    return changes
+        for player in players
+    }
 
 
-# Records ------------------------------------------------------------------------
+def _event_change(
+    player: RatedPlayer,
+    played: Sequence[SegmentChange],
+    opponents: Sequence[tuple[float, float]],
+    system: EloSystem,
+) -> RatingChange:
+    new = played[-1].new if played else player.rating
+    actual = sum(s.actual for s in played)
+    return RatingChange(
+        player=player.id,
+        old=player.rating,
+        new=new,
+        change=new - player.rating if player.rating else None,
+        games=sum(s.games for s in played),
+        expected=sum(s.expected for s in played),
+        actual=actual,
+        performance=performance_rating([o for o, _ in opponents], actual, system),
+        acceleration=sum(s.acceleration for s in played),
+        feedback=sum(s.feedback for s in played),
+        segments=tuple(played),
+    )
+
+
+# Records --------------------------------------------------------------------------
 
 
 def rated_entries(player: PlayerRecord) -> tuple[RoundEntry, ...]:
@@ -600,7 +624,9 @@ def rated_entries(player: PlayerRecord) -> tuple[RoundEntry, ...]:
 
 
 def division_rated_games(division: DivisionRecord) -> tuple[RatedGame, ...]:
-    """Return each played game of a division once, as the lower-numbered player saw it.
+    """Return each played game of a division once, as the lower-numbered player saw it;
+    a game with equal final scores is a tie (a half), whoever won it on the scores
+    before the end-of-game adjustments.
 
     Raises ``RatingsError`` (``unknown_player``) when a game names a player not in the
     division, (``missing_opponent_entry``) when the opponent has no matching game entry
@@ -613,12 +639,13 @@ def division_rated_games(division: DivisionRecord) -> tuple[RatedGame, ...]:
             opponent_number, result = entry.opponent, entry.result
             if opponent_number is None or result is None:  # excluded by rated_entries
                 continue
+            where = f"division {division.name}, round {entry.round}"
             opponent = by_number.get(opponent_number)
             if opponent is None:
                 raise RatingsError(
                     "unknown_player",
-                    f"division {division.name}, round {entry.round}: player "
-                    f"{player.number}'s opponent {opponent_number} is not listed",
+                    f"{where}: player {player.number}'s opponent {opponent_number} "
+                    "is not listed",
                 )
             mirror = [
                 e
@@ -628,132 +655,175 @@ def division_rated_games(division: DivisionRecord) -> tuple[RatedGame, ...]:
             if len(mirror) != 1:
                 raise RatingsError(
                     "missing_opponent_entry",
-                    f"division {division.name}, round {entry.round}: player "
-                    f"{opponent_number} has no game against {player.number}",
+                    f"{where}: player {opponent_number} has no game against "
+                    f"{player.number}",
                 )
             if mirror[0].result is None or result + mirror[0].result != 1:
                 raise RatingsError(
                     "mismatched_result",
-                    f"division {division.name}, round {entry.round}: the results of "
-                    f"{player.number} and {opponent_number} do not add up to one win",
+                    f"{where}: the results of {player.number} and {opponent_number} "
+                    "do not add up to one win",
                 )
             if player.number < opponent_number:
+                # Rated by the scores, as tsh reads them from the .t file: equal
+                # final scores are a tie, even when the scores before the
+                # end-of-game adjustments gave one player the win.
+                if (
+                    entry.own_score is not None
+                    and entry.own_score == entry.opponent_score
+                ):
+                    result = 0.5
                 games.append(
                     RatedGame(entry.round, player.number, opponent_number, result)
                 )
     return tuple(games)
 
 
+def division_players(division: DivisionRecord) -> tuple[RatedPlayer, ...]:
+    """Return the division's players with their pre-event ratings and career games."""
+    return tuple(
+        RatedPlayer(player.number, player.rating, player.career_games)
+        for player in division.players
+    )
+
+
 def rate_division(
     division: DivisionRecord,
-    params: NaspaParams = NASPA,
+    system: EloSystem = NSA2008,
     *,
-    club: bool = False,
-    career_games: Mapping[int, int] | None = None,
+    rounds: int = 0,
+    after_round: int | None = None,
 ) -> dict[int, RatingChange]:
-    """Estimate NASPA ratings for a division, keyed by player number.
+    """Estimate a division's ratings, keyed by player number (see ``rate_event``).
 
-    A rating of 0 in the record means unrated. ``career_games`` maps player numbers to
-    rated games before the event; the record does not carry them, so a rated player
-    missing from the mapping is taken as established (``provisional_games``) and an
-    unrated one as new (0). Raises what ``division_rated_games`` and
-    ``naspa_rate_event`` raise.
+    Raises what ``division_rated_games`` and ``rate_event`` raise.
     """
-    known = career_games or {}
-    players = [
-        RatedPlayer(
-            id=player.number,
-            rating=player.rating or None,
-            career_games=known.get(
-                player.number, params.provisional_games if player.rating else 0
-            ),
-        )
-        for player in division.players
-    ]
-    return naspa_rate_event(players, division_rated_games(division), params, club=club)
-
-
-def record_performance(
-    player: PlayerRecord, division: DivisionRecord, params: NaspaParams = NASPA
-) -> float | None:
-    """Return a player's performance rating against opponents' pre-event ratings.
-
-    Only played games against rated opponents count (byes, forfeits, absences and games
-    against unrated players are skipped); None when no game counts.
-    """
-    ratings = {p.number: p.rating for p in division.players}
-    opponents: list[float] = []
-    score = 0.0
-    for entry in rated_entries(player):
-        rating = ratings.get(entry.opponent or 0, 0)
-        if rating and entry.result is not None:
-            opponents.append(rating)
-            score += entry.result
-    if not opponents:
-        return None
-    return performance_rating(opponents, score, params)
-
-
-# ABSP ---------------------------------------------------------------------------
-
-
-def absp_game_points(
-    own_rating: int, opponent_rating: int, score: float, params: AbspParams = ABSP
-) -> int:
-    """Return one game's ABSP points: the clamped opponent rating +/- the result bonus.
-
-    The opponent counts as at most ``opponent_clamp`` (40) from the player's own
-    rating; a win adds 50, a loss subtracts 50, a draw adds neither.
-    """
-    clamp = params.opponent_clamp
-    points = max(own_rating - clamp, min(own_rating + clamp, opponent_rating))
-    if score == 1:
-        return points + params.win_bonus
-    if score == 0:
-        return points - params.loss_penalty
-    if score == 0.5:
-        return points
-    raise RatingsError("bad_score", f"score {score} is not 1, 0.5 or 0")
-
-
-def absp_event_rating(
-    own_rating: int, games: Sequence[AbspGame], params: AbspParams = ABSP
-) -> float:
-    """Return the ABSP rating of one event: the sum of game points / games.
-
-    Unrounded: the published example, 2001 points over 12 games, is 166.75 (167).
-    Raises ``RatingsError`` (``no_games``) for an empty event.
-    """
-    if not games:
-        raise RatingsError("no_games", "an ABSP event rating needs at least one game")
-    total = sum(
-        absp_game_points(own_rating, game.opponent_rating, game.score, params)
-        for game in games
+    return rate_event(
+        division_players(division),
+        division_rated_games(division),
+        system,
+        rounds=rounds,
+        after_round=after_round,
     )
-    return total / len(games)
 
 
-def absp_rate_division(
-    division: DivisionRecord, params: AbspParams = ABSP
-) -> dict[int, float]:
-    """Return each rated player's ABSP event rating, keyed by player number.
+# ABSP -----------------------------------------------------------------------------
 
-    Only played games between two rated players count (a rating of 0 is unrated: it
-    has nothing to clamp against); a player with no such game is left out.
+
+@dataclass(frozen=True, slots=True)
+class AbspParams:
+    """The constants of ABSP ratings; ``ABSP`` holds the published ones."""
+
+    opponent_clamp: int = 40  # a rated opponent counts as at most this far away
+    result_points: int = 50  # + for a win, - for a loss
+    rated_floor: int = 40  # an event rating (tsh's ABSP module)
+    newcomer_floor: int = 80  # a newcomer's event rating (tsh's ABSP module)
+    games: int = 150  # the running rating's most recent games (whole events)
+    newest_weight: int = 225  # the newest game's weight; each older one 1 less
+    floor: int = 50  # "The lowest possible rating is 50"
+
+
+ABSP = AbspParams()
+
+
+@dataclass(frozen=True, slots=True)
+class AbspEvent:
+    """One event of a player's history: rating points and games (newest first)."""
+
+    points: float
+    games: int
+
+
+def _absp_points(
+    own: int, opponent: int, opponent_rated: bool, score: float, params: AbspParams
+) -> float:
+    if own and opponent_rated:
+        clamp = params.opponent_clamp
+        opponent = max(own - clamp, min(own + clamp, opponent))
+    return opponent + params.result_points * round(2 * score - 1)
+
+
+def absp_event_ratings(
+    division: DivisionRecord,
+    params: AbspParams = ABSP,
+    *,
+    after_round: int | None = None,
+) -> dict[int, tuple[int, AbspEvent]]:
+    """Return the ABSP event rating and its (points, games) of each player who has a
+    result (of any kind) by ``after_round``, by number.
+
+    tsh's three passes: newcomers (rating 0) are rated first against rated
+    opponents, then again counting the other newcomers at that first rating; rated
+    players last, newcomers counting at their new rating. With no game that counts
+    the rating is the pre-event one, floors included (so a newcomer who met only
+    newcomers counts at 80 in the second pass). Raises what
+    ``division_rated_games`` raises.
     """
-    ratings = {p.number: p.rating for p in division.players}
-    division_rated_games(division)  # validates that both sides of every game agree
-    result: dict[int, float] = {}
-    for player in division.players:
-        if not player.rating:
-            continue
-        games = [
-            AbspGame(ratings[entry.opponent], entry.result)
-            for entry in rated_entries(player)
-            if entry.opponent is not None
-            and entry.result is not None
-            and ratings.get(entry.opponent)
+    games = [
+        g
+        for g in division_rated_games(division)
+        if after_round is None or g.round <= after_round
+    ]
+    ratings = {player.number: player.rating for player in division.players}
+    scored = [
+        player.number
+        for player in division.players
+        if any(
+            entry.kind is not EntryKind.UNPLAYED
+            and (after_round is None or entry.round <= after_round)
+            for entry in player.rounds
+        )
+    ]
+    results: dict[int, list[tuple[int, float]]] = defaultdict(list)
+    for game in games:
+        results[game.player].append((game.opponent, game.score))
+        results[game.opponent].append((game.player, 1 - game.score))
+
+    def rate(pid: int, counted: Mapping[int, int]) -> tuple[int, AbspEvent]:
+        own = ratings[pid]
+        points = [
+            _absp_points(own, counted[o], bool(ratings[o]), score, params)
+            for o, score in results[pid]
+            if counted.get(o)
         ]
-        if games:
-            result[player.number] = absp_event_rating(player.rating, games, params)
-    return result
+        value = sum(points) / len(points) if points else own
+        floor = params.rated_floor if own else params.newcomer_floor
+        return _round(max(value, floor)), AbspEvent(sum(points), len(points))
+
+    rated = {pid: rating for pid, rating in ratings.items() if rating}
+    newcomers = [pid for pid in scored if not ratings[pid]]
+    first = {pid: rate(pid, rated)[0] for pid in newcomers}
+    event = {pid: rate(pid, {**rated, **first}) for pid in newcomers}
+    counted = {**rated, **{pid: rating for pid, (rating, _) in event.items()}}
+    for pid in scored:
+        if ratings[pid]:
+            event[pid] = rate(pid, counted)
+    return event
+
+
+def absp_running_rating(
+    events: Sequence[AbspEvent], params: AbspParams = ABSP
+) -> int | None:
+    """Return the ABSP rating over a player's events, newest first.
+
+    Each game carries its event's points per game; the newest game weighs 225 and
+    each older game one less, over whole events until 150 games are reached (the
+    event that reaches 150 counts whole, its older games weighing on down by one).
+    Never below 50; None without games.
+    """
+    total = weights = 0.0
+    position = 0
+    for event in events:
+        if position >= params.games:
+            break
+        if not event.games:
+            continue
+        per_game = event.points / event.games
+        for _ in range(event.games):
+            weight = params.newest_weight - position
+            total += weight * per_game
+            weights += weight
+            position += 1
+    if not weights:
+        return None
+    return max(_round(total / weights), params.floor)

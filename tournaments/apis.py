@@ -566,3 +566,81 @@ class TshEventImportApi(APIView):
             ],
         }
         return Response(body, status=201)
+
+
+class TouImportApi(APIView):
+    """Import a .TOU file: its divisions' players, pairings, results and byes."""
+
+    permission_classes = (IsAuthenticated,)
+    parser_classes = (MultiPartParser, FormParser, BoundedJSONParser)
+
+    @extend_schema(
+        request={"multipart/form-data": s.TouImportInput},
+        responses={201: s.CommandOutput},
+    )
+    def post(self, request: Request, tournament_id: UUID) -> Response:
+        get_tournament(request, tournament_id)
+        data = s.TouImportInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        ratings_list = data.validated_data.get("ratings_list")
+        result = imports.tou_import(
+            tournament_id=tournament_id,
+            text=_upload_text(
+                data.validated_data["file"], MAX_T_FILE_BYTES, "file", "A .TOU file"
+            ),
+            ratings_list=(
+                None
+                if ratings_list is None
+                else _upload_text(
+                    ratings_list, MAX_T_FILE_BYTES, "ratings_list", "A ratings list"
+                )
+            ),
+            user=request.user,
+            expected_version=data.validated_data.get("expected_version"),
+        )
+        return command_response(result)
+
+
+class RatingsListImportApi(APIView):
+    """Update pre-event ratings and career games from a ratings body's list."""
+
+    permission_classes = (IsAuthenticated,)
+    parser_classes = (MultiPartParser, FormParser, BoundedJSONParser)
+
+    @extend_schema(
+        request={"multipart/form-data": s.RatingsListImportInput},
+        responses={201: s.RatingsListImportOutput, 200: s.RatingsListImportOutput},
+    )
+    def post(self, request: Request, tournament_id: UUID) -> Response:
+        tournament = get_tournament(request, tournament_id)
+        data = s.RatingsListImportInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        division = data.validated_data.get("division") or None
+        if division is not None and division not in tournament.divisions:
+            raise ValidationError({"division": [f"No division {division!r}."]})
+        result, updates = imports.ratings_list_import(
+            tournament_id=tournament_id,
+            text=_upload_text(
+                data.validated_data["file"], MAX_T_FILE_BYTES, "file", "A ratings list"
+            ),
+            division=division,
+            user=request.user,
+            expected_version=data.validated_data.get("expected_version"),
+        )
+        names = dict(
+            Player.objects.filter(tournament_id=tournament_id).values_list(
+                "player_id", "name"
+            )
+        )
+        body = {
+            "version": tournament.version if result is None else result.version,
+            "events": [] if result is None else [r.type_name for r in result.recorded],
+            "updated": [event.player_id for event in updates.events],
+            "unchanged": list(updates.unchanged),
+            "unmatched": [
+                {"player_id": pid, "name": names.get(pid, "")}
+                for pid in updates.unmatched
+            ],
+        }
+        code = status.HTTP_200_OK if result is None else status.HTTP_201_CREATED
+        return Response(s.RatingsListImportOutput(body).data, status=code)

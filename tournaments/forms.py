@@ -239,15 +239,17 @@ class PublishForm(forms.Form):
 
 def parse_player_list(
     text: str,
-) -> tuple[list[tuple[str, int, str]], list[str]]:
-    """Read "Name rating [member id]" lines; return the entries and the problems.
+) -> tuple[list[tuple[str, int, str, int | None]], list[str]]:
+    """Read "Name rating [member id [career games]]" lines; return the entries and
+    the problems.
 
     The rating is the first whole number after the name; what follows it, if
-    anything, is the member id. Commas or tabs may separate the parts; the name is
-    kept as written ("Quinn, Mara 1820" is "Quinn, Mara"). Blank lines and lines
-    starting with # are skipped.
+    anything, is the member id (``-`` for none), then the career games (tsh's
+    lifeg). Commas or tabs may separate the parts; the name is kept as written
+    ("Quinn, Mara 1820" is "Quinn, Mara"). Blank lines and lines starting with #
+    are skipped.
     """
-    entries: list[tuple[str, int, str]] = []
+    entries: list[tuple[str, int, str, int | None]] = []
     problems: list[str] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
@@ -265,18 +267,20 @@ def parse_player_list(
         if rating_at is None:
             problems.append(
                 f"Line {number} ({line!r}): no rating; write "
-                '"Name rating [member id]", e.g. "Ann Able 1500".'
+                '"Name rating [member id [career games]]", e.g. "Ann Able 1500".'
             )
             continue
         rest = [part.group() for part in parts[rating_at + 1 :]]
-        if len(rest) > 1:
+        if len(rest) > 2 or (len(rest) == 2 and not rest[1].isdigit()):
             problems.append(
-                f"Line {number} ({line!r}): after the rating only a member id may "
-                "follow."
+                f"Line {number} ({line!r}): after the rating only a member id and "
+                "the career games (a whole number) may follow."
             )
             continue
         name = line[: parts[rating_at].start()].rstrip(" \t,")
-        entries.append((name, int(parts[rating_at].group()), rest[0] if rest else ""))
+        member = rest[0] if rest and rest[0] != "-" else ""
+        career = int(rest[1]) if len(rest) == 2 else None
+        entries.append((name, int(parts[rating_at].group()), member, career))
     if not entries and not problems:
         problems.append("The list is empty: one player per line.")
     return entries, problems
@@ -293,7 +297,8 @@ class PlayerListForm(forms.Form):
     players = forms.CharField(
         label="Paste players, one per line",
         required=False,
-        help_text='"Name rating [member id]", e.g. "Ann Able 1500 12345".',
+        help_text='"Name rating [member id [career games]]", e.g. "Ann Able 1500 '
+        '12345 310" (member id "-" for none).',
         widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
     )
     file = forms.FileField(label="or upload a list (.txt)", required=False)
@@ -318,6 +323,35 @@ class TshImportForm(forms.Form):
 
     def clean_file(self) -> str:
         return _text_of(self.cleaned_data["file"], MAX_T_FILE_BYTES, "A .t file")
+
+
+class TouImportForm(forms.Form):
+    file = forms.FileField(label="AUPAIR .TOU file")
+    ratings_list = forms.FileField(
+        label="Ratings list (CSV, optional)",
+        required=False,
+        help_text="Membership id, name, rating, career games: the players are "
+        "registered with them (a .TOU has no ratings).",
+    )
+
+    def clean_file(self) -> str:
+        return _text_of(self.cleaned_data["file"], MAX_T_FILE_BYTES, "A .TOU file")
+
+    def clean_ratings_list(self) -> str | None:
+        upload = self.cleaned_data.get("ratings_list")
+        if upload is None:
+            return None
+        return _text_of(upload, MAX_T_FILE_BYTES, "A ratings list")
+
+
+class RatingsListForm(forms.Form):
+    file = forms.FileField(
+        label="Ratings list (CSV)",
+        help_text="Membership id, name, rating, career games; one player a line.",
+    )
+
+    def clean_file(self) -> str:
+        return _text_of(self.cleaned_data["file"], MAX_T_FILE_BYTES, "A ratings list")
 
 
 class MultipleFileInput(forms.ClearableFileInput):

@@ -1,4 +1,5 @@
-"""Import tsh's files: a division's ``.t``, or a whole event from ``config.tsh``.
+"""Import tsh's files (a division's ``.t``, or a whole event from ``config.tsh``), an
+AUPAIR ``.TOU`` file, and a ratings body's list.
 
 Each import is one validated append: the rules refuse what is inconsistent and
 nothing is stored. A tournament set up from ``config.tsh`` ranks as tsh does.
@@ -9,6 +10,8 @@ Usage::
     imported = tsh_event_import(user=mara, name="Nationals", start_date="2026-07-01",
                                 config=config_text, files={"a.t": a_text})
     imported.not_taken   # config.tsh lines this system has no setting for
+    tou_import(tournament_id=tid, text=tou_text, ratings_list=csv_text, user=mara)
+    result, updates = ratings_list_import(tournament_id=tid, text=csv_text, user=mara)
 """
 
 from __future__ import annotations
@@ -18,16 +21,25 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from anyascii import anyascii
+
 from games.eventstore.errors import EventRejectedError
 from games.eventstore.store import AppendResult, append
 from games.eventstore.streams import NewEvent
+from rules import tou, tsh
 from rules import tournament as rt
-from rules import tsh
+from rules.ratings_list import (
+    RatingUpdates,
+    match_names,
+    rating_updates,
+    read_ratings_list,
+)
 from tournaments import events as te
 from tournaments.accounts import link_events
 from tournaments.services import (
     PermissionDeniedError,
     append_as_director,
+    is_director,
     new_player_id,
     tournament_state,
     tournament_stream,
@@ -51,6 +63,16 @@ def tsh_import(
     _, state = tournament_state(tournament_id)
     assert state.rules is not None
     events = _division_events(state.rules, division, text)
+    return _append_naming_lines(tournament_id, events, user, expected_version)
+
+
+def _append_naming_lines(
+    tournament_id: uuid.UUID,
+    events: list[object],
+    user: Any,
+    expected_version: int | None,
+) -> AppendResult:
+    """Append as a director; a refusal names the file line its event came from."""
     try:
         return append_as_director(
             tournament_id, events, user=user, expected_version=expected_version
@@ -193,3 +215,85 @@ def _created(
         ranking=rt.Ranking.TSH,
         rating_system=rt.RatingSystem(system),
     )
+
+
+def tou_import(
+    *,
+    tournament_id: uuid.UUID,
+    text: str,
+    user: Any,
+    ratings_list: str | None = None,
+    expected_version: int | None = None,
+) -> AppendResult:
+    """Register, pair and score every division of a ``.TOU`` file, in one append
+    (a division the tournament lacks is added). A ``.TOU`` has no ratings: with
+    ``ratings_list`` (a ratings body's list) the players are registered with its
+    membership ids, ratings and career games, matched by name (transliterated).
+
+    Raises TouError or RatingsListError (a line named) for a file that cannot be
+    read, and EventRejectedError, naming the line, when the rules refuse it.
+    """
+    _, state = tournament_state(tournament_id)
+    assert state.rules is not None
+    tou_file = tou.read_tou(text)
+    players = [player for division in tou_file.divisions for player in division.players]
+    ids = [new_player_id() for _ in players]
+    listed = (
+        match_names(
+            [player.name for player in players],
+            read_ratings_list(ratings_list),
+            anyascii,
+        )
+        if ratings_list
+        else []
+    )
+    lines = {pid: player.line for pid, player in zip(ids, players, strict=True)}
+    events: list[object] = [
+        NewEvent(event, {"source": "tou", "line": lines[event.player_id]})
+        if isinstance(event, rt.PlayerRegistered)
+        else event
+        for event in tou.tou_to_events(
+            tou_file,
+            existing_divisions=state.rules.divisions,
+            player_ids=ids,
+            forfeit_spread=state.rules.settings.forfeit_spread,
+            listed=listed,
+        )
+    ]
+    return _append_naming_lines(tournament_id, events, user, expected_version)
+
+
+def ratings_list_import(
+    *,
+    tournament_id: uuid.UUID,
+    text: str,
+    user: Any,
+    division: str | None = None,
+    expected_version: int | None = None,
+) -> tuple[AppendResult | None, RatingUpdates]:
+    """Update the players' pre-event ratings and career games from a ratings list
+    (of ``division``'s players, or all), in one append; None when nothing changes.
+
+    Raises RatingsListError for a list that cannot be read, the rules' refusal once
+    a division has a result, and PermissionDeniedError for a user who does not
+    direct the tournament.
+    """
+    version, state = tournament_state(tournament_id)
+    assert state.rules is not None
+    if not is_director(state, user):
+        raise PermissionDeniedError("Only this tournament's directors may change it.")
+    updates = rating_updates(
+        state.rules,
+        read_ratings_list(text),
+        division=division,
+        transliterate=anyascii,
+    )
+    if not updates.events:
+        return None, updates
+    result = append_as_director(
+        tournament_id,
+        list(updates.events),
+        user=user,
+        expected_version=version if expected_version is None else expected_version,
+    )
+    return result, updates

@@ -22,12 +22,14 @@ from __future__ import annotations
 
 import datetime
 import uuid
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import islice
 from typing import Any
 
+from anyascii import anyascii
+from django.core.cache import cache
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
@@ -35,14 +37,19 @@ from games.eventstore.models import StoredEvent
 from games.eventstore.store import read_all
 from games.eventstore.streams import stream_type
 from rules.ratings import (
-    NASPA,
-    NaspaParams,
-    absp_rate_division,
+    ABSP,
+    WESPA,
+    AbspEvent,
+    RatingsError,
+    absp_event_ratings,
+    absp_running_rating,
+    elo_system,
     rate_division,
     rated_entries,
 )
 from rules.records import DivisionRecord, EntryKind, PlayerRecord, TournamentRecord
-from rules.submissions import format_absp_csv, format_tou
+from rules.submissions import format_absp_csv
+from rules.tou import format_tou
 from rules.tournament import round_entry
 from rules.tsh import write_t
 from tournaments.events import RESULT_EVENT_TYPES
@@ -316,6 +323,11 @@ def _game_row(
 
 # --- Rating estimates -------------------------------------------------------------
 
+# How long estimates built at a tournament's version are kept: they never go stale
+# for that version, but an ABSP running rating also reads the player's earlier
+# events, which can change meanwhile.
+ESTIMATES_TIMEOUT = 300
+
 
 @dataclass(frozen=True, slots=True)
 class PlayerEstimate:
@@ -323,10 +335,17 @@ class PlayerEstimate:
 
     ``games`` to ``spread`` count played games only (byes and forfeits are never
     rated; they are counted apart), spread being the raw score difference (no cap).
-    The estimates are None when the player has no rated game.
+    ``new_rating`` and ``rating_change`` are the estimate in the tournament's rating
+    system (``rating_system``): tsh's for ``nsa2008``, ``naspa-csw`` and ``wespa``,
+    the ABSP's running rating for ``absp``. Beside it, ``naspa_rating`` and
+    ``wespa_rating`` (events rated on the Elo scale) and ``absp_event_rating`` and
+    ``absp_rating`` (ABSP events). Everything counts rounds 1..``after_round``; a
+    player without a rated game keeps the pre-event rating.
     """
 
     number: int
+    after_round: int
+    rating_system: str
     games: int
     wins: int
     losses: int
@@ -338,45 +357,133 @@ class PlayerEstimate:
     performance_rating: int | None
     new_rating: int | None
     rating_change: int | None
-    absp_event_rating: float | None
+    naspa_rating: int | None
+    wespa_rating: int | None
+    absp_event_rating: int | None
+    absp_rating: int | None
+
+
+def _record_counts(player: PlayerRecord, after_round: int) -> dict[str, int]:
+    counted = [entry for entry in player.rounds if entry.round <= after_round]
+    games = [entry for entry in rated_entries(player) if entry.round <= after_round]
+    kinds = [entry.kind for entry in counted]
+    return {
+        "games": len(games),
+        "wins": sum(1 for entry in games if entry.result == 1),
+        "losses": sum(1 for entry in games if entry.result == 0),
+        "draws": sum(1 for entry in games if entry.result == 0.5),
+        "spread": sum(
+            (entry.own_score or 0) - (entry.opponent_score or 0) for entry in games
+        ),
+        "byes": kinds.count(EntryKind.BYE),
+        "forfeits": kinds.count(EntryKind.FORFEIT_WIN)
+        + kinds.count(EntryKind.FORFEIT_LOSS)
+        + kinds.count(EntryKind.WITHDRAWAL_FORFEIT),
+    }
+
+
+def _estimate(
+    record: TournamentRecord, player: PlayerRecord, after: int, **estimates: Any
+) -> PlayerEstimate:
+    """The row of one player: counts, then the estimates given (None otherwise)."""
+    fields = dict.fromkeys(
+        (
+            "expected_wins",
+            "performance_rating",
+            "naspa_rating",
+            "wespa_rating",
+            "absp_event_rating",
+            "absp_rating",
+        )
+    )
+    fields.update(estimates)
+    new = fields["new_rating"]
+    return PlayerEstimate(
+        number=player.number,
+        after_round=after,
+        rating_system=record.rating_system,
+        rating_change=None if not player.rating else new - player.rating,
+        **_record_counts(player, after),
+        **fields,
+    )
 
 
 def division_estimates(
-    division: DivisionRecord, params: NaspaParams = NASPA
+    record: TournamentRecord,
+    division: DivisionRecord,
+    *,
+    after_round: int | None = None,
+    absp_history: Mapping[int, Sequence[AbspEvent]] | None = None,
 ) -> dict[int, PlayerEstimate]:
     """Estimate every player of a division, keyed by player number.
 
-    NASPA: ``rules.ratings.rate_division`` (career games are not recorded, so rated
-    players count as established and unrated ones as new; an unrated player's new
-    rating is the iterated initial rating). ABSP: ``absp_rate_division``. Raises
+    ``after_round`` (default: the last round with a result) limits the rounds
+    counted. ``absp_history`` gives, by player number, the player's earlier ABSP
+    events (newest first) for the running ABSP rating. Raises
     ``rules.ratings.RatingsError`` when the two sides of a game disagree.
     """
-    naspa = rate_division(division, params)
-    absp = absp_rate_division(division)
+    last = max(
+        (
+            entry.round
+            for player in division.players
+            for entry in player.rounds
+            if entry.result is not None
+        ),
+        default=0,
+    )
+    after = last if after_round is None else min(after_round, last)
+    if record.rating_system == "absp":
+        return _absp_estimates(record, division, after, absp_history or {})
+    return _elo_estimates(record, division, after)
+
+
+def _elo_estimates(
+    record: TournamentRecord, division: DivisionRecord, after: int
+) -> dict[int, PlayerEstimate]:
+    """tsh's NASPA (the tournament's system, or nsa2008) and wespa estimates."""
+    naspa_name = record.rating_system if record.rating_system != "wespa" else "nsa2008"
+    options = {"rounds": record.rounds, "after_round": after}
+    naspa = rate_division(
+        division, elo_system(naspa_name, club=record.club_event), **options
+    )
+    wespa = rate_division(division, WESPA, **options)
+    main = wespa if record.rating_system == "wespa" else naspa
     estimates = {}
     for player in division.players:
-        games = rated_entries(player)
-        change = naspa.get(player.number)
-        absp_rating = absp.get(player.number)
-        kinds = [entry.kind for entry in player.rounds]
-        estimates[player.number] = PlayerEstimate(
-            number=player.number,
-            games=len(games),
-            wins=sum(1 for entry in games if entry.result == 1),
-            losses=sum(1 for entry in games if entry.result == 0),
-            draws=sum(1 for entry in games if entry.result == 0.5),
-            spread=sum(
-                (entry.own_score or 0) - (entry.opponent_score or 0) for entry in games
-            ),
-            byes=kinds.count(EntryKind.BYE),
-            forfeits=kinds.count(EntryKind.FORFEIT_WIN)
-            + kinds.count(EntryKind.FORFEIT_LOSS)
-            + kinds.count(EntryKind.WITHDRAWAL_FORFEIT),
-            expected_wins=None if change is None else round(change.expected, 3),
-            performance_rating=None if change is None else change.performance,
-            new_rating=None if change is None else change.new,
-            rating_change=None if change is None else change.change,
-            absp_event_rating=None if absp_rating is None else round(absp_rating, 2),
+        change = main[player.number]
+        estimates[player.number] = _estimate(
+            record,
+            player,
+            after,
+            expected_wins=round(change.expected, 3) if change.games else None,
+            performance_rating=change.performance,
+            new_rating=change.new,
+            naspa_rating=naspa[player.number].new,
+            wespa_rating=wespa[player.number].new,
+        )
+    return estimates
+
+
+def _absp_estimates(
+    record: TournamentRecord,
+    division: DivisionRecord,
+    after: int,
+    history: Mapping[int, Sequence[AbspEvent]],
+) -> dict[int, PlayerEstimate]:
+    """The ABSP event rating and the running rating with the player's history."""
+    events = absp_event_ratings(division, after_round=after)
+    estimates = {}
+    for player in division.players:
+        rating, event = events.get(player.number, (player.rating, AbspEvent(0, 0)))
+        earlier = history.get(player.number, ())
+        running = absp_running_rating([event, *earlier])
+        estimates[player.number] = _estimate(
+            record,
+            player,
+            after,
+            new_rating=player.rating if running is None else running,
+            absp_event_rating=rating if event.games else None,
+            absp_rating=running,
         )
     return estimates
 
@@ -425,13 +532,74 @@ def tournament_record(tournament_id: uuid.UUID) -> TournamentRecord:
 
 
 def tournament_estimates(
-    tournament_id: uuid.UUID,
+    tournament: Tournament, after_round: int | None = None
 ) -> dict[str, dict[int, PlayerEstimate]]:
-    """Every division's estimates, by division name then player number."""
-    record = tournament_record(tournament_id)
-    return {
-        division.name: division_estimates(division) for division in record.divisions
-    }
+    """Every division's estimates, by division name then player number; cached by
+    the tournament's version (and the round asked for)."""
+    key = f"estimates:{tournament.tournament_id}:v{tournament.version}:{after_round}"
+    found = cache.get(key)
+    if found is None:
+        record = tournament_record(tournament.tournament_id)
+        found = {
+            division.name: division_estimates(
+                record,
+                division,
+                after_round=after_round,
+                absp_history=absp_histories(tournament, division)
+                if record.rating_system == "absp"
+                else None,
+            )
+            for division in record.divisions
+        }
+        cache.set(key, found, ESTIMATES_TIMEOUT)
+    return found
+
+
+def absp_histories(
+    tournament: Tournament, division: DivisionRecord
+) -> dict[int, list[AbspEvent]]:
+    """The earlier ABSP events of the division's players with a membership id, newest
+    first, from the published ABSP-rated tournaments that started before this one,
+    as far back as the running rating reads (150 games)."""
+    members = {p.member_id: p.number for p in division.players if p.member_id}
+    found: dict[int, list[AbspEvent]] = {number: [] for number in members.values()}
+    earlier = (
+        Player.objects.filter(
+            member_id__in=members,
+            tournament__published=True,
+            tournament__rating_system="absp",
+            tournament__start_date__lt=tournament.start_date,
+        )
+        .select_related("tournament")
+        .order_by("-tournament__start_date", "-tournament__created_at")
+    )
+    for player in earlier:
+        events = found[members[player.member_id]]
+        if sum(event.games for event in events) >= ABSP.games:
+            continue
+        event = _absp_event_of(player.tournament, player.division, player.number)
+        if event is not None and event.games:
+            events.append(event)
+    return found
+
+
+def _absp_event_of(
+    tournament: Tournament, division: str, number: int
+) -> AbspEvent | None:
+    key = f"absp-event:{tournament.tournament_id}:v{tournament.version}:{division}"
+    events = cache.get(key)
+    if events is None:
+        record = tournament_record(tournament.tournament_id)
+        events = {}
+        for found in record.divisions:
+            if found.name == division:
+                try:
+                    rated = absp_event_ratings(found)
+                except RatingsError:
+                    rated = {}
+                events = {n: event for n, (_, event) in rated.items()}
+        cache.set(key, events, ESTIMATES_TIMEOUT)
+    return events.get(number)
 
 
 def player_rating_list() -> QuerySet[Player]:
@@ -457,20 +625,25 @@ class PlayerRatingRow:
     member_id: str
     withdrawn: bool
     rating: int
+    career_games: int | None
+    club_event: bool
     estimate: PlayerEstimate
 
 
-def player_rating_rows(players: Iterable[Player]) -> list[PlayerRatingRow]:
-    """Attach the estimates to players (with their tournament); one replay each."""
+def player_rating_rows(
+    players: Iterable[Player], after_round: int | None = None
+) -> list[PlayerRatingRow]:
+    """Attach the estimates to players (with their tournament), after ``after_round``
+    (default: the latest round); one computation per tournament version."""
     by_tournament: dict[uuid.UUID, dict[str, dict[int, PlayerEstimate]]] = {}
     rows = []
     for player in players:
+        tournament = player.tournament
         if player.tournament_id not in by_tournament:
             by_tournament[player.tournament_id] = tournament_estimates(
-                player.tournament_id
+                tournament, after_round
             )
         estimate = by_tournament[player.tournament_id][player.division][player.number]
-        tournament = player.tournament
         rows.append(
             PlayerRatingRow(
                 tournament=player.tournament_id,
@@ -483,6 +656,8 @@ def player_rating_rows(players: Iterable[Player]) -> list[PlayerRatingRow]:
                 member_id=player.member_id,
                 withdrawn=player.withdrawn,
                 rating=player.rating,
+                career_games=player.career_games,
+                club_event=tournament.club_event,
                 estimate=estimate,
             )
         )
@@ -512,8 +687,9 @@ def naspa_t_text(
 
 
 def tou_text(record: TournamentRecord) -> str:
-    """Return the AUPAIR ``.TOU`` file; raises ``SubmissionError`` like format_tou."""
-    return format_tou(record)
+    """Return the AUPAIR ``.TOU`` file, names transliterated to ASCII by anyascii;
+    raises ``SubmissionError`` like format_tou."""
+    return format_tou(record, transliterate=anyascii)
 
 
 def absp_csv_text(record: TournamentRecord) -> str:

@@ -289,23 +289,30 @@ class PlayerRatingsApi(ListAPIView):
         return ratings.player_rating_list()
 
     @extend_schema(
-        parameters=[FORMAT],
+        parameters=[FORMAT, rs.PlayerRatingInput],
         responses={
             (200, "application/json"): rs.PlayerRatingOutput(many=True),
             (200, "text/csv"): OpenApiTypes.STR,
         },
     )
     def get(self, request: Request) -> Any:
+        params = rs.PlayerRatingInput(data=request.query_params)
+        params.is_valid(raise_exception=True)
+        after_round = params.validated_data.get("after_round")
         players = self.filter_queryset(self.get_queryset())
+        # A division whose results the ratings cannot read is a 400 with the rules'
+        # code (RatingsError, through the API's exception handler).
         if request.accepted_renderer.format == "csv":
             rows = rs.PlayerRatingOutput(
-                ratings.player_rating_rows(players), many=True
+                ratings.player_rating_rows(players, after_round), many=True
             ).data
             return csv_response(
                 list(rs.PlayerRatingOutput().fields), rows, "rating-estimates.csv"
             )
         page = self.paginate_queryset(players)
-        data = rs.PlayerRatingOutput(ratings.player_rating_rows(page), many=True).data
+        data = rs.PlayerRatingOutput(
+            ratings.player_rating_rows(page, after_round), many=True
+        ).data
         return self.get_paginated_response(data)
 
 

@@ -103,6 +103,23 @@ class PlayerRatingOutput(serializers.Serializer):
     member_id = serializers.CharField(allow_blank=True)
     withdrawn = serializers.BooleanField()
     rating = serializers.IntegerField(help_text="Pre-event rating; 0 means unrated.")
+    career_games = serializers.IntegerField(
+        allow_null=True,
+        help_text="Rated games before the event (tsh's lifeg); null: unknown, "
+        "counted as established (100), as tsh does.",
+    )
+    rating_system = serializers.CharField(
+        source="estimate.rating_system",
+        help_text="The tournament's rating system, as tsh names it: nsa2008, "
+        "naspa-csw, wespa or absp. new_rating follows it.",
+    )
+    club_event = serializers.BooleanField(
+        help_text="A club event: NASPA's LCT rule (change / 3, capped at 50)."
+    )
+    after_round = serializers.IntegerField(
+        source="estimate.after_round",
+        help_text="The estimates count rounds 1 to this one.",
+    )
     games = serializers.IntegerField(
         source="estimate.games", help_text="Rated (played) games with a result."
     )
@@ -117,28 +134,56 @@ class PlayerRatingOutput(serializers.Serializer):
         source="estimate.forfeits", help_text="Forfeits won or lost (unrated)."
     )
     expected_wins = serializers.FloatField(
-        source="estimate.expected_wins", allow_null=True
+        source="estimate.expected_wins",
+        allow_null=True,
+        help_text="Elo systems: the expected score of the rated games.",
     )
     performance_rating = serializers.IntegerField(
         source="estimate.performance_rating",
         allow_null=True,
-        help_text="NASPA performance rating of the rated games.",
+        help_text="Elo systems: tsh's performance rating of the rated games.",
     )
     new_rating = serializers.IntegerField(
         source="estimate.new_rating",
         allow_null=True,
-        help_text="NASPA estimate after the event (an unrated player's initial "
-        "rating); None without rated games.",
+        help_text="The estimate in the tournament's rating system (a newcomer's "
+        "initial rating); the pre-event rating without a rated game.",
     )
     rating_change = serializers.IntegerField(
         source="estimate.rating_change",
         allow_null=True,
-        help_text="new_rating - rating; None for an unrated player.",
+        help_text="new_rating - rating; null for an unrated player.",
     )
-    absp_event_rating = serializers.FloatField(
+    naspa_rating = serializers.IntegerField(
+        source="estimate.naspa_rating",
+        allow_null=True,
+        help_text="tsh's NASPA estimate (nsa2008, or naspa-csw when the tournament "
+        "uses it); null for an ABSP event.",
+    )
+    wespa_rating = serializers.IntegerField(
+        source="estimate.wespa_rating",
+        allow_null=True,
+        help_text="tsh's wespa estimate; null for an ABSP event.",
+    )
+    absp_event_rating = serializers.IntegerField(
         source="estimate.absp_event_rating",
         allow_null=True,
-        help_text="ABSP event rating (rated players, games against rated players).",
+        help_text="ABSP event rating (ABSP events, players with a rated game).",
+    )
+    absp_rating = serializers.IntegerField(
+        source="estimate.absp_rating",
+        allow_null=True,
+        help_text="ABSP running rating over this event and the player's earlier "
+        "ABSP events here (by membership id), most recent 150 games.",
+    )
+
+
+class PlayerRatingInput(serializers.Serializer):
+    after_round = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        help_text="Count rounds 1 to this one (the running estimate after it); "
+        "default: every round with a result.",
     )
 
 

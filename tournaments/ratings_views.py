@@ -16,13 +16,21 @@ from rules.ratings import RatingsError
 from tournaments import ratings, selectors
 from tournaments.models import Player, Tournament
 
+SYSTEM_NAMES = {
+    "nsa2008": "NASPA (nsa2008)",
+    "naspa-csw": "NASPA Collins (naspa-csw)",
+    "wespa": "WESPA (tsh's wespa)",
+    "absp": "ABSP",
+}
+
 
 @require_GET
 def tournament_ratings(request: HttpRequest, tournament_id: uuid.UUID) -> HttpResponse:
-    """Show each player's rated games and NASPA/ABSP estimates for one division.
+    """Show each player's rated games and estimates for one division.
 
-    ``?division=`` picks the division (default: the first); a tournament the user may
-    not read, or an unknown division, is a 404.
+    ``?division=`` picks the division (default: the first) and ``?round=`` the
+    round the estimates run to (default: the latest); a tournament the user may not
+    read, or an unknown division, is a 404.
     """
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     if not selectors.tournament_can_read(tournament, request.user):
@@ -32,14 +40,19 @@ def tournament_ratings(request: HttpRequest, tournament_id: uuid.UUID) -> HttpRe
     )
     if division not in tournament.divisions:
         raise Http404(f"No division {division!r}.")
+    round_text = request.GET.get("round", "")
+    if round_text and not round_text.isdigit():
+        raise Http404(f"No round {round_text!r}.")
+    after_round = int(round_text) if round_text else None
     players = Player.objects.filter(
         tournament=tournament, division=division
     ).select_related("tournament")
     problem = ""
     try:
-        rows = ratings.player_rating_rows(players.order_by("number"))
+        rows = ratings.player_rating_rows(players.order_by("number"), after_round)
     except RatingsError as error:
         rows, problem = [], str(error)
+    counted = rows[0].estimate.after_round if rows else 0
     return render(
         request,
         "tournaments/ratings.html",
@@ -49,5 +62,9 @@ def tournament_ratings(request: HttpRequest, tournament_id: uuid.UUID) -> HttpRe
             "divisions": tournament.divisions,
             "rows": rows,
             "problem": problem,
+            "system": SYSTEM_NAMES.get(tournament.rating_system, ""),
+            "absp": tournament.rating_system == "absp",
+            "after_round": counted,
+            "rounds": range(1, tournament.rounds + 1),
         },
     )

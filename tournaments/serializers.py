@@ -551,3 +551,46 @@ class MissedRoundInput(ExpectedVersionMixin):
     policy = serializers.ChoiceField(
         [p.value for p in rt.WithdrawalPolicy], default="forfeit"
     )
+
+
+class TouImportInput(ExpectedVersionMixin):
+    file = serializers.FileField(
+        help_text="An AUPAIR .TOU file: every division in it is imported (a "
+        "division the tournament lacks is added)."
+    )
+    ratings_list = serializers.FileField(
+        required=False,
+        help_text="A ratings list (CSV: membership id, name, rating, career games) "
+        "to register the players with, matched by name: a .TOU has no ratings.",
+    )
+
+
+class RatingsListImportInput(ExpectedVersionMixin):
+    file = serializers.FileField(
+        help_text="CSV: membership id, name, rating, career games (an optional "
+        "header row; comma, semicolon or tab)."
+    )
+    division = serializers.CharField(
+        max_length=64, required=False, help_text="Only this division's players."
+    )
+
+
+class UnmatchedPlayerOutput(serializers.Serializer):
+    player_id = serializers.CharField()
+    name = serializers.CharField()
+
+
+class RatingsListImportOutput(serializers.Serializer):
+    version = serializers.IntegerField()
+    events = serializers.ListField(child=serializers.CharField())
+    updated = serializers.ListField(
+        child=serializers.CharField(), help_text="Players whose rating changed."
+    )
+    unchanged = serializers.ListField(
+        child=serializers.CharField(), help_text="Players the list already agrees with."
+    )
+    unmatched = UnmatchedPlayerOutput(
+        many=True,
+        help_text="Players not on the list (by membership id, or by name for a "
+        "player without one).",
+    )

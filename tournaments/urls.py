@@ -64,4 +64,10 @@ urlpatterns = [
     path(f"{T}/standings", apis.StandingsApi.as_view(), name="api-standings"),
     path(f"{T}/audit", apis.AuditApi.as_view(), name="api-audit"),
     path(f"{T}/import/tsh", apis.TshImportApi.as_view(), name="api-tsh-import"),
+    path(f"{T}/import/tou", apis.TouImportApi.as_view(), name="api-tou-import"),
+    path(
+        f"{T}/import/ratings-list",
+        apis.RatingsListImportApi.as_view(),
+        name="api-ratings-list-import",
+    ),
 ]

@@ -50,12 +50,14 @@ from tournaments.forms import (
     PlayerEditForm,
     PlayerListForm,
     PublishForm,
+    RatingsListForm,
     ReactivateForm,
     ResultEntryForm,
     RosterForm,
     SettingsForm,
     TeamForm,
     TeamRemoveForm,
+    TouImportForm,
     TournamentCreateForm,
     TshEventImportForm,
     TshImportForm,
@@ -640,6 +642,8 @@ def manage(request: HttpRequest, tournament_id: uuid.UUID) -> HttpResponse:
 PLAYER_FORMS = {
     "register": PlayerListForm,
     "tsh": TshImportForm,
+    "tou": TouImportForm,
+    "ratings": RatingsListForm,
     "withdraw": WithdrawForm,
     "reactivate": ReactivateForm,
     "link": LinkAccountForm,
@@ -674,6 +678,34 @@ def _import_t(data: dict[str, Any], tid: uuid.UUID, division: str, user: Any) ->
         tournament_id=tid, division=division, text=data["file"], user=user
     )
     return "The .t file is imported."
+
+
+def _import_tou(data: dict[str, Any], tid: uuid.UUID, division: str, user: Any) -> str:
+    imports.tou_import(
+        tournament_id=tid,
+        text=data["file"],
+        ratings_list=data["ratings_list"],
+        user=user,
+    )
+    return "The .TOU file is imported."
+
+
+def _import_ratings(
+    data: dict[str, Any], tid: uuid.UUID, division: str, user: Any
+) -> str:
+    _, updates = imports.ratings_list_import(
+        tournament_id=tid, text=data["file"], division=division, user=user
+    )
+    names = dict(
+        Player.objects.filter(tournament_id=tid).values_list("player_id", "name")
+    )
+    message = f"Ratings updated for {len(updates.events)} players"
+    if updates.unchanged:
+        message += f", {len(updates.unchanged)} already up to date"
+    if updates.unmatched:
+        missing = ", ".join(names.get(pid, pid) for pid in updates.unmatched)
+        message += f"; not on the list: {missing}"
+    return message + "."
 
 
 def _withdraw(data: dict[str, Any], tid: uuid.UUID, division: str, user: Any) -> str:
@@ -754,6 +786,8 @@ def _miss(data: dict[str, Any], tid: uuid.UUID, division: str, user: Any) -> str
 PLAYER_COMMANDS: dict[str, PlayerCommand] = {
     "register": _register,
     "tsh": _import_t,
+    "tou": _import_tou,
+    "ratings": _import_ratings,
     "withdraw": _withdraw,
     "reactivate": _reactivate,
     "link": _link,
@@ -762,6 +796,9 @@ PLAYER_COMMANDS: dict[str, PlayerCommand] = {
     "miss": _miss,
 }
 
+
+# A file's refusals are about the file as a whole.
+FILE_ACTIONS = ("tsh", "tou", "ratings")
 
 PLAYER_RULE_FIELDS = {
     "player_id": "player",
@@ -811,7 +848,7 @@ def manage_players(
                 )
             ),
             # A .t file's refusals are about the file as a whole.
-            {} if action == "tsh" else PLAYER_RULE_FIELDS,
+            {} if action in FILE_ACTIONS else PLAYER_RULE_FIELDS,
             _player_line(form.cleaned_data["entries"])
             if action == "register"
             else None,

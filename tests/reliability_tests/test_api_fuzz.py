@@ -147,6 +147,8 @@ def templates(players: list[str], turn: int) -> dict[str, dict]:
             "username": "fuzz-friend", "role": "scorekeeper"},
         "/api/tournaments/{tournament_id}/team/remove": {"username": "fuzz-friend"},
         "/api/tournaments/{tournament_id}/import/tsh": {"division": "A"},
+        "/api/tournaments/{tournament_id}/import/tou": {},
+        "/api/tournaments/{tournament_id}/import/ratings-list": {"division": "A"},
         "/api/tournaments/{tournament_id}/players/": {
             "division": "A", "players": [{"name": "Zed", "rating": 1400}]},
         "/api/tournaments/{tournament_id}/players/{player_id}/reactivate": {

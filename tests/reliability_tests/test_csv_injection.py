@@ -71,5 +71,6 @@ def test_the_absp_csv_neutralises_formula_cells(formula_tournament):
     assert response.status_code == 200
     rows = cells(response.content)
     assert formula_cells(rows) == []
-    assert rows[1][2] == "'=cmd|' /C calc'!A0"
-    assert rows[2][2:5] == ["'+1+1", "300", "'-2+3"]
+    # No header: the first game is the first row.
+    assert rows[0][2] == "'=cmd|' /C calc'!A0"
+    assert rows[1][2:5] == ["'+1+1", "300", "'-2+3"]

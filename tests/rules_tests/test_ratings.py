@@ -1,421 +1,437 @@
-"""NASPA and ABSP rating estimates, against published examples and hand arithmetic.
+"""Rating estimates as tsh and the ABSP compute them, against hand arithmetic.
 
 Throughout, E(d) is NASPA's expectation for a rating difference d:
 E(d) = 1 - 1 / (1 + exp(0.0031879 * d)); E(0) = 0.5, E(100) = 0.57903,
-E(-100) = 0.42097.
+E(-100) = 0.42097. Unknown career games count as 100 (established), as tsh does.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import pytest
 
 from rules.ratings import (
     ABSP,
-    NASPA,
-    AbspGame,
+    NASPA_CSW,
+    NSA2008,
+    WESPA,
+    AbspEvent,
     RatedGame,
     RatedPlayer,
     RatingsError,
-    absp_event_rating,
-    absp_game_points,
-    absp_rate_division,
+    absp_event_ratings,
+    absp_running_rating,
+    convert_excess,
     division_rated_games,
-    naspa_band_change,
-    naspa_expected,
-    naspa_multiplier,
-    naspa_rate_event,
-    naspa_segments,
+    elo_system,
+    expected,
+    multiplier,
     performance_rating,
     rate_division,
+    rate_event,
+    rate_newcomers,
     rated_entries,
-    record_performance,
+    search_rating,
+    segments,
 )
 from rules.records import DivisionRecord, EntryKind, PlayerRecord, RoundEntry
 
-ESTABLISHED = 100  # career games: well past the 50 of the provisional multiplier
+
+def naspa_e(d: float) -> float:
+    return 1 - 1 / (1 + math.exp(0.0031879 * d))
 
 
-def players(*ratings: int | None, career: int = ESTABLISHED) -> list[RatedPlayer]:
-    """Players 1, 2, ... with the given ratings (None: unrated, 0 career games)."""
-    return [
-        RatedPlayer(i, rating, 0 if rating is None else career)
-        for i, rating in enumerate(ratings, start=1)
+def players(*ratings: int, career: int | None = None) -> list[RatedPlayer]:
+    """Players 1, 2, ... with the given ratings (0: a newcomer)."""
+    return [RatedPlayer(i, r, career) for i, r in enumerate(ratings, start=1)]
+
+
+def wins(player: int, opponent: int, *rounds: int) -> list[RatedGame]:
+    return [RatedGame(r, player, opponent, 1) for r in rounds]
+
+
+# Rule 1: expectation ----------------------------------------------------------------
+
+
+def test_naspa_expectation_matches_the_published_example() -> None:
+    """1800 against 1700 expects 0.57903 of a win; equals expect a half."""
+    assert expected(1800, 1700) == pytest.approx(0.57903, abs=5e-6)
+    assert expected(1500, 1500) == 0.5
+    assert expected(1234, 2109) + expected(2109, 1234) == pytest.approx(1)
+
+
+def test_wespa_expectation_is_tsh_s_logistic_over_172() -> None:
+    """tsh's wespa: 1 / (1 + exp((r_opp - r_self) / 172)); 172 points: 0.73106."""
+    assert expected(1672, 1500, WESPA) == pytest.approx(1 / (1 + math.exp(-1)))
+
+
+def test_byes_and_forfeits_are_not_rated_and_a_tie_counts_a_half() -> None:
+    """Only the game entries reach the rating; a draw between equals changes nothing.
+
+    R1: 1 and 2 draw; 3 has a bye; R2: 3 wins by forfeit against 1.
+    """
+    division = DivisionRecord(
+        "A",
+        (
+            PlayerRecord(
+                1,
+                "Ann",
+                1500,
+                (
+                    game_entry(1, 2, 0.5),
+                    RoundEntry(2, EntryKind.FORFEIT_LOSS, opponent=3, own_score=-50),
+                ),
+            ),
+            PlayerRecord(2, "Bob", 1500, (game_entry(1, 1, 0.5),)),
+            PlayerRecord(
+                3,
+                "Cy",
+                1500,
+                (
+                    RoundEntry(1, EntryKind.BYE, own_score=50, result=1),
+                    RoundEntry(2, EntryKind.FORFEIT_WIN, opponent=1, own_score=50),
+                ),
+            ),
+        ),
+    )
+    changes = rate_division(division)
+    assert [(c.new, c.games, c.actual) for c in changes.values()] == [
+        (1500, 1, 0.5),
+        (1500, 1, 0.5),
+        (1500, 0, 0),
     ]
 
 
-# Expectation and multipliers
-
-
-def test_expected_matches_the_published_example() -> None:
-    """1800 against 1700 expects 0.57903 of a win."""
-    assert naspa_expected(1800, 1700) == pytest.approx(0.57903, abs=5e-6)
-
-
-def test_expected_is_a_half_for_equals_and_sums_to_one() -> None:
-    """Equal ratings expect 0.5; the two sides of a game expect 1 between them."""
-    assert naspa_expected(1500, 1500) == 0.5
-    assert naspa_expected(1234, 2109) + naspa_expected(2109, 1234) == pytest.approx(1)
+# Rule 2: multipliers and bands ------------------------------------------------------
 
 
 @pytest.mark.parametrize(
-    ("rating", "career", "multiplier"),
+    ("career", "rating", "expected_multiplier"),
     [
-        (1799, 49, 30),
-        (1799, 50, 20),
-        (1800, 49, 24),
-        (1800, 50, 16),
-        (1999, 0, 24),
-        (1999, 500, 16),
-        (2000, 49, 15),
-        (2000, 50, 10),
+        (49, 1799, 30),
+        (50, 1799, 20),
+        (49, 1800, 24),
+        (50, 1800, 16),
+        (0, 1999.5, 24),
+        (500, 1999, 16),
+        (49, 2000, 15),
+        (50, 2000, 10),
+        (None, 1500, 20),  # unknown career games: established, as tsh counts them
     ],
 )
-def test_multiplier_by_band_and_career_games(
-    rating: int, career: int, multiplier: float
+def test_multiplier_by_career_games_and_rating(
+    career: int | None, rating: float, expected_multiplier: int
 ) -> None:
-    """Under 1800: 30/20; 1800-1999: 24/16; 2000 up: 15/10 (fewer than 50 games/not)."""
-    assert naspa_multiplier(rating, career) == multiplier
+    assert multiplier(career, rating) == expected_multiplier
 
 
-# Band by band
+def test_a_change_within_a_band_is_multiplier_times_excess() -> None:
+    assert convert_excess(1500, 0.5, 100) == pytest.approx(1510)
 
 
-def test_change_within_a_band_is_multiplier_times_surplus() -> None:
-    """1500, surplus 0.5, M 20: 20 * 0.5 = 10."""
-    assert naspa_band_change(1500, 0.5, ESTABLISHED) == pytest.approx(10)
+def test_going_up_across_1800_stops_at_1800() -> None:
+    """1790, excess 1: 10 points to 1800 cost 0.5 win at 20; 0.5 more at 16: 1808."""
+    assert convert_excess(1790, 1.0, 100) == pytest.approx(1808)
 
 
-def test_change_crossing_1800_upwards_is_rescaled_beyond_the_boundary() -> None:
-    """1790, surplus 1.0: 20 * 1.0 = 20, of which 10 reach 1800; 10 * 16/20 = 8.
+def test_going_down_across_2000_stops_at_1999() -> None:
+    """2005, excess -1: to 1999 is -6 points at 10 (-0.6 win); -0.4 at 16: 1992.6."""
+    assert convert_excess(2005, -1.0, 100) == pytest.approx(1992.6)
 
-    1790 + 10 + 8 = 1808, a change of 18 (not 20, and not 16).
+
+def test_going_down_across_1800_stops_at_1799() -> None:
+    """1800, excess -0.5: 1799 is -1 point at 16 (-1/16 win); the rest at 20.
+
+    1799 + 20 x (-0.5 + 1/16) = 1790.25.
     """
-    assert naspa_band_change(1790, 1.0, ESTABLISHED) == pytest.approx(18)
+    assert convert_excess(1800, -0.5, 100) == pytest.approx(1790.25)
 
 
-def test_change_crossing_2000_downwards_is_rescaled_beyond_the_boundary() -> None:
-    """2005, surplus -1.0: 10 * -1 = -10, of which -5 reach 2000; -5 * 16/10 = -8.
+def test_going_up_across_2000_stops_at_2000() -> None:
+    """1990, excess 2 (provisional): to 2000 costs 10/24; the rest at 15.
 
-    2005 - 5 - 8 = 1992, a change of -13.
+    2000 + 15 x (2 - 10/24) = 2023.75.
     """
-    assert naspa_band_change(2005, -1.0, ESTABLISHED) == pytest.approx(-13)
+    assert convert_excess(1990, 2.0, 10) == pytest.approx(2023.75)
 
 
-def test_change_crossing_two_boundaries() -> None:
-    """1790, surplus 15: 0.5 of it reaches 1800 (+10), 12.5 more reach 2000 (+200).
+def test_crossing_two_bands() -> None:
+    """1790, excess 15: 0.5 to 1800, 12.5 to 2000, the last 2 at 10: 2020."""
+    assert convert_excess(1790, 15.0, 100) == pytest.approx(2020)
 
-    The last 2.0 moves at 10 a win: +20, so 2020. As the rescaling computes it:
-    20 * 15 = 300; (300 - 10) * 16/20 = 232 -> 2032 crosses 2000;
-    (232 - 200) * 10/16 = 20 -> 2020, a change of 230.
+
+def test_wespa_ignores_the_bands() -> None:
+    """tsh's wespa converts at the starting multiplier: 1790 + 20 = 1810."""
+    assert convert_excess(1790, 1.0, 100, WESPA) == pytest.approx(1810)
+
+
+def test_rating_uses_the_career_games() -> None:
+    """1600 beats 1500 with 10 career games: 30 x 0.42097 = 12.63, accelerated by
+    7.63 -> 1620.26 -> 1620; with 100: 20 x 0.42097 = 8.42 + 3.42 -> 1612."""
+    games = wins(1, 2, 1)
+    assert rate_event(players(1600, 1500, career=10), games)[1].new == 1620
+    assert rate_event(players(1600, 1500, career=100), games)[1].new == 1612
+
+
+# Rule 3: acceleration and feedback --------------------------------------------------
+
+
+def test_acceleration_has_no_minimum_and_feeds_back_once_per_game() -> None:
+    """All at 1500. Ann beats Bob in rounds 1 and 2, Cy beats Bob in round 3.
+
+    Ann: 2 - 2 x 0.5 = 1 win over: +20 -> 1520; 20 - 5 x 2 = 10 more -> 1530.
+    Cy: +10 -> 1510; 10 - 5 = 5 more -> 1515 (one game is enough).
+    Bob: -1.5 x 20 = -30 -> 1470, plus feedback 10/20 twice and 5/20: 1471.25.
     """
-    assert naspa_band_change(1790, 15.0, ESTABLISHED) == pytest.approx(230)
+    changes = rate_event(
+        players(1500, 1500, 1500), [*wins(1, 2, 1, 2), *wins(3, 2, 3)], rounds=3
+    )
+    assert [c.new for c in changes.values()] == [1530, 1471, 1515]
+    assert changes[1].acceleration == pytest.approx(10)
+    assert changes[2].feedback == pytest.approx(1.25)
 
 
-def test_provisional_players_cross_bands_at_their_own_multipliers() -> None:
-    """1790, 10 career games, surplus 1.0: 30 * 1 = 30; 10 to 1800, 20 * 24/30 = 16."""
-    assert naspa_band_change(1790, 1.0, 10) == pytest.approx(26)
-
-
-def test_event_crossing_1800_applies_band_by_band() -> None:
-    """Two 1790s meet twice; player 1 wins both: surplus 1.0 each way.
-
-    Player 1: 1790 -> 1808 (see above). Player 2: 20 * -1.0 = -20 -> 1770.
-    Two games are too few for an acceleration bonus.
-    """
-    games = [RatedGame(1, 1, 2, 1), RatedGame(2, 1, 2, 1)]
-    changes = naspa_rate_event(players(1790, 1790), games)
-    assert (changes[1].new, changes[2].new) == (1808, 1770)
-    assert changes[1].bonus == 0
-
-
-# Acceleration bonus and feedback
-
-
-def six_wins() -> tuple[list[RatedPlayer], list[RatedGame]]:
-    """Player 1 (1500) beats six 1500s, one a round."""
-    games = [RatedGame(i - 1, 1, i, 1) for i in range(2, 8)]
-    return players(*([1500] * 7)), games
-
-
-def test_acceleration_bonus_and_its_feedback() -> None:
-    """Six wins against 1500s: expected 3, actual 6, change 20 * 3 = 60.
-
-    Bonus: 60 - 5 * 6 = 30, so player 1 ends at 1500 + 60 + 30 = 1590.
-    Each opponent: 20 * (0 - 0.5) = -10, plus 30 / 20 = 1.5 of feedback:
-    1491.5, rounded half up to 1492.
-    """
-    changes = naspa_rate_event(*six_wins())
-    assert changes[1].bonus == pytest.approx(30)
-    assert changes[1].new == 1590
-    for opponent in range(2, 8):
-        assert changes[opponent].feedback == pytest.approx(1.5)
-        assert changes[opponent].new == 1492
-        assert changes[opponent].change == -8
-
-
-def test_no_bonus_below_the_minimum_games() -> None:
-    """Four wins against 1500s: change 20 * 2 = 40 > 5 * 4, but 4 games are too few.
-
-    With ``bonus_min_games`` lowered to 4 (parameters are data) the bonus is
-    40 - 20 = 20: 1500 + 40 + 20 = 1560.
-    """
-    games = [RatedGame(i - 1, 1, i, 1) for i in range(2, 6)]
-    roster = players(*([1500] * 5))
-    assert naspa_rate_event(roster, games)[1].new == 1540
-    lowered = dataclasses.replace(NASPA, bonus_min_games=4)
-    changes = naspa_rate_event(roster, games, lowered)
-    assert changes[1].bonus == pytest.approx(20)
-    assert changes[1].new == 1560
-
-
-def test_no_bonus_below_the_minimum_career_games() -> None:
-    """``bonus_min_career_games`` above the player's career withholds the bonus."""
-    strict = dataclasses.replace(NASPA, bonus_min_career_games=ESTABLISHED + 1)
-    changes = naspa_rate_event(*six_wins(), strict)
-    assert changes[1].bonus == 0
-    assert changes[1].new == 1560
+def test_feedback_goes_to_rated_opponents_only() -> None:
+    """A newcomer gets no feedback: their rating is their performance."""
+    changes = rate_event(players(1500, 0), wins(1, 2, 1))
     assert changes[2].feedback == 0
 
 
-def test_feedback_goes_once_to_each_distinct_opponent() -> None:
-    """Player 1 beats 2 and 3 three times each: change 60, bonus 30.
+def test_feedback_is_added_after_every_player_is_rated() -> None:
+    """Listing the players in another order changes nothing."""
+    games = [*wins(1, 2, 1, 2), *wins(2, 3, 3), *wins(3, 1, 4)]
+    forward = rate_event(players(1500, 1600, 1700), games)
+    backward = rate_event(list(reversed(players(1500, 1600, 1700))), games)
+    assert forward == backward
 
-    Player 2 gets 30 / 20 = 1.5 once, not once a game: -30 + 1.5 = -28.5 -> 1472.
+
+# Rule 4: floor and rounding ---------------------------------------------------------
+
+
+def test_nsa2008_floors_an_established_player_at_1_naspa_csw_does_not() -> None:
+    """2 beats 2: the loser drops 10 to -8, plus a feedback of (10 - 5) / 20.
+
+    nsa2008: max(-8, 1) + 0.25 -> 1; naspa-csw: -7.75, rounded as tsh does
+    (int(0.5 + x)) -> -7. The winner: 12 + 5 = 17.
     """
-    games = [RatedGame(r, 1, 2 if r % 2 else 3, 1) for r in range(1, 7)]
-    changes = naspa_rate_event(players(1500, 1500, 1500), games)
-    assert changes[1].bonus == pytest.approx(30)
-    assert changes[2].feedback == pytest.approx(1.5)
-    assert changes[2].new == 1472
+    games = wins(1, 2, 1)
+    assert [c.new for c in rate_event(players(2, 2), games, NSA2008).values()] == [
+        17,
+        1,
+    ]
+    assert [c.new for c in rate_event(players(2, 2), games, NASPA_CSW).values()] == [
+        17,
+        -7,
+    ]
 
 
-def test_no_feedback_to_an_unrated_opponent() -> None:
-    """Unrated players take their initial rating; the bonus feeds back to rated ones."""
-    roster = players(1500, 1500, 1500, 1500, 1500, 1500, None)
-    games = [RatedGame(i - 1, 1, i, 1) for i in range(2, 8)]
-    changes = naspa_rate_event(roster, games)
-    assert changes[1].bonus > 0
-    assert changes[7].feedback == 0
-    assert changes[2].feedback == pytest.approx(changes[1].bonus / 20)
+def test_ratings_round_half_up() -> None:
+    """All at 1500: Ann and Cy each beat Bob once (+10, then 10 - 5 = 5 more each).
+
+    Bob: 1500 - 2 x 10 + 2 x 5/20 = 1480.5 -> 1481 (half up, not to even).
+    """
+    changes = rate_event(players(1500, 1500, 1500), [*wins(1, 2, 1), *wins(3, 2, 2)])
+    assert changes[2].feedback == pytest.approx(0.5)
+    assert changes[2].new == 1481
 
 
-# Segments
+# Rule 5: split events ---------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
-    ("rounds", "segments"),
+    ("rounds", "expected_segments"),
     [
-        (0, ()),
+        (1, ((1, 1),)),
         (16, ((1, 16),)),
         (17, ((1, 9), (10, 17))),
         (20, ((1, 10), (11, 20))),
+        (23, ((1, 12), (13, 23))),
+        (31, ((1, 16), (17, 31))),
         (35, ((1, 18), (19, 35))),
         (36, ((1, 12), (13, 24), (25, 36))),
         (40, ((1, 14), (15, 27), (28, 40))),
     ],
 )
-def test_segments_split_rounds_as_evenly_as_possible(
-    rounds: int, segments: tuple[tuple[int, int], ...]
+def test_segments_cut_the_configured_rounds_as_tsh_does(
+    rounds: int, expected_segments: tuple[tuple[int, int], ...]
 ) -> None:
-    """Over 16 rounds: two segments; over 35: three; earlier ones take the extra."""
-    assert naspa_segments(rounds) == segments
+    assert segments(rounds) == expected_segments
 
 
-def test_twenty_rounds_are_rated_in_two_segments() -> None:
-    """Two 1500s meet 20 times; player 1 wins all 20.
+def test_wespa_does_not_split() -> None:
+    assert segments(40, WESPA) == ((1, 40),)
 
-    Segment 1 (rounds 1-10): expected 5, change 20 * 5 = 100, bonus 100 - 50 = 50:
-    player 1 -> 1650. Player 2: -100 + 50/20 = -97.5 -> 1402.5, half up 1403.
-    Segment 2 (rounds 11-20) from 1650 and 1403, difference 247:
-    E(247) = 0.687275, surplus 10 * 0.312725 = 3.127248, change 62.545,
-    bonus 62.545 - 50 = 12.545: 1650 + 62.545 + 12.545 = 1725.09 -> 1725.
-    Player 2: 1403 - 62.545 + 12.545/20 = 1341.08 -> 1341.
-    (Rated as one segment player 1 would reach 1500 + 200 + 100 = 1800.)
+
+def test_segments_follow_the_configured_rounds_not_the_rounds_played() -> None:
+    """23 rounds configured, 14 played: rounds 1-12 and 13-14 are rated apart.
+
+    Ann (1500) beats Bob (1500) every round. Segment 1: 12 x 0.5 = 6 over, +120 ->
+    1620, 120 - 60 = 60 more -> 1680. Segment 2 starts there: Bob is at
+    1500 - 120 + 60/20 x 12 = 1416 after segment 1.
     """
-    games = [RatedGame(r, 1, 2, 1) for r in range(1, 21)]
-    changes = naspa_rate_event(players(1500, 1500), games)
-    first, second = changes[1].segments
-    assert (first.first_round, first.last_round, first.new) == (1, 10, 1650)
-    assert (second.first_round, second.last_round, second.old) == (11, 20, 1650)
-    assert changes[2].segments[0].new == 1403
-    assert second.bonus == pytest.approx(12.545, abs=1e-3)
-    assert (changes[1].new, changes[2].new) == (1725, 1341)
-    assert changes[1].change == 225
-    assert changes[1].games == 20
-
-
-def test_forty_rounds_are_rated_in_three_chained_segments() -> None:
-    """Rounds 1-14, 15-27, 28-40; each segment starts where the last one ended."""
-    games = [RatedGame(r, 1, 2, 1 if r % 3 else 0) for r in range(1, 41)]
-    changes = naspa_rate_event(players(1600, 1500), games)
-    for pid in (1, 2):
-        segments = changes[pid].segments
-        assert [(s.first_round, s.last_round) for s in segments] == [
-            (1, 14),
-            (15, 27),
-            (28, 40),
-        ]
-        assert segments[0].old == (1600 if pid == 1 else 1500)
-        assert segments[1].old == segments[0].new
-        assert segments[2].old == segments[1].new
-        assert changes[pid].new == segments[2].new
-        assert [s.games for s in segments] == [14, 13, 13]
-
-
-def test_unrated_player_is_rated_normally_after_the_first_segment() -> None:
-    """Unrated in segment 1 (initial rating), then a provisional player in segment 2."""
-    games = [RatedGame(r, 1, 2, 1 if r % 2 else 0) for r in range(1, 21)]
-    changes = naspa_rate_event(players(None, 1500), games)
-    first, second = changes[1].segments
-    assert first.old is None
-    assert first.multiplier is None
-    assert first.new == 1500  # 5 wins of 10 against a 1500
-    assert second.old == 1500
-    assert second.multiplier == 30  # 10 career games now: provisional
-    assert changes[1].change is None
-
-
-# Unrated players and performance ratings
-
-
-def test_unrated_player_gets_the_performance_rating_and_opponents_rate_against_it():
-    """Against 1400 and 1600 with one win, the performance is 1500 by symmetry.
-
-    Player 2 (1400) lost to a 1500: 20 * (0 - 0.42097) = -8.42 -> 1392.
-    Player 3 (1600) beat a 1500: 20 * (1 - 0.57903) = 8.42 -> 1608.
-    """
-    games = [RatedGame(1, 1, 2, 1), RatedGame(2, 1, 3, 0)]
-    changes = naspa_rate_event(players(None, 1400, 1600), games)
-    assert changes[1].old is None
-    assert changes[1].new == 1500
-    assert (changes[2].new, changes[3].new) == (1392, 1608)
-
-
-def test_unrated_all_wins_is_capped_at_best_opponent_plus_400() -> None:
-    """Three wins against 1400, 1500 and 1600: 1600 + 400 = 2000."""
-    games = [RatedGame(r, 1, r + 1, 1) for r in range(1, 4)]
-    changes = naspa_rate_event(players(None, 1400, 1500, 1600), games)
-    assert changes[1].new == 2000
-
-
-def test_unrated_all_losses_is_floored_at_500() -> None:
-    """Two losses against 700 and 800: 700 - 400 = 300, floored at 500."""
-    games = [RatedGame(1, 1, 2, 0), RatedGame(2, 1, 3, 0)]
-    changes = naspa_rate_event(players(None, 700, 800), games)
-    assert changes[1].new == 500
-
-
-def test_unrated_players_who_met_each_other_are_iterated_jointly() -> None:
-    """Each initial rating makes expected wins equal actual wins against the others'.
-
-    Player 1 (unrated): beat 1600, lost to player 2, beat 1400.
-    Player 2 (unrated): beat player 1, lost to 1500 and to 1700.
-    """
-    games = [
-        RatedGame(1, 1, 3, 1),
-        RatedGame(2, 1, 2, 0),
-        RatedGame(3, 1, 4, 1),
-        RatedGame(4, 2, 5, 0),
-        RatedGame(5, 2, 6, 0),
+    games = wins(1, 2, *range(1, 15))
+    split = rate_event(players(1500, 1500), games, rounds=23)
+    assert [s.new for s in split[1].segments] == [1680, split[1].new]
+    assert [(s.first_round, s.last_round) for s in split[1].segments] == [
+        (1, 12),
+        (13, 23),
     ]
-    roster = players(None, None, 1600, 1400, 1500, 1700)
-    changes = naspa_rate_event(roster, games)
-    one, two = changes[1].new, changes[2].new
-    expected_one = sum(naspa_expected(one, r) for r in (1600, two, 1400))
-    expected_two = sum(naspa_expected(two, r) for r in (one, 1500, 1700))
-    # Rounding to whole points moves an expectation by well under 0.01.
-    assert expected_one == pytest.approx(2, abs=0.01)
-    assert expected_two == pytest.approx(1, abs=0.01)
-    assert one > 1600 > 1500 > two
+    assert split[2].segments[0].new == 1416
+    whole = rate_event(players(1500, 1500), games, rounds=14)
+    assert len(whole[1].segments) == 1
+    assert whole[1].new != split[1].new
 
 
-def test_unrated_players_who_met_only_each_other_are_anchored_at_the_start() -> None:
-    """1-1 between two unrated players: both stay at ``unrated_start`` (1500).
-
-    2-0: the winner is 400 above the loser, computed in player order from 1500:
-    player 1 against 1500 with all wins is 1900; player 2 against 1900 with all
-    losses is 1500, which changes nothing: both converge.
-    """
-    split = [RatedGame(1, 1, 2, 1), RatedGame(2, 1, 2, 0)]
-    changes = naspa_rate_event(players(None, None), split)
-    assert (changes[1].new, changes[2].new) == (1500, 1500)
-    sweep = [RatedGame(1, 1, 2, 1), RatedGame(2, 1, 2, 1)]
-    changes = naspa_rate_event(players(None, None), sweep)
-    assert (changes[1].new, changes[2].new) == (1900, 1500)
+def test_segment_two_starts_from_segment_one_s_rounded_result() -> None:
+    """The second segment equals rating its games from the first one's results."""
+    games = [*wins(1, 2, *range(1, 10)), *wins(2, 1, *range(10, 18))]
+    split = rate_event(players(1500, 1400), games, rounds=17)
+    first = rate_event(players(1500, 1400), games[:9], rounds=9)
+    second = rate_event(
+        [RatedPlayer(1, first[1].new), RatedPlayer(2, first[2].new)],
+        [dataclasses.replace(g, round=g.round - 9) for g in games[9:]],
+        rounds=8,
+    )
+    assert (split[1].new, split[2].new) == (second[1].new, second[2].new)
 
 
-def test_performance_rating_hand_computed() -> None:
-    """1.5 of 2 against two 1500s: E = 0.75 each, so d = ln(3) / 0.0031879 = 344.62."""
-    assert performance_rating([1500, 1500], 1.5) == pytest.approx(1844.62, abs=0.01)
+# Rule 6: the estimate after round k -------------------------------------------------
 
 
-def test_performance_rating_symmetric_case() -> None:
-    """One win of two against 1400 and 1600: E(100) + E(-100) = 1 at 1500."""
-    assert performance_rating([1400, 1600], 1) == pytest.approx(1500, abs=1e-3)
+def test_the_estimate_after_round_k_uses_rounds_1_to_k_only() -> None:
+    games = [*wins(1, 2, 1), *wins(2, 1, 2), *wins(1, 2, 3)]
+    after_two = rate_event(players(1500, 1500), games, rounds=3, after_round=2)
+    only_two = rate_event(players(1500, 1500), games[:2], rounds=3)
+    assert after_two == only_two
+    assert after_two[1].games == 2
 
 
-def test_performance_rating_is_kept_within_400_of_the_opponents() -> None:
-    """9 of 10 against 1500s would be 1500 + ln(9)/k = 2189: capped at 1900 like 10/10.
-
-    0 of 2 against 1500s is 1100 (above the 500 floor).
-    """
-    assert performance_rating([1500] * 10, 9) == 1900
-    assert performance_rating([1500] * 10, 10) == 1900
-    assert performance_rating([1500, 1500], 0) == 1100
+def test_a_player_without_a_rated_game_keeps_the_pre_event_rating() -> None:
+    changes = rate_event(players(1500, 1500, 1700, 0), wins(1, 2, 1))
+    assert (changes[3].new, changes[3].change, changes[3].games) == (1700, 0, 0)
+    assert (changes[4].new, changes[4].change) == (0, None)
 
 
-@pytest.mark.parametrize(
-    ("opponents", "score", "code"),
-    [([], 0, "no_games"), ([1500], 2, "bad_score"), ([1500], -1, "bad_score")],
-)
-def test_performance_rating_rejects_impossible_input(
-    opponents: list[float], score: float, code: str
-) -> None:
-    """No games, or a score outside 0..games, raise RatingsError."""
-    with pytest.raises(RatingsError) as caught:
-        performance_rating(opponents, score)
-    assert caught.value.code == code
+# Rule 7: newcomers ------------------------------------------------------------------
 
 
-def test_event_performance_is_reported_for_rated_players() -> None:
-    """A rated player's performance uses the same iteration (0 of 1 vs 1500: 1100)."""
-    changes = naspa_rate_event(players(1500, 1500), [RatedGame(1, 1, 2, 1)])
-    assert changes[2].performance == 1100
-    assert changes[1].performance == 1900
+def test_a_newcomer_who_beats_a_1600_is_capped_at_2000() -> None:
+    """One win: the performance (95% of a win) is far above; the cap is
+    1600 + 400 x 1/1 = 2000. The 1600 expected E(-400) = 0.21837 -> 1596."""
+    changes = rate_event(players(0, 1600), wins(1, 2, 1))
+    assert (changes[1].new, changes[1].change) == (2000, None)
+    assert changes[2].new == 1596
 
 
-# Club events and the floor
-
-
-def test_club_event_divides_the_change_by_three() -> None:
-    """1500 beats 1500: 20 * 0.5 = 10, / 3 = 3.33 -> 1503; the loser 1497."""
-    changes = naspa_rate_event(players(1500, 1500), [RatedGame(1, 1, 2, 1)], club=True)
-    assert (changes[1].new, changes[2].new) == (1503, 1497)
-
-
-def test_club_event_caps_the_change_at_50_and_gives_no_bonus() -> None:
-    """A new player (multiplier 30) wins 12 against 1500s: 30 * 6 / 3 = 60 -> 50.
-
-    Out of club, 30 * 6 = 180 would also earn a bonus of 180 - 60 = 120.
-    """
-    roster = [RatedPlayer(1, 1500, 0), *players(*([1500] * 13))[1:]]
-    games = [RatedGame(i - 1, 1, i, 1) for i in range(2, 14)]
-    club = naspa_rate_event(roster, games, club=True)
-    assert club[1].new == 1550
-    assert club[1].bonus == 0
-    assert club[2].feedback == 0
-    assert naspa_rate_event(roster, games)[1].new == 1500 + 180 + 120
-
-
-def test_no_rating_goes_below_the_floor() -> None:
-    """505 loses to 505: 20 * -0.5 = -10 -> 495, floored at 500."""
-    changes = naspa_rate_event(players(505, 505), [RatedGame(1, 2, 1, 1)])
+def test_a_winless_newcomer_is_raised_to_500() -> None:
+    changes = rate_event(players(0, 600), [RatedGame(1, 1, 2, 0)])
     assert changes[1].new == 500
 
 
-# Validation
+def test_a_newcomer_s_rating_is_tsh_s_whole_point_search() -> None:
+    """Beating a 1500 and a 1600 and losing to a 1900: the whole point the search
+    finds for 2 expected wins (below the cap 1900 + 400 x 2/3)."""
+    changes = rate_event(
+        players(0, 1500, 1600, 1900),
+        [RatedGame(1, 1, 2, 1), RatedGame(2, 1, 3, 1), RatedGame(3, 1, 4, 0)],
+    )
+    found = search_rating(
+        lambda r: naspa_e(r - 1500) + naspa_e(r - 1600) + naspa_e(r - 1900) - 2
+    )
+    assert 1500 < found < 1900 + 400 * 2 / 3
+    assert changes[1].new == found
+
+
+def test_the_search_returns_the_last_middle_tried() -> None:
+    """A root at exactly 1500: the range closes on 1499..1500 after trying 1499."""
+    assert search_rating(lambda r: r - 1500) == 1499
+    assert search_rating(lambda r: r - 1234.5) == 1234
+
+
+def test_newcomers_who_met_only_each_other_follow_tsh_s_iteration() -> None:
+    """Both start at 1500. The winner is capped at the strongest newcomer met +
+    400 each pass, the loser raised to 500: 1900/577, 977/977, 1377/500, 900/500,
+    then 900/500 again."""
+    changes = rate_event(players(0, 0), wins(1, 2, 1))
+    assert (changes[1].new, changes[2].new) == (900, 500)
+
+
+def test_newcomer_ratings_are_a_fixed_point_of_the_search() -> None:
+    """Two newcomers who met each other and rated players: each final rating is
+    what the search gives against the others' final ratings, within the caps."""
+    ratings = {1: 0, 2: 0, 3: 1500, 4: 1700}
+    results = {
+        1: [(2, 1.0), (3, 1.0), (4, 0.0)],
+        2: [(1, 0.0), (3, 0.5), (4, 1.0)],
+        3: [(1, 0.0), (2, 0.5)],
+        4: [(1, 1.0), (2, 0.0)],
+    }
+    found = rate_newcomers(results, ratings)
+    for pid in (1, 2):
+        played = results[pid]
+        score = sum(s for _, s in played)
+        opponents = [ratings[o] or found[o] for o, _ in played]
+        searched = search_rating(
+            lambda r, opponents=opponents, score=score: (
+                sum(naspa_e(r - o) for o in opponents) - score
+            )
+        )
+        cap = 1700 + 400 * score / len(played)
+        assert found[pid] == min(max(searched, 500), cap)
+
+
+def test_a_newcomer_is_rated_normally_in_the_second_segment() -> None:
+    """Rated in segment 1, the newcomer starts segment 2 at that rating."""
+    games = [*wins(1, 2, *range(1, 10)), *wins(2, 1, *range(10, 18))]
+    changes = rate_event(players(0, 1500), games, rounds=17)
+    first, second = changes[1].segments
+    assert (first.old, first.multiplier) == (0, None)
+    assert (second.old, second.multiplier) == (first.new, 16)
+
+
+# Club events and WESPA --------------------------------------------------------------
+
+
+def test_a_club_event_divides_the_change_by_three_without_acceleration() -> None:
+    """1500 beats 1500: +10 / 3 -> 1503; no acceleration; the loser 1496.67 -> 1497."""
+    club = elo_system("nsa2008", club=True)
+    changes = rate_event(players(1500, 1500), wins(1, 2, 1), club)
+    assert [c.new for c in changes.values()] == [1503, 1497]
+    assert changes[1].acceleration == 0
+
+
+def test_a_club_event_caps_the_change_at_50() -> None:
+    """16 wins over an equal: 8 over, +160 / 3 = 53.3, capped to +50."""
+    club = elo_system("naspa-csw", club=True)
+    changes = rate_event(players(1500, 1500), wins(1, 2, *range(1, 17)), club)
+    assert [c.new for c in changes.values()] == [1550, 1450]
+
+
+def test_wespa_accelerates_by_two_thirds() -> None:
+    """1790 beats 1790: +10 -> 1800 (no band change), 2/3 x (10 - 5) more -> 1803;
+    the loser 1780 + 3.33/20 -> 1780."""
+    changes = rate_event(players(1790, 1790), wins(1, 2, 1), WESPA)
+    assert [c.new for c in changes.values()] == [1803, 1780]
+    assert changes[1].acceleration == pytest.approx(10 / 3)
+
+
+def test_an_unknown_system_is_refused() -> None:
+    with pytest.raises(RatingsError) as caught:
+        elo_system("absp")
+    assert caught.value.code == "unknown_system"
+
+
+# Performance and validation ---------------------------------------------------------
+
+
+def test_performance_is_tsh_s_search_with_95_percent_for_all_wins() -> None:
+    """One win over a 1700: E(d) = 0.95 at d = ln(19) / 0.0031879 = 923.6; the
+    search closes on 2623..2624 and reports 2624, the last middle it tried."""
+    assert math.log(19) / 0.0031879 == pytest.approx(923.6, abs=0.05)
+    assert performance_rating([1700.0], 1) == 2624
+    assert performance_rating([], 0) is None
 
 
 @pytest.mark.parametrize(
@@ -423,31 +439,23 @@ def test_no_rating_goes_below_the_floor() -> None:
     [
         (RatedGame(1, 1, 9, 1), "unknown_player"),
         (RatedGame(1, 1, 1, 1), "self_game"),
-        (RatedGame(1, 1, 2, 0.7), "bad_score"),
+        (RatedGame(1, 1, 2, 0.25), "bad_score"),
         (RatedGame(0, 1, 2, 1), "bad_round"),
     ],
 )
 def test_rate_event_rejects_inconsistent_games(game: RatedGame, code: str) -> None:
-    """Games naming unknown players, self-pairings and odd scores raise RatingsError."""
     with pytest.raises(RatingsError) as caught:
-        naspa_rate_event(players(1500, 1500), [game])
+        rate_event(players(1500, 1500), [game])
     assert caught.value.code == code
 
 
 def test_rate_event_rejects_a_player_listed_twice() -> None:
-    """Two RatedPlayers with one id raise RatingsError."""
     with pytest.raises(RatingsError) as caught:
-        naspa_rate_event([RatedPlayer(1, 1500), RatedPlayer(1, 1600)], [])
+        rate_event([RatedPlayer(1, 1500), RatedPlayer(1, 1600)], [])
     assert caught.value.code == "duplicate_player"
 
 
-def test_players_without_rated_games_are_left_out() -> None:
-    """Player 3 played no rated game: nothing to rate."""
-    changes = naspa_rate_event(players(1500, 1500, 1500), [RatedGame(1, 1, 2, 1)])
-    assert set(changes) == {1, 2}
-
-
-# Records
+# Records ----------------------------------------------------------------------------
 
 
 def game_entry(round_: int, opponent: int, result: float) -> RoundEntry:
@@ -455,18 +463,18 @@ def game_entry(round_: int, opponent: int, result: float) -> RoundEntry:
         round=round_,
         kind=EntryKind.GAME,
         opponent=opponent,
-        own_score=400 if result else 350,
-        opponent_score=350 if result else 400,
+        own_score=400 if result == 1 else 375 if result else 350,
+        opponent_score=350 if result == 1 else 375 if result else 400,
         went_first=None,
         result=result,
     )
 
 
 def small_division() -> DivisionRecord:
-    """Three players, three rounds: one game a round, the third player idle.
+    """Three players, three rounds.
 
     R1: 1 beats 2; 3 has a bye. R2: 1 wins by forfeit against 3; 2 has a bye.
-    R3: 3 (unrated) beats 2; 1 is absent.
+    R3: 3 (a newcomer) beats 2; 1 is absent.
     """
     return DivisionRecord(
         name="A",
@@ -480,6 +488,7 @@ def small_division() -> DivisionRecord:
                     RoundEntry(2, EntryKind.FORFEIT_WIN, opponent=3, own_score=50),
                     RoundEntry(3, EntryKind.UNPLAYED),
                 ),
+                career_games=10,
             ),
             PlayerRecord(
                 2,
@@ -506,40 +515,44 @@ def small_division() -> DivisionRecord:
 
 
 def test_rated_entries_skip_byes_forfeits_and_absences() -> None:
-    """Only played games are rated."""
     division = small_division()
     assert [e.round for e in rated_entries(division.players[0])] == [1]
     assert [e.round for e in rated_entries(division.players[2])] == [3]
 
 
 def test_division_rated_games_lists_each_game_once() -> None:
-    """From the lower-numbered player's side."""
     assert division_rated_games(small_division()) == (
         RatedGame(1, 1, 2, 1),
         RatedGame(3, 2, 3, 0),
     )
 
 
-def test_rate_division_equals_rating_the_played_games() -> None:
-    """Rating 0 is unrated; byes and forfeits change nothing; numbers are the ids."""
+def test_rate_division_rates_the_played_games_with_the_records_career_games() -> None:
+    """Numbers are the ids; Ann's 10 career games give her the provisional 30."""
     changes = rate_division(small_division())
-    expected = naspa_rate_event(
-        [RatedPlayer(1, 1600, 50), RatedPlayer(2, 1500, 50), RatedPlayer(3, None, 0)],
+    assert changes == rate_event(
+        [RatedPlayer(1, 1600, 10), RatedPlayer(2, 1500), RatedPlayer(3, 0)],
         [RatedGame(1, 1, 2, 1), RatedGame(3, 2, 3, 0)],
     )
-    assert changes == expected
-    assert changes[3].old is None
-    assert changes[1].games == 1
+    assert changes[1].segments[0].multiplier == 30
 
 
-def test_rate_division_uses_the_career_games_given() -> None:
-    """Player 1 with 10 career games rates with the provisional multiplier, 30.
-
-    1600 beats 1500: 30 * (1 - 0.57903) = 12.63 -> 1613 (20 would give 1608).
-    """
-    changes = rate_division(small_division(), career_games={1: 10})
-    assert changes[1].new == 1613
-    assert rate_division(small_division())[1].new == 1608
+def test_a_tie_won_on_the_adjustments_is_rated_a_half() -> None:
+    """Equal final scores: tsh reads the scores, so the game is a tie for the
+    ratings whoever won it on the scores before the end-of-game adjustments."""
+    division = small_division()
+    ann, bob = division.players[0], division.players[1]
+    tied = dataclasses.replace(ann.rounds[0], own_score=380, opponent_score=380)
+    lost = dataclasses.replace(bob.rounds[0], own_score=380, opponent_score=380)
+    division = dataclasses.replace(
+        division,
+        players=(
+            dataclasses.replace(ann, rounds=(tied, *ann.rounds[1:])),
+            dataclasses.replace(bob, rounds=(lost, *bob.rounds[1:])),
+            division.players[2],
+        ),
+    )
+    assert division_rated_games(division)[0] == RatedGame(1, 1, 2, 0.5)
 
 
 def test_division_rated_games_rejects_results_that_disagree() -> None:
@@ -555,62 +568,125 @@ def test_division_rated_games_rejects_results_that_disagree() -> None:
     assert caught.value.code == "mismatched_result"
 
 
-def test_record_performance_skips_non_games_and_unrated_opponents() -> None:
-    """Bob played 1 (1600, lost) and 3 (unrated, lost): only the 1600 counts -> 1200.
+# ABSP -------------------------------------------------------------------------------
 
-    Cy beat Bob (1500): 1900. Ann without her game has only a forfeit and an absence.
+
+def absp_division(*rows: tuple[int, list[tuple[int, float]]]) -> DivisionRecord:
+    """Players numbered from 1 with (rating, [(opponent, result) by round])."""
+    return DivisionRecord(
+        "A",
+        tuple(
+            PlayerRecord(
+                number,
+                f"P{number}",
+                rating,
+                tuple(
+                    game_entry(round_, opponent, result)
+                    for round_, (opponent, result) in enumerate(games, start=1)
+                ),
+            )
+            for number, (rating, games) in enumerate(rows, start=1)
+        ),
+    )
+
+
+def test_absp_published_example_2001_over_12_games_is_167() -> None:
+    """Opponents 161, 157, 154, 167, 155, 167, 160, 159, 154, 156, 155, 156 (1901),
+    7 won and 5 lost: 1901 + 350 - 250 = 2001; 2001 / 12 = 166.75 -> 167.
+
+    Player X is rated 160 here: every opponent is within 40 and counts as rated.
     """
-    division = small_division()
-    assert record_performance(division.players[1], division) == pytest.approx(1200)
-    assert record_performance(division.players[2], division) == pytest.approx(1900)
-    ann = division.players[0]
-    no_games = dataclasses.replace(ann, rounds=ann.rounds[1:])
-    assert record_performance(no_games, division) is None
+    opponents = [161, 157, 154, 167, 155, 167, 160, 159, 154, 156, 155, 156]
+    won = [1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0]
+    # Player 1 meets players 2.. once each, in order; opponent 0 marks an absence.
+    rows = [(160, [(i + 2, float(w)) for i, w in enumerate(won)])]
+    for round_, (rating, w) in enumerate(zip(opponents, won, strict=True), start=1):
+        rows.append((rating, [(0, 0.0)] * (round_ - 1) + [(1, 1.0 - w)]))
+    rating, event = absp_event_ratings(_absences(absp_division(*rows)))[1]
+    assert (rating, event.points, event.games) == (167, 2001, 12)
 
 
-# ABSP
+def test_absp_moves_a_rated_opponent_to_within_40() -> None:
+    """169 beats 120 (counts 129) and loses to 250 (counts 209):
+    (129 + 50 + 209 - 50) / 2 = 169. The 120 sees 169 as 160: 160 - 50 = 110."""
+    division = absp_division(
+        (169, [(2, 1.0), (3, 0.0)]), (120, [(1, 0.0)]), (250, [(0, 0.0), (1, 1.0)])
+    )
+    division = _absences(division)
+    ratings = absp_event_ratings(division)
+    assert ratings[1][0] == 169
+    assert ratings[2][0] == 110
 
 
-def test_absp_published_example_2001_over_12_games() -> None:
-    """A 150 player, 7 wins and 5 losses, opponents clamped to 110..190.
+def _absences(division: DivisionRecord) -> DivisionRecord:
+    """The rounds against "player 0" as absences."""
+    return dataclasses.replace(
+        division,
+        players=tuple(
+            dataclasses.replace(
+                p,
+                rounds=tuple(
+                    RoundEntry(e.round, EntryKind.UNPLAYED) if e.opponent == 0 else e
+                    for e in p.rounds
+                ),
+            )
+            for p in division.players
+        ),
+    )
 
-    Opponents: 200 (counts 190), 90 (counts 110), nine at 160, one at 161:
-    190 + 110 + 1440 + 161 = 1901; 7 * 50 - 5 * 50 = +100; 2001 / 12 = 166.75 ≈ 167.
+
+def test_absp_newcomers_are_rated_in_two_passes_then_the_rated_players() -> None:
+    """N1 (new) beats R (150) and loses to N2 (new); N2 also beats R.
+
+    Pass 1 (rated opponents only): N1 = 150 + 50 = 200; N2 = 200.
+    Pass 2: N1 = (150 + 50 + 200 - 50) / 2 = 175; N2 = (200 + 50 + 150 + 50) / 2
+    = 225. R, against newcomers, unclamped (225 would count as 190):
+    (175 - 50 + 225 - 50) / 2 = 150.
     """
-    opponents = [200, 90, *([160] * 9), 161]
-    results = [1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0]
-    games = [AbspGame(r, s) for r, s in zip(opponents, results, strict=True)]
-    rating = absp_event_rating(150, games)
-    assert rating * 12 == pytest.approx(2001)
-    assert rating == pytest.approx(166.75)
-    assert round(rating) == 167
+    division = _absences(
+        absp_division(
+            (0, [(3, 1.0), (2, 0.0)]),
+            (0, [(0, 0.0), (1, 1.0), (3, 1.0)]),
+            (150, [(1, 0.0), (0, 0.0), (2, 0.0)]),
+        )
+    )
+    ratings = absp_event_ratings(division)
+    assert {n: r for n, (r, _) in ratings.items()} == {1: 175, 2: 225, 3: 150}
 
 
-@pytest.mark.parametrize(
-    ("opponent", "score", "points"),
-    [
-        (200, 1, 190 + 50),  # clamped down to 150 + 40
-        (90, 0, 110 - 50),  # clamped up to 150 - 40
-        (170, 0.5, 170),  # a draw adds neither +50 nor -50
-        (150, 0, 100),
-    ],
-)
-def test_absp_game_points(opponent: int, score: float, points: int) -> None:
-    """The opponent counts within 40 of the player; +50 a win, -50 a loss."""
-    assert absp_game_points(150, opponent, score, ABSP) == points
+def test_absp_floors_an_event_rating_at_40_and_a_newcomer_s_at_80() -> None:
+    """45 loses to 45: 45 - 50 = -5 -> 40. A newcomer losing to 60: 10 -> 80."""
+    division = absp_division((45, [(2, 0.0)]), (45, [(1, 1.0)]))
+    assert absp_event_ratings(division)[1][0] == 40
+    division = absp_division((0, [(2, 0.0)]), (60, [(1, 1.0)]))
+    assert absp_event_ratings(division)[1][0] == 80
 
 
-def test_absp_rejects_an_empty_event_and_odd_scores() -> None:
-    """No games, or a score that is not 1, 0.5 or 0, raise RatingsError."""
-    with pytest.raises(RatingsError):
-        absp_event_rating(150, [])
-    with pytest.raises(RatingsError):
-        absp_game_points(150, 150, 0.25)
+def test_absp_event_after_round_k() -> None:
+    division = absp_division((150, [(2, 1.0), (2, 1.0)]), (150, [(1, 0.0), (1, 0.0)]))
+    assert absp_event_ratings(division, after_round=1)[1][1].games == 1
 
 
-def test_absp_rate_division_uses_rated_games_between_rated_players() -> None:
-    """Ann (1600) beat Bob (1500): 1560 + 50 = 1610. Bob: 1540 - 50 = 1490.
+def test_absp_running_rating_weighs_recent_games_more() -> None:
+    """Newest 12 games at 2001/12 weigh 225..214; the 10 before at 1500/10 weigh
+    213..204."""
+    newest = sum(range(214, 226))
+    older = sum(range(204, 214))
+    rating = absp_running_rating([AbspEvent(2001, 12), AbspEvent(1500, 10)])
+    expect = (newest * 2001 / 12 + older * 150) / (newest + older)
+    assert rating == math.floor(expect + 0.5)
 
-    Bob's loss to the unrated Cy and all byes and forfeits are left out; Cy is unrated.
-    """
-    assert absp_rate_division(small_division()) == {1: 1610, 2: 1490}
+
+def test_absp_running_rating_counts_whole_events_up_to_150_games() -> None:
+    """140 games, then an event of 20 (counted whole: weights 85..66), then one more
+    that is left out."""
+    events = [AbspEvent(140 * 150, 140), AbspEvent(20 * 100, 20), AbspEvent(9000, 30)]
+    first, second = sum(range(86, 226)), sum(range(66, 86))
+    expect = (first * 150 + second * 100) / (first + second)
+    assert absp_running_rating(events) == math.floor(expect + 0.5)
+    assert absp_running_rating(events[:2]) == absp_running_rating(events)
+
+
+def test_absp_running_rating_is_never_below_50() -> None:
+    assert absp_running_rating([AbspEvent(30 * 5, 5)]) == ABSP.floor == 50
+    assert absp_running_rating([]) is None

@@ -44,7 +44,9 @@ def paired_club(director, players: int = 4) -> tuple:
         end_date="2026-11-22",
         rounds=4,
     ).stream.id
-    names = ["Ann Able", "Ben Baker", "Cy Cole", "Di Dane", "Ed Eames"][:players]
+    names = ["Ann Able", "Ben Baker", "Cy Cole", "Di Dane", "Ed Eames", "Flo Ford"][
+        :players
+    ]
     services.players_register(
         tournament_id=tid,
         division="A",
@@ -292,7 +294,7 @@ def test_a_late_entry_is_credited_as_the_director_chooses(
 
 @pytest.mark.django_db
 def test_a_player_misses_a_round_and_comes_back(api, director):
-    tid, ids = paired_club(director, players=5)
+    tid, ids = paired_club(director, players=6)
     enter_round(tid, director, 1)
     missed = api.post(
         f"/api/tournaments/{tid}/players/{ids[0]}/miss-round",

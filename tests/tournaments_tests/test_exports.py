@@ -189,8 +189,9 @@ def test_an_unknown_division_is_a_400(riverside_open):
 
 @pytest.mark.django_db
 def test_the_tou_file_matches_the_golden_file(riverside_open):
-    """ASCII with CRLF ends; wins +2000, draws +1000, byes and forfeits 1350 against
-    oneself, and the tie won on pre-adjustment scores is a win for Di."""
+    """ASCII with CRLF ends; wins +2000, draws +1000; against oneself, byes and
+    forfeit wins in the win band (2050), forfeit losses as -50; the tie won on
+    pre-adjustment scores is a win for Di."""
     response = export(APIClient(), riverside_open.tournament_id, "tournament.tou")
     assert response.status_code == 200
     assert response["Content-Type"] == "text/plain; charset=us-ascii"

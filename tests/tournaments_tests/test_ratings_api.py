@@ -424,12 +424,14 @@ def test_a_bad_filter_value_is_a_400(anon):
 
 
 @pytest.mark.django_db
-def test_an_1800_beating_an_1700_gains_7_and_the_loser_drops_8(director, anon):
+def test_an_1800_beating_an_1700_as_tsh_rates_it(director, anon):
     """By hand: expectation 1 - 1/(1 + e^(0.0031879 x 100)) = 0.57903. The winner
-    (16 from 1800) gains 16 x 0.42097 = 6.74 -> 1807; the loser (20 below 1800)
-    loses 20 x 0.42097 = 8.42 -> 1692. Performance: one win is the opponent + 400,
-    one loss the opponent - 400. ABSP: 1700 counts as 1760 (40 from 1800), +50
-    for the win: 1810; 1800 counts as 1740 for the loser, -50: 1690."""
+    (16 from 1800) gains 16 x 0.42097 = 6.74 and accelerates by 6.74 - 5 = 1.74:
+    1808.47 -> 1808; the loser (20 below 1800) loses 20 x 0.42097 = 8.42 and gets
+    1.74 / 20 back: 1691.67 -> 1692. Performance, tsh's search with 95% of a win:
+    1700 + 924 and 1800 - 923. tsh's wespa beside it: E = 1/(1 + e^(-100/172)) =
+    0.64139; 1800 + 16 x 0.35861 = 1805.74, + 2/3 x 0.74 -> 1806; 1700 - 20 x
+    0.35861 -> 1693. No ABSP numbers for a NASPA event."""
     tid = two_player_event(director, [("Ann Able", 1800), ("Ben Baker", 1700)])
     rows = all_pages(anon, "/api/ratings/players", {"tournament": tid})
     got = {
@@ -442,20 +444,23 @@ def test_an_1800_beating_an_1700_gains_7_and_the_loser_drops_8(director, anon):
             row["new_rating"],
             row["rating_change"],
             row["performance_rating"],
+            row["naspa_rating"],
+            row["wespa_rating"],
             row["absp_event_rating"],
         )
         for row in rows
     }
     assert got == {
-        "Ann Able": (1, 1, 0, 100, 0.579, 1807, 7, 2100, 1810.0),
-        "Ben Baker": (1, 0, 1, -100, 0.421, 1692, -8, 1400, 1690.0),
+        "Ann Able": (1, 1, 0, 100, 0.579, 1808, 8, 2624, 1808, 1806, None),
+        "Ben Baker": (1, 0, 1, -100, 0.421, 1692, -8, 877, 1692, 1693, None),
     }
+    assert {row["rating_system"] for row in rows} == {"nsa2008"}
 
 
 @pytest.mark.django_db
 def test_an_unrated_player_gets_the_iterated_initial_rating(director, anon):
-    """An unrated player who beats a 1600 starts at 1600 + 400 = 2000; the 1600
-    expected 1/(1 + e^(0.0031879 x 400)) = 0.21837 and loses 20 x that: 1596."""
+    """An unrated player who beats a 1600 starts at 1600 + 400 = 2000 (the cap); the
+    1600 expected 1/(1 + e^(0.0031879 x 400)) = 0.21837 and loses 20 x that: 1596."""
     tid = two_player_event(director, [("New Comer", 0), ("Cy Cole", 1600)])
     rows = {
         row["name"]: row
@@ -481,8 +486,9 @@ def test_byes_and_forfeits_are_counted_apart_from_rated_games(riverside_open, an
     ann = rows["Ann Able"]
     assert (ann["games"], ann["wins"], ann["byes"], ann["forfeits"]) == (2, 2, 1, 2)
     assert ann["spread"] == 40  # 420-390 and 410-400; awarded spreads excluded
-    # 1800 twice against 1700: 16 x (2 - 2 x 0.57903) = 13.47.
-    assert (ann["new_rating"], ann["rating_change"]) == (1813, 13)
+    # 1800 twice against 1700: 16 x (2 - 2 x 0.57903) = 13.47, accelerated by
+    # 13.47 - 2 x 5 = 3.47: 1816.94.
+    assert (ann["new_rating"], ann["rating_change"]) == (1817, 17)
     di = rows["Di Dane"]
     assert di["withdrawn"] is True
     assert (di["games"], di["wins"], di["forfeits"]) == (2, 2, 2)
@@ -657,8 +663,8 @@ def test_the_estimates_page_shows_each_players_estimate(riverside_open, anon):
     page = response.content.decode()
     assert "Rating estimates" in page
     assert "Ann Able" in page
-    assert "1813" in page  # Ann's new rating
-    assert "+13" in page
+    assert "1817" in page  # Ann's new rating
+    assert "+17" in page
     assert "unrated" in page  # Zoë
     assert f"/api/tournaments/{riverside_open.tournament_id}/export/naspa.t" in page
     response = anon.get(

@@ -184,7 +184,10 @@ def test_an_uploaded_list_registers_players(director_client, empty):
     ("text", "message"),
     [
         ("Ann Able\nBen Baker 1750", "Line 1 (&#x27;Ann Able&#x27;): no rating"),
-        ("Ann Able 1800 123 extra", "after the rating only a member id may follow"),
+        (
+            "Ann Able 1800 123 extra",
+            "after the rating only a member id and the career games",
+        ),
         ("", "Paste the players or choose a file."),
         ("Ann Able -5", "rating must not be negative (0: unrated)."),
     ],

@@ -281,5 +281,5 @@ def test_unrated_players_player_numbers_time_zones_and_the_403_page(
     response = page.goto(f"{live_server.url}/tournaments/{club}/manage/")
     assert response.status == 403
     assert page.locator("h1").inner_text() == "You may not do that"
-    assert "Only this tournament's directors may do that." in page.inner_text("main")
+    assert "Only this tournament's team may do that." in page.inner_text("main")
     assert page.locator("header.site-header").count() == 1

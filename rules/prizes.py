@@ -1,0 +1,370 @@
+"""Prizes: rating classes, a division's prize table, and who wins what.
+
+A prize table lists prizes in the order they are awarded (tsh's prize lines): place
+prizes (overall or within a rating class), most wins (in a class), high game, high
+loss, low win and best upset. Each prize says how a tie is settled:
+
+- ``split``: the tied players share it equally. For place prizes this pools the
+  places the tied players occupy (two players tied for 2nd each get half of 2nd
+  and half of 3rd), as prize money is shared in NASPA and WESPA practice;
+- ``all``: each tied player gets the whole prize (tsh lists a tie as "shared");
+- ``tie_break``: the prize's tie-break orders the tied players and only the one
+  in the prize's place wins.
+
+``exclusive`` names a group of prizes a player can win only one of (tsh's
+``exclusive=``): a player who already won a prize of the group is passed over and
+the next player in order takes their place. Prize winners are computed from the
+standings and the players' entries, so they are a projection of the event log like
+everything else.
+
+Usage::
+
+    table = PrizeTable(
+        classes=(RatingClass("B", highest=1499),),
+        prizes=(
+            Prize(PrizeKind.PLACE, amount=20000, place=1, exclusive="cash"),
+            Prize(PrizeKind.PLACE, amount=5000, rating_class="B", exclusive="cash"),
+            Prize(PrizeKind.HIGH_GAME, amount=2000),
+        ),
+    )
+    for award in prize_winners(state, "A", table):
+        print(award.prize_index, award.player_id, award.amount, award.value)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+
+from rules.standings import StandingRow, standings
+from rules.tournament import Entry, Outcome, TournamentError, TournamentState
+
+__all__ = [
+    "Award",
+    "Prize",
+    "PrizeKind",
+    "PrizeTable",
+    "RatingClass",
+    "TieBreak",
+    "TieRule",
+    "player_classes",
+    "prize_winners",
+]
+
+
+class PrizeKind(StrEnum):
+    """What a prize is for."""
+
+    PLACE = "place"  # final place, overall or in ``rating_class``
+    MOST_WINS = "most_wins"  # most wins (a draw is half), overall or in a class
+    HIGH_GAME = "high_game"  # highest score in a game
+    HIGH_LOSS = "high_loss"  # highest score in a lost game
+    LOW_WIN = "low_win"  # lowest score in a won game
+    BEST_UPSET = "best_upset"  # a win over the highest-rated opponent, by rating gap
+
+
+class TieRule(StrEnum):
+    """How a tie for a prize is settled."""
+
+    SPLIT = "split"
+    ALL = "all"
+    TIE_BREAK = "tie_break"
+
+
+class TieBreak(StrEnum):
+    """What orders tied players under ``TieRule.TIE_BREAK`` (then player number)."""
+
+    SPREAD = "spread"  # more spread first
+    TOTAL_SCORE = "total_score"  # more points scored first
+    LOWER_RATING = "lower_rating"  # the lower pre-event rating first
+    EARLIER_ROUND = "earlier_round"  # game prizes: the earlier game first
+    PLAYER_NUMBER = "player_number"  # the lower player number first
+
+
+@dataclass(frozen=True, slots=True)
+class RatingClass:
+    """A class of a division by pre-event rating, both bounds included (tsh's
+    ``classes``): None leaves a side open."""
+
+    name: str
+    lowest: int | None = None
+    highest: int | None = None
+
+    def holds(self, rating: int) -> bool:
+        """True when ``rating`` is in the class's band."""
+        return (self.lowest is None or rating >= self.lowest) and (
+            self.highest is None or rating <= self.highest
+        )
+
+
+_GAME_KINDS = frozenset(
+    {PrizeKind.HIGH_GAME, PrizeKind.HIGH_LOSS, PrizeKind.LOW_WIN, PrizeKind.BEST_UPSET}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Prize:
+    """One line of a prize table. ``amount`` is in the currency's minor unit
+    (cents); ``place`` is the place in the prize's order (1: the best);
+    ``first_round``/``last_round`` limit a game prize to those rounds."""
+
+    kind: PrizeKind
+    amount: int
+    place: int = 1
+    rating_class: str | None = None
+    ties: TieRule = TieRule.SPLIT
+    tie_break: TieBreak = TieBreak.PLAYER_NUMBER
+    exclusive: str | None = None
+    label: str = ""
+    first_round: int | None = None
+    last_round: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PrizeTable:
+    """A division's rating classes and prizes, in the order they are awarded."""
+
+    prizes: tuple[Prize, ...]
+    classes: tuple[RatingClass, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Award:
+    """A prize won: by whom, how much (exact: a split can leave fractions of a
+    cent, which the page rounds), the figure it was won with (score, wins, rating
+    gap, place) and the round of the game for game prizes."""
+
+    prize_index: int
+    prize: Prize
+    player_id: str
+    amount: Fraction
+    value: int
+    round: int | None = None
+    opponent: str | None = None
+    shared_with: int = 1  # how many players are tied for it
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    player_id: str
+    key: tuple[int, ...]  # smaller is better; equal keys tie
+    value: int
+    tie_break: tuple[int, ...]
+    round: int | None = None
+    opponent: str | None = None
+
+
+def player_classes(
+    state: TournamentState, division: str, classes: Sequence[RatingClass]
+) -> dict[str, str]:
+    """Return each player's class: the first class whose band holds their
+    pre-event rating (players in none are left out)."""
+    found = {}
+    for player_id in state.division_players.get(division, ()):
+        rating = state.players[player_id].rating
+        for rating_class in classes:
+            if rating_class.holds(rating):
+                found[player_id] = rating_class.name
+                break
+    return found
+
+
+def prize_winners(
+    state: TournamentState,
+    division: str,
+    table: PrizeTable,
+    after_round: int | None = None,
+) -> tuple[Award, ...]:
+    """Return the awards of ``table`` for ``division``, prize by prize in order.
+
+    The standings are ``standings(state, division, after_round)`` (None: all
+    results so far); players left out of the ranking (tsh's withdrawn players) win
+    no place prize. A prize nobody qualifies for has no award. Raises
+    TournamentError (``invalid_prize``) for a table that does not make sense.
+    """
+    _check_table(state, table)
+    rows = standings(state, division, after_round)
+    classes = player_classes(state, division, table.classes)
+    won: dict[str, set[str]] = {}
+    awards: list[Award] = []
+    for index, prize in enumerate(table.prizes):
+        excluded = won.get(prize.exclusive, set()) if prize.exclusive else set()
+        eligible = [
+            row
+            for row in rows
+            if row.player_id not in excluded
+            and (
+                prize.rating_class is None
+                or classes.get(row.player_id) == prize.rating_class
+            )
+        ]
+        candidates = _candidates(state, prize, eligible, after_round)
+        for award in _award(index, prize, candidates):
+            awards.append(award)
+            if prize.exclusive:
+                won.setdefault(prize.exclusive, set()).add(award.player_id)
+    return tuple(awards)
+
+
+def _award(index: int, prize: Prize, candidates: list[_Candidate]) -> Iterable[Award]:
+    candidates.sort(key=lambda c: (c.key, c.tie_break))
+    position = 0
+    for group in _tied_groups(candidates):
+        if position < prize.place <= position + len(group):
+            break
+        position += len(group)
+    else:
+        return ()
+    if len(group) == 1 or prize.ties is TieRule.TIE_BREAK:
+        winner = group[prize.place - position - 1]
+        return (_award_to(index, prize, winner, Fraction(prize.amount), 1),)
+    share = Fraction(prize.amount, len(group) if prize.ties is TieRule.SPLIT else 1)
+    return tuple(_award_to(index, prize, c, share, len(group)) for c in group)
+
+
+def _award_to(
+    index: int, prize: Prize, candidate: _Candidate, amount: Fraction, shared: int
+) -> Award:
+    return Award(
+        prize_index=index,
+        prize=prize,
+        player_id=candidate.player_id,
+        amount=amount,
+        value=candidate.value,
+        round=candidate.round,
+        opponent=candidate.opponent,
+        shared_with=shared,
+    )
+
+
+def _tied_groups(candidates: list[_Candidate]) -> Iterable[list[_Candidate]]:
+    group: list[_Candidate] = []
+    for candidate in candidates:
+        if group and candidate.key != group[0].key:
+            yield group
+            group = []
+        group.append(candidate)
+    if group:
+        yield group
+
+
+def _candidates(
+    state: TournamentState,
+    prize: Prize,
+    rows: Sequence[StandingRow],
+    after_round: int | None,
+) -> list[_Candidate]:
+    found = []
+    for row in rows:
+        tie_break = _tie_break_key(prize.tie_break, row, None)
+        if prize.kind is PrizeKind.PLACE:
+            if row.rank is None:
+                continue
+            found.append(_Candidate(row.player_id, (row.rank,), row.rank, tie_break))
+        elif prize.kind is PrizeKind.MOST_WINS:
+            points = 2 * row.wins + row.draws
+            found.append(_Candidate(row.player_id, (-points,), points, tie_break))
+        else:
+            game = _best_game(state, prize, row, after_round)
+            if game is not None:
+                found.append(game)
+    return found
+
+
+def _best_game(
+    state: TournamentState, prize: Prize, row: StandingRow, after_round: int | None
+) -> _Candidate | None:
+    """The player's best game for a game prize (one entry per player)."""
+    entries = state.cards[row.player_id].entries
+    last = len(entries) if after_round is None else after_round
+    first = prize.first_round or 1
+    last = min(last, prize.last_round or last)
+    best: _Candidate | None = None
+    rating = state.players[row.player_id].rating
+    for entry in entries[first - 1 : last]:
+        if entry is None or not entry.rated or entry.own_score is None:
+            continue
+        figure = _game_figure(state, prize.kind, entry, rating)
+        if figure is None:
+            continue
+        sign = -1 if prize.kind is PrizeKind.LOW_WIN else 1
+        candidate = _Candidate(
+            row.player_id,
+            (-sign * figure,),
+            figure,
+            _tie_break_key(prize.tie_break, row, entry),
+            entry.round,
+            entry.opponent,
+        )
+        if best is None or (candidate.key, candidate.tie_break) < (
+            best.key,
+            best.tie_break,
+        ):
+            best = candidate
+    return best
+
+
+def _game_figure(
+    state: TournamentState, kind: PrizeKind, entry: Entry, rating: int
+) -> int | None:
+    score = entry.own_score
+    assert score is not None
+    if kind is PrizeKind.HIGH_GAME:
+        return score
+    if kind is PrizeKind.HIGH_LOSS:
+        return score if entry.outcome is Outcome.LOSS else None
+    if kind is PrizeKind.LOW_WIN:
+        return score if entry.outcome is Outcome.WIN else None
+    # Best upset: a win over a higher-rated opponent, by the pre-event ratings.
+    if entry.outcome is not Outcome.WIN or entry.opponent is None:
+        return None
+    gap = state.players[entry.opponent].rating - rating
+    return gap if gap > 0 else None
+
+
+def _tie_break_key(
+    rule: TieBreak, row: StandingRow, entry: Entry | None
+) -> tuple[int, ...]:
+    if rule is TieBreak.SPREAD:
+        own = row.spread if entry is None else entry.spread
+        return (-own, row.number)
+    if rule is TieBreak.TOTAL_SCORE:
+        return (-row.total_score, row.number)
+    if rule is TieBreak.LOWER_RATING:
+        return (row.rating, row.number)
+    if rule is TieBreak.EARLIER_ROUND:
+        return (entry.round if entry is not None else 0, row.number)
+    return (row.number,)
+
+
+def _check_table(state: TournamentState, table: PrizeTable) -> None:
+    names = [c.name for c in table.classes]
+    for c in table.classes:
+        if not c.name or names.count(c.name) > 1:
+            raise _invalid("classes", "Each rating class needs its own name.")
+        if c.lowest is not None and c.highest is not None and c.lowest > c.highest:
+            raise _invalid(
+                "classes", f"Class {c.name}'s lowest rating is above its highest."
+            )
+    rounds = state.settings.rounds
+    for index, prize in enumerate(table.prizes):
+        where = f"prizes[{index}]"
+        if type(prize.amount) is not int or prize.amount < 0:
+            raise _invalid(
+                where, "A prize amount is a whole number of cents, 0 or more."
+            )
+        if type(prize.place) is not int or prize.place < 1:
+            raise _invalid(where, "A prize's place is 1 or more.")
+        if prize.rating_class is not None and prize.rating_class not in names:
+            raise _invalid(where, f"There is no rating class {prize.rating_class!r}.")
+        if (prize.first_round or prize.last_round) and prize.kind not in _GAME_KINDS:
+            raise _invalid(where, "Only game prizes can be limited to some rounds.")
+        first, last = prize.first_round or 1, prize.last_round or rounds
+        if not 1 <= first <= last <= rounds:
+            raise _invalid(where, f"A prize's rounds must be within 1 to {rounds}.")
+
+
+def _invalid(field: str, message: str) -> TournamentError:
+    return TournamentError("invalid_prize", message, field)
