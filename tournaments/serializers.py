@@ -570,9 +570,7 @@ class RatingsListImportInput(ExpectedVersionMixin):
         help_text="CSV: membership id, name, rating, career games (an optional "
         "header row; comma, semicolon or tab)."
     )
-    division = serializers.CharField(
-        max_length=64, required=False, help_text="Only this division's players."
-    )
+    division = division_field(required=False, help_text="Only this division's players.")
 
 
 class UnmatchedPlayerOutput(serializers.Serializer):
