@@ -143,6 +143,17 @@ def may_create_tournament(user: Any) -> bool:
     return bool(user.is_staff) or settings.TOURNAMENT_CREATORS == "users"
 
 
+def require_may_create_tournament(user: Any) -> None:
+    """Raise PermissionDeniedError (403) unless `user` may create a tournament:
+    every way of creating one (the form, the API, a tsh event's import) asks."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise PermissionDeniedError("Sign in to create a tournament.")
+    if not may_create_tournament(user):
+        raise PermissionDeniedError(
+            "On this site only staff accounts may create tournaments."
+        )
+
+
 def tournament_create(
     *,
     user: Any,
@@ -169,12 +180,7 @@ def tournament_create(
 
     Raises PermissionDeniedError unless `user` may create tournaments here.
     """
-    if user is None or not getattr(user, "is_authenticated", False):
-        raise PermissionDeniedError("Sign in to create a tournament.")
-    if not may_create_tournament(user):
-        raise PermissionDeniedError(
-            "On this site only staff accounts may create tournaments."
-        )
+    require_may_create_tournament(user)
     events: list[object] = [
         rt.TournamentCreated(
             name=name,

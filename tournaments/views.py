@@ -437,8 +437,7 @@ def division_games(
 @login_required
 @require_http_methods(["GET", "POST"])
 def tournament_create(request: HttpRequest) -> HttpResponse:
-    if not services.may_create_tournament(request.user):
-        raise PermissionDenied("On this site only staff accounts create tournaments.")
+    services.require_may_create_tournament(request.user)
     today = timezone.localdate()
     form = TournamentCreateForm(
         initial={
@@ -474,6 +473,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def tournament_import_tsh(request: HttpRequest) -> HttpResponse:
     """Set up a tournament from tsh's config.tsh and its divisions' .t files."""
+    services.require_may_create_tournament(request.user)
     form = TshEventImportForm(initial={"start_date": timezone.localdate()})
     status = 200
     if request.method == "POST":

@@ -13,6 +13,7 @@ import datetime
 import subprocess
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.urls import reverse
 from rest_framework.test import APIClient
@@ -38,6 +39,10 @@ def staff_only(settings):
     settings.TOURNAMENT_CREATORS = "staff"
 
 
+def upload(name: str, text: str) -> SimpleUploadedFile:
+    return SimpleUploadedFile(name, text.encode(), content_type="text/plain")
+
+
 def api_for(user) -> APIClient:
     client = APIClient()
     client.force_authenticate(user)
@@ -50,8 +55,20 @@ def test_by_default_only_staff_create_tournaments(staff_only, client, director):
     assert response.status_code == 403
     assert "only staff accounts may create tournaments" in response.json()["detail"]
     client.force_login(director)
-    assert client.get(reverse("tournament-create")).status_code == 403
-    assert client.post(reverse("tournament-create"), {}).status_code == 403
+    for way_in in ("tournament-create", "tournament-import-tsh"):
+        assert client.get(reverse(way_in)).status_code == 403
+        assert client.post(reverse(way_in), {}).status_code == 403
+    response = api_for(director).post(
+        "/api/tournaments/import/tsh",
+        {
+            "name": "Open",
+            "start_date": "2026-11-21",
+            "config": upload("config.tsh", "division a a.t\n"),
+            "files": [upload("a.t", "Able, Ann 1500 2; 400\nBaker, Ben 1400 1; 350\n")],
+        },
+        format="multipart",
+    )
+    assert response.status_code == 403
     assert (
         "New tournament" not in client.get(reverse("tournament-list")).content.decode()
     )
