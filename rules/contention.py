@@ -29,6 +29,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rules.division_rules import DEFAULT_GIBSON_SPREAD
+
 __all__ = [
     "DEFAULT_GIBSON_SPREAD",
     "Standing",
@@ -36,10 +38,6 @@ __all__ = [
     "can_catch",
     "gibsons",
 ]
-
-# tsh's MaxSpread default: 500 points per player per round (tsh's pairing
-# documentation; liwords' COP takes the same figure as its GibsonSpread).
-DEFAULT_GIBSON_SPREAD = 500
 
 
 @dataclass(frozen=True, slots=True)

@@ -364,3 +364,22 @@ class FileLineError(RulesError):
         self.code = code
         self.field = "file"
         self.line = line
+
+
+# --- Tournaments ------------------------------------------------------------------
+
+
+class TournamentError(RulesError):
+    """Raised when a tournament event is illegal in the current state.
+
+    ``code`` is a stable snake_case identifier, ``message`` tells the director what to
+    do, and ``field`` names the offending input field (an event field name such as
+    ``"round"`` or ``"score_a"``) or is None when no single field is at fault.
+    """
+
+    code: str = "tournament_error"
+
+    def __init__(self, code: str, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.field = field

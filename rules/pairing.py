@@ -38,13 +38,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from itertools import count
 
-from rules.contention import (
-    DEFAULT_GIBSON_SPREAD,
-    Standing,
-    best_finishes,
-    gibsons,
-)
+from rules.contention import Standing, best_finishes, gibsons
 from rules.cop import cop_costs
+from rules.division_rules import PairingOptions
 from rules.matching import Matcher, min_cost_perfect_matching
 from rules.records import EntryKind
 from rules.standings import ranked_player_ids
@@ -79,6 +75,7 @@ __all__ = [
     "pair_round_robin",
     "pair_swiss",
     "pairing_inputs",
+    "repeat_limit",
     "round_repeats",
 ]
 
@@ -108,76 +105,11 @@ DEFAULT_MAX_REPEATS: Mapping[System, int | None] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class PairingOptions:
-    """A division's pairing settings; the defaults pair as the plain systems do.
-
-    - ``max_repeats``: how many times two players may have met before this round
-      (0: never meet twice); None: the system's default (``DEFAULT_MAX_REPEATS``).
-      The round robin and InitFontes follow their schedule.
-    - ``gibson``: Gibsonize King of the Hill and Swiss rounds (Chew and COP always
-      do, as tsh's ChewPair and NASPA's COP do); ``gibson_spread``: the spread a
-      player is assumed to gain per round when catching up.
-    - ``prize_places``: how many places win money; None: a quarter of the division
-      (at least 1), tsh's default prize bands.
-    - ``prize_bands``: Chew pairings' bands, the last place of each (e.g. (1, 2, 4)
-      makes 1st, 2nd and 3rd-4th the bands); empty: each place of ``prize_places``.
-    - ``fixed_boards``: (player id, board) pins: that player's game is on that
-      board in every system pairing.
-    - ``init_fontes_rounds``: how many opening rounds InitFontes schedules.
-    """
-
-    max_repeats: int | None = None
-    gibson: bool = False
-    gibson_spread: int = DEFAULT_GIBSON_SPREAD
-    prize_places: int | None = None
-    prize_bands: tuple[int, ...] = ()
-    fixed_boards: tuple[tuple[str, int], ...] = ()
-    init_fontes_rounds: int = 3
-
-    def check(self) -> None:
-        """Raise TournamentError (``invalid_setting``) naming a bad option."""
-        checks = (
-            (self.max_repeats is None or _whole(self.max_repeats, 0), "max_repeats"),
-            (_whole(self.gibson_spread, 0), "gibson_spread"),
-            (self.prize_places is None or _whole(self.prize_places, 1), "prize_places"),
-            (
-                all(_whole(band, 1) for band in self.prize_bands)
-                and list(self.prize_bands) == sorted(set(self.prize_bands)),
-                "prize_bands",
-            ),
-            (
-                all(_whole(board, 1) for _, board in self.fixed_boards)
-                and len({p for p, _ in self.fixed_boards}) == len(self.fixed_boards),
-                "fixed_boards",
-            ),
-            (_whole(self.init_fontes_rounds, 1), "init_fontes_rounds"),
-        )
-        for ok, name in checks:
-            if not ok:
-                raise TournamentError(
-                    "invalid_setting", _OPTION_HELP[name], f"options.{name}"
-                )
-
-    def limit(self, system: System) -> int | None:
-        """Return the repeat limit ``system`` pairs under."""
-        if self.max_repeats is not None:
-            return self.max_repeats
-        return DEFAULT_MAX_REPEATS.get(system)
-
-
-_OPTION_HELP = {
-    "max_repeats": "The repeat limit must be a whole number of 0 or more.",
-    "gibson_spread": "The Gibson spread must be a whole number of 0 or more.",
-    "prize_places": "The prize places must be a whole number of 1 or more.",
-    "prize_bands": "Prize bands must be increasing places of 1 or more.",
-    "fixed_boards": "Each player can be fixed to one board, numbered 1 or more.",
-    "init_fontes_rounds": "InitFontes needs 1 or more rounds.",
-}
-
-
-def _whole(value: object, least: int) -> bool:
-    return type(value) is int and value >= least
+def repeat_limit(options: PairingOptions, system: System) -> int | None:
+    """Return the repeat limit ``system`` pairs under with ``options``."""
+    if options.max_repeats is not None:
+        return options.max_repeats
+    return DEFAULT_MAX_REPEATS.get(system)
 
 
 @dataclass(frozen=True, slots=True)
@@ -733,7 +665,7 @@ def pair_ranked(
     options' fixed boards. Raises TournamentError as ``pair_swiss`` does.
     """
     _check_field(inputs.ranked)
-    planner = _Planner(inputs.ranked, inputs.played, options.limit(system))
+    planner = _Planner(inputs.ranked, inputs.played, repeat_limit(options, system))
     if options.gibson or system in (System.CHEW, System.COP):
         _pair_gibsons(planner, inputs, options)
     _give_bye(planner, inputs.byes)
@@ -747,9 +679,7 @@ def pair_ranked(
         _fill_chew(planner, inputs, options)
     else:
         _fill_cop(planner, inputs, options)
-    return planner.pairing(
-        inputs.firsts, inputs.seconds, coin_flips, dict(options.fixed_boards)
-    )
+    return planner.pairing(inputs.firsts, inputs.seconds, coin_flips, options.boards())
 
 
 def _standing(inputs: PairingInputs) -> list[Standing]:
@@ -1068,7 +998,7 @@ def pair_round(
     system = _system(method)
     options = options or PairingOptions()
     options.check()
-    fixed = dict(options.fixed_boards)
+    fixed = options.boards()
     for player_id in fixed:
         state.player(player_id, "options.fixed_boards")
     if system is System.ROUND_ROBIN:

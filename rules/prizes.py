@@ -35,11 +35,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from fractions import Fraction
 
+from rules.division_rules import (
+    Prize,
+    PrizeKind,
+    PrizeTable,
+    RatingClass,
+    TieBreak,
+    TieRule,
+    check_prize_table,
+)
 from rules.standings import StandingRow, standings
-from rules.tournament import Entry, Outcome, TournamentError, TournamentState
+from rules.tournament import Entry, Outcome, TournamentState
 
 __all__ = [
     "Award",
@@ -52,82 +60,6 @@ __all__ = [
     "player_classes",
     "prize_winners",
 ]
-
-
-class PrizeKind(StrEnum):
-    """What a prize is for."""
-
-    PLACE = "place"  # final place, overall or in ``rating_class``
-    MOST_WINS = "most_wins"  # most wins (a draw is half), overall or in a class
-    HIGH_GAME = "high_game"  # highest score in a game
-    HIGH_LOSS = "high_loss"  # highest score in a lost game
-    LOW_WIN = "low_win"  # lowest score in a won game
-    BEST_UPSET = "best_upset"  # a win over the highest-rated opponent, by rating gap
-
-
-class TieRule(StrEnum):
-    """How a tie for a prize is settled."""
-
-    SPLIT = "split"
-    ALL = "all"
-    TIE_BREAK = "tie_break"
-
-
-class TieBreak(StrEnum):
-    """What orders tied players under ``TieRule.TIE_BREAK`` (then player number)."""
-
-    SPREAD = "spread"  # more spread first
-    TOTAL_SCORE = "total_score"  # more points scored first
-    LOWER_RATING = "lower_rating"  # the lower pre-event rating first
-    EARLIER_ROUND = "earlier_round"  # game prizes: the earlier game first
-    PLAYER_NUMBER = "player_number"  # the lower player number first
-
-
-@dataclass(frozen=True, slots=True)
-class RatingClass:
-    """A class of a division by pre-event rating, both bounds included (tsh's
-    ``classes``): None leaves a side open."""
-
-    name: str
-    lowest: int | None = None
-    highest: int | None = None
-
-    def holds(self, rating: int) -> bool:
-        """True when ``rating`` is in the class's band."""
-        return (self.lowest is None or rating >= self.lowest) and (
-            self.highest is None or rating <= self.highest
-        )
-
-
-_GAME_KINDS = frozenset(
-    {PrizeKind.HIGH_GAME, PrizeKind.HIGH_LOSS, PrizeKind.LOW_WIN, PrizeKind.BEST_UPSET}
-)
-
-
-@dataclass(frozen=True, slots=True)
-class Prize:
-    """One line of a prize table. ``amount`` is in the currency's minor unit
-    (cents); ``place`` is the place in the prize's order (1: the best);
-    ``first_round``/``last_round`` limit a game prize to those rounds."""
-
-    kind: PrizeKind
-    amount: int
-    place: int = 1
-    rating_class: str | None = None
-    ties: TieRule = TieRule.SPLIT
-    tie_break: TieBreak = TieBreak.PLAYER_NUMBER
-    exclusive: str | None = None
-    label: str = ""
-    first_round: int | None = None
-    last_round: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class PrizeTable:
-    """A division's rating classes and prizes, in the order they are awarded."""
-
-    prizes: tuple[Prize, ...]
-    classes: tuple[RatingClass, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +116,7 @@ def prize_winners(
     no place prize. A prize nobody qualifies for has no award. Raises
     TournamentError (``invalid_prize``) for a table that does not make sense.
     """
-    _check_table(state, table)
+    check_prize_table(table, state.settings.rounds)
     rows = standings(state, division, after_round)
     classes = player_classes(state, division, table.classes)
     won: dict[str, set[str]] = {}
@@ -337,34 +269,3 @@ def _tie_break_key(
     if rule is TieBreak.EARLIER_ROUND:
         return (entry.round if entry is not None else 0, row.number)
     return (row.number,)
-
-
-def _check_table(state: TournamentState, table: PrizeTable) -> None:
-    names = [c.name for c in table.classes]
-    for c in table.classes:
-        if not c.name or names.count(c.name) > 1:
-            raise _invalid("classes", "Each rating class needs its own name.")
-        if c.lowest is not None and c.highest is not None and c.lowest > c.highest:
-            raise _invalid(
-                "classes", f"Class {c.name}'s lowest rating is above its highest."
-            )
-    rounds = state.settings.rounds
-    for index, prize in enumerate(table.prizes):
-        where = f"prizes[{index}]"
-        if type(prize.amount) is not int or prize.amount < 0:
-            raise _invalid(
-                where, "A prize amount is a whole number of cents, 0 or more."
-            )
-        if type(prize.place) is not int or prize.place < 1:
-            raise _invalid(where, "A prize's place is 1 or more.")
-        if prize.rating_class is not None and prize.rating_class not in names:
-            raise _invalid(where, f"There is no rating class {prize.rating_class!r}.")
-        if (prize.first_round or prize.last_round) and prize.kind not in _GAME_KINDS:
-            raise _invalid(where, "Only game prizes can be limited to some rounds.")
-        first, last = prize.first_round or 1, prize.last_round or rounds
-        if not 1 <= first <= last <= rounds:
-            raise _invalid(where, f"A prize's rounds must be within 1 to {rounds}.")
-
-
-def _invalid(field: str, message: str) -> TournamentError:
-    return TournamentError("invalid_prize", message, field)

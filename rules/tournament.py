@@ -46,6 +46,7 @@ noted where it is applied):
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import date
@@ -53,7 +54,8 @@ from enum import StrEnum
 from functools import singledispatch
 from typing import ClassVar, TypeVar
 
-from rules.errors import RulesError
+from rules.division_rules import PairingOptions, PrizeTable, check_prize_table
+from rules.errors import TournamentError
 from rules.outcome import decide
 from rules.records import (
     DivisionRecord,
@@ -73,6 +75,7 @@ __all__ = [
     "ChallengeRule",
     "Credit",
     "DivisionAdded",
+    "DivisionRenamed",
     "Entry",
     "Event",
     "Extension",
@@ -80,12 +83,17 @@ __all__ = [
     "GameResult",
     "Outcome",
     "PairingMethod",
+    "PairingOptions",
+    "PairingRulesSet",
     "Player",
     "PlayerCard",
+    "PlayerEdited",
     "PlayerReactivated",
     "PlayerRegistered",
     "PlayerWithdrawn",
     "Preset",
+    "PrizeTable",
+    "PrizeTableSet",
     "Ranking",
     "RatingSystem",
     "RecordedGame",
@@ -95,6 +103,7 @@ __all__ = [
     "RoundState",
     "Seat",
     "Settings",
+    "SettingsChanged",
     "Totals",
     "TournamentCreated",
     "TournamentError",
@@ -118,22 +127,6 @@ MAX_SCORE = 2000
 MAX_ROUNDS = 100
 # Bye and forfeit spreads: RULES.md default 50; WESPA events use 75 or 100.
 MAX_AWARDED_SPREAD = 1000
-
-
-class TournamentError(RulesError):
-    """Raised when a tournament event is illegal in the current state.
-
-    ``code`` is a stable snake_case identifier, ``message`` tells the director what to
-    do, and ``field`` names the offending input field (an event field name such as
-    ``"round"`` or ``"score_a"``) or is None when no single field is at fault.
-    """
-
-    code: str = "tournament_error"
-
-    def __init__(self, code: str, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.field = field
 
 
 # --- Enumerations ---------------------------------------------------------------------
@@ -170,6 +163,9 @@ class PairingMethod(StrEnum):
     ROUND_ROBIN = "round_robin"
     KING_OF_THE_HILL = "king_of_the_hill"
     SWISS = "swiss"
+    INIT_FONTES = "init_fontes"
+    CHEW = "chew"
+    COP = "cop"
     IMPORTED = "imported"
 
 
@@ -446,6 +442,33 @@ class SettingsChanged:
     club_event: bool | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class PairingRulesSet:
+    """A division's pairing rules (repeat limit, Gibsonization, prize places and
+    bands, fixed boards, InitFontes rounds), replacing its earlier ones. They
+    govern the system pairings made from now on; rounds already paired stay as
+    they were paired (a pairing is a fact of the log)."""
+
+    type_name: ClassVar[str] = "pairing_rules_set"
+
+    division: str
+    options: PairingOptions
+
+
+@dataclass(frozen=True, slots=True)
+class PrizeTableSet:
+    """A division's rating classes and prize table, replacing its earlier one.
+
+    The winners are not recorded: ``rules.prizes`` computes them from the table
+    and the results, so a corrected result moves a prize the way it moves a rank.
+    """
+
+    type_name: ClassVar[str] = "prize_table_set"
+
+    division: str
+    table: PrizeTable
+
+
 Event = (
     TournamentCreated
     | DivisionAdded
@@ -453,6 +476,8 @@ Event = (
     | PlayerRegistered
     | PlayerEdited
     | SettingsChanged
+    | PairingRulesSet
+    | PrizeTableSet
     | PlayerWithdrawn
     | PlayerReactivated
     | RoundPaired
@@ -471,6 +496,8 @@ EVENT_TYPES: dict[str, type] = {
         PlayerRegistered,
         PlayerEdited,
         SettingsChanged,
+        PairingRulesSet,
+        PrizeTableSet,
         PlayerWithdrawn,
         PlayerReactivated,
         RoundPaired,
@@ -823,6 +850,16 @@ class TournamentState:
     rounds: Mapping[tuple[str, int], RoundState]
     cards: Mapping[str, PlayerCard]
     version: int
+    # Per division; a division without an entry pairs with the default options
+    # and has no prizes.
+    pairing_options: Mapping[str, PairingOptions] = dataclasses.field(
+        default_factory=dict
+    )
+    prize_tables: Mapping[str, PrizeTable] = dataclasses.field(default_factory=dict)
+
+    def options_of(self, division: str) -> PairingOptions:
+        """Return the division's pairing options (the defaults when none are set)."""
+        return self.pairing_options.get(division, PairingOptions())
 
     def player(self, player_id: str, field: str = "player_id") -> Player:
         """Return the player, or raise TournamentError (``unknown_player``)."""
@@ -1967,7 +2004,16 @@ def _division_renamed(
         },
         players=players,
         rounds=rounds,
+        pairing_options=_renamed_key(state.pairing_options, old, new),
+        prize_tables=_renamed_key(state.prize_tables, old, new),
     )
+
+
+_V = TypeVar("_V")
+
+
+def _renamed_key(mapping: Mapping[str, _V], old: str, new: str) -> dict[str, _V]:
+    return {(new if key == old else key): value for key, value in mapping.items()}
 
 
 @_apply.register(SettingsChanged)
@@ -2014,10 +2060,42 @@ def _settings_changed(
         )
     settings = replace(current, **changes)  # type: ignore[arg-type]  # checked
     _check_caps(settings.spread_cap, settings.spread_caps, settings.rounds)
+    for table in state.prize_tables.values():
+        # A game prize limited to rounds the event no longer has.
+        check_prize_table(table, settings.rounds)
     changed = replace(state, settings=settings)
     # Every count may change (a cap, a bye spread, the number of rounds): counted
     # again from the facts, as a replay would.
     return replace(changed, cards=derive_cards(changed))
+
+
+@_apply.register(PairingRulesSet)
+def _pairing_rules_set(
+    event: PairingRulesSet, state: TournamentState
+) -> TournamentState:
+    division = _check_division(state, event.division)
+    options = event.options
+    if not isinstance(options, PairingOptions):
+        raise TournamentError("invalid_setting", "options are missing.", "options")
+    options.check()
+    members = set(state.division_players[division])
+    for pin in options.fixed_boards:
+        if pin.player_id not in members:
+            raise TournamentError(
+                "invalid_setting",
+                f"{pin.player_id!r} is not a player of division {division!r}.",
+                "options.fixed_boards",
+            )
+    return replace(state, pairing_options={**state.pairing_options, division: options})
+
+
+@_apply.register(PrizeTableSet)
+def _prize_table_set(event: PrizeTableSet, state: TournamentState) -> TournamentState:
+    division = _check_division(state, event.division)
+    if not isinstance(event.table, PrizeTable):
+        raise TournamentError("invalid_prize", "The prize table is missing.", "table")
+    check_prize_table(event.table, state.settings.rounds)
+    return replace(state, prize_tables={**state.prize_tables, division: event.table})
 
 
 # --- Results read from recorded games -------------------------------------------------

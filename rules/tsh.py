@@ -43,10 +43,11 @@ one), ``off`` (a withdrawn player, with the forfeit score of their rounds), ``rr
 pre-event rank) and ``lifeg`` (career games). Reading, ``p12`` says who went first
 (without it the lower player number is recorded first), ``board`` numbers the boards,
 ``lifeg`` gives the career games, ``naspa`` the member id, and ``off`` withdraws the
-player from the round their trailing run of forfeit scores starts (left out of tsh's
-ranking from then on). A tie in a ``.t`` file has no pre-adjustment scores: it is
-imported as a draw (the pre-adjustment scores are recorded equal to the finals), as
-tsh scores it.
+player from the round their trailing run of forfeit scores starts, forfeiting those
+rounds, or, with no such run, from the round after their last, not paired (left out
+of tsh's ranking from then on either way). A tie in a ``.t`` file has no
+pre-adjustment scores: it is imported as a draw (the pre-adjustment scores are
+recorded equal to the finals), as tsh scores it.
 
 ``config.tsh`` (``read_config``) gives the divisions and their files, and the settings
 this system has: ``max_rounds``, ``spread_cap`` (a number or a list, one per round),
@@ -279,9 +280,12 @@ def _career_games(player: TPlayer) -> int | None:
     return int(values[0])
 
 
-def _off_from(player: TPlayer) -> int | None:
-    """The round an ``off`` player went off: where their trailing run of opponent-0
-    rounds with the ``off`` score starts (the next round when there is none)."""
+def _off_from(player: TPlayer) -> tuple[int, WithdrawalPolicy] | None:
+    """The round an ``off`` player went off, and how: from where their trailing run
+    of opponent-0 rounds with the ``off`` score starts, forfeiting those rounds; with
+    no such run, from the round after their last, not paired (nothing in the file
+    says they forfeit: the system writes a withdrawn player's unpaired rounds as
+    nothing, and tsh leaves an inactive player out of its pairings)."""
     values = player.field("off")
     if values is None:
         return None
@@ -297,7 +301,9 @@ def _off_from(player: TPlayer) -> int | None:
         and player.scores[start - 1] == score
     ):
         start -= 1
-    return start + 1
+    if start == len(player.opponents):
+        return start + 1, WithdrawalPolicy.NOT_PAIRED
+    return start + 1, WithdrawalPolicy.FORFEIT
 
 
 def _check_players(players: Sequence[TPlayer]) -> None:
@@ -347,10 +353,8 @@ def t_to_events(
     limit = rounds if rounds is not None else MAX_ROUNDS
     for index, player in enumerate(players):
         off = _off_from(player)
-        if off is not None and off <= limit:
-            events.append(
-                PlayerWithdrawn(ids[index], off, policy=WithdrawalPolicy.FORFEIT)
-            )
+        if off is not None and off[0] <= limit:
+            events.append(PlayerWithdrawn(ids[index], off[0], policy=off[1]))
     for round_ in range(1, tfile.rounds + 1):
         events.extend(_round_events(players, ids, division, round_, bye_spread))
     return events

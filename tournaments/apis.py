@@ -25,7 +25,14 @@ from rest_framework.views import APIView
 from config.parsers import BoundedJSONParser
 from games.eventstore.store import AppendResult
 from games.readcache import cached_json
-from tournaments import corrections, imports, selectors, services
+from tournaments import (
+    corrections,
+    division_rules,
+    imports,
+    presenters,
+    selectors,
+    services,
+)
 from tournaments import serializers as s
 from tournaments.models import Player, Tournament
 from tournaments.uploads import (
@@ -50,6 +57,19 @@ def command_response(result: AppendResult) -> Response:
         "events": [recorded.type_name for recorded in result.recorded],
     }
     return Response(body, status=status.HTTP_201_CREATED)
+
+
+def after_round_param(request: Request, rounds: int) -> int | None:
+    """The ``after_round`` query parameter: a round from 0 (before round 1) to
+    ``rounds``, or None when not given; a 400 naming it otherwise."""
+    after_round = request.query_params.get("after_round")
+    if after_round is None:
+        return None
+    if not after_round.isdigit() or not 0 <= int(after_round) <= rounds:
+        raise ValidationError(
+            {"after_round": [f"Give a round from 0 (before round 1) to {rounds}."]}
+        )
+    return int(after_round)
 
 
 def division_param(
@@ -160,6 +180,80 @@ class DivisionApi(APIView):
             expected_version=data.validated_data.get("expected_version"),
         )
         return command_response(result)
+
+
+class PairingRulesApi(APIView):
+    permission_classes = (IsAuthenticatedOrReadOnly,)
+
+    @extend_schema(responses=s.PairingRulesFields)
+    def get(self, request: Request, tournament_id: UUID, division: str) -> Response:
+        """The division's pairing rules (the defaults until a director sets them)."""
+        tournament = get_tournament(request, tournament_id)
+        _known_division(tournament, division)
+        _, state = services.tournament_state(tournament_id)
+        assert state.rules is not None
+        return Response(
+            division_rules.options_document(state.rules.options_of(division))
+        )
+
+    @extend_schema(request=s.PairingRulesInput, responses={201: s.CommandOutput})
+    def put(self, request: Request, tournament_id: UUID, division: str) -> Response:
+        """Set the division's pairing rules: repeat limit, Gibsonization, prize
+        places and Chew bands, fixed boards, InitFontes rounds. They govern the
+        system pairings made from now on."""
+        get_tournament(request, tournament_id)
+        data = s.PairingRulesInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        result = division_rules.pairing_rules_set(
+            tournament_id=tournament_id,
+            division=division,
+            options=division_rules.options_from(data.validated_data),
+            user=request.user,
+            expected_version=data.validated_data.get("expected_version"),
+        )
+        return command_response(result)
+
+
+class PrizesApi(APIView):
+    permission_classes = (IsAuthenticatedOrReadOnly,)
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "after_round", int, description="Winners after this round."
+            )
+        ],
+        responses=s.PrizeBoardOutput,
+    )
+    def get(self, request: Request, tournament_id: UUID, division: str) -> Response:
+        """The division's classes and prize table with each prize's winners, as
+        the rules compute them from the results (ties as the table says)."""
+        tournament = get_tournament(request, tournament_id)
+        _known_division(tournament, division)
+        board = selectors.prize_board(
+            tournament_id, division, after_round_param(request, tournament.rounds)
+        )
+        return Response(presenters.prize_board_document(board))
+
+    @extend_schema(request=s.PrizeTableInput, responses={201: s.CommandOutput})
+    def post(self, request: Request, tournament_id: UUID, division: str) -> Response:
+        """Set the division's rating classes and prize table (replacing it)."""
+        get_tournament(request, tournament_id)
+        data = s.PrizeTableInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        result = division_rules.prize_table_set(
+            tournament_id=tournament_id,
+            division=division,
+            table=division_rules.table_from(data.validated_data),
+            user=request.user,
+            expected_version=data.validated_data.get("expected_version"),
+        )
+        return command_response(result)
+
+
+def _known_division(tournament: Tournament, division: str) -> None:
+    if division not in tournament.divisions:
+        raise Http404(f"No division {division}.")
 
 
 class TeamApi(APIView):
@@ -341,6 +435,7 @@ class PairRoundApi(APIView):
             games=[(g["board"], g["first"], g["second"]) for g in v.get("games", [])],
             byes=v.get("byes", []),
             based_on_round=v.get("based_on_round"),
+            allow_repeats=v["allow_repeats"],
             user=request.user,
             expected_version=v.get("expected_version"),
         )
@@ -419,17 +514,7 @@ class StandingsApi(APIView):
             selectors.tournament_header(tournament_id), request.user
         )
         division = division_param(request, header)
-        after_round = request.query_params.get("after_round")
-        if after_round is not None:
-            if not after_round.isdigit() or not 0 <= int(after_round) <= header.rounds:
-                raise ValidationError(
-                    {
-                        "after_round": [
-                            f"Give a round from 0 (before round 1) to {header.rounds}."
-                        ]
-                    }
-                )
-            after_round = int(after_round)
+        after_round = after_round_param(request, header.rounds)
 
         def build() -> Any:
             round_, rows = selectors.standings(tournament_id, division, after_round)

@@ -53,6 +53,9 @@ METHOD_CHOICES = [
     (rt.PairingMethod.SWISS.value, "Swiss"),
     (rt.PairingMethod.KING_OF_THE_HILL.value, "King of the hill"),
     (rt.PairingMethod.ROUND_ROBIN.value, "Round robin"),
+    (rt.PairingMethod.INIT_FONTES.value, "InitFontes (opening rounds)"),
+    (rt.PairingMethod.CHEW.value, "Chew pairings (prize contenders)"),
+    (rt.PairingMethod.COP.value, "Castellano O'Connor (COP)"),
     (rt.PairingMethod.MANUAL.value, "By hand (below)"),
 ]
 POLICY_CHOICES = [
@@ -556,6 +559,12 @@ class PairForm(forms.Form):
             'player going first (e.g. "1 3 7"); "bye 5" for a bye.'
         ),
         widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false"}),
+    )
+    allow_repeats = forms.BooleanField(
+        label="Store it even if some games repeat earlier rounds",
+        required=False,
+        help_text="Without this, a pairing by hand that repeats is shown with its"
+        " repeats and not stored.",
     )
 
     def __init__(self, *args: Any, roster: dict[int, Any], **kwargs: Any) -> None:

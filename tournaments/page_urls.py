@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.urls import path, register_converter
 
-from tournaments import account_views, views
+from tournaments import account_views, division_views, views
 from tournaments.converters import DivisionConverter
 
 # Division names from old logs may hold a "/" (tournaments/converters.py).
@@ -40,6 +40,7 @@ urlpatterns = [
         name="standings-after",
     ),
     path(f"{D}/games/", views.division_games, name="division-games"),
+    path(f"{D}/prizes/", division_views.prizes, name="prizes"),
     path("accounts/profile/", account_views.account_profile, name="account-profile"),
     path(f"{M}/", views.manage, name="manage"),
     path(f"{M}/accounts/", account_views.manage_accounts, name="manage-accounts"),
@@ -51,6 +52,12 @@ urlpatterns = [
     ),
     path(f"{MD}/players/", views.manage_players, name="manage-players"),
     path(f"{MD}/pair/", views.manage_pair, name="manage-pair"),
+    path(
+        f"{MD}/pairing-rules/",
+        division_views.manage_pairing_rules,
+        name="manage-pairing-rules",
+    ),
+    path(f"{MD}/prizes/", division_views.manage_prizes, name="manage-prizes"),
     path(f"{MR}/results/", views.manage_results, name="manage-results"),
     path(
         f"{MR}/results/check",

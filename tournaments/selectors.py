@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import uuid
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -33,10 +34,13 @@ from django.http import Http404
 
 from games.eventstore.store import read_stream
 from games.eventstore.streams import stream_type
+from rules import tournament as rt
+from rules.division_rules import PairingOptions, Prize, PrizeTable
+from rules.prizes import player_classes, prize_winners
 from rules.standings import format_record
 from tournaments.models import DIRECTOR, Director, Player, PlayerRound, Tournament
 from tournaments.serializers import PlayerOutput
-from tournaments.services import tournament_stream
+from tournaments.services import tournament_state, tournament_stream
 
 # --- Who may read ------------------------------------------------------------------
 
@@ -572,6 +576,12 @@ def _before(
         known[payload["player_id"]] = dict(payload)
     elif type_name == "tournament_created":
         known[""] = dict(payload)
+    elif type_name == "division_renamed":
+        rules = known.pop(f"pairing:{payload['name']}", None)
+        if rules is not None:
+            known[f"pairing:{payload['new_name']}"] = rules
+    elif type_name == "pairing_rules_set":
+        return _pairing_rules_change(payload, known)
     if type_name not in _CORRECTED:
         return ""
     key_field, fields = _CORRECTED[type_name]
@@ -588,6 +598,27 @@ def _before(
         said.append(f"{field} {current.get(field)} → {payload.get(field)}")
         current[field] = payload.get(field)
     return ", ".join(said)
+
+
+def _pairing_rules_change(
+    payload: dict[str, Any], known: dict[str, dict[str, Any]]
+) -> str:
+    """A division's pairing rules as "option old → new" for what changed."""
+    key = f"pairing:{payload['division']}"
+    current = known.get(key) or _default_pairing_rules()
+    new = payload["options"]
+    known[key] = new
+    return ", ".join(
+        f"{name} {current.get(name)} → {value}"
+        for name, value in new.items()
+        if current.get(name) != value
+    )
+
+
+def _default_pairing_rules() -> dict[str, Any]:
+    event = rt.PairingRulesSet(division="", options=PairingOptions())
+    _, _, payload = stream_type("tournament").codec.encode(event)
+    return dict(payload["options"])
 
 
 def _summary(
@@ -646,9 +677,97 @@ def _summary(
             return f"Scorekeeper added: {p['username']}"
         case "scorekeeper_removed":
             return "Scorekeeper removed"
+        case "pairing_rules_set":
+            return f"Pairing rules of {p['division']}: {changed or 'unchanged'}"
+        case "prize_table_set":
+            table = p["table"]
+            return (
+                f"Prize table of {p['division']}: {len(table['prizes'])} prizes,"
+                f" {len(table['classes'])} rating classes"
+            )
         case "lexicon_chosen":
             return f"Word list: {p['lexicon'] or 'none'}"
     return type_name
+
+
+# --- Prizes --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PrizeWinner:
+    """A player's award: the amount is exact (a split may leave fractions of a
+    cent); ``value`` is what it was won with (a place, wins as points ×2, a score,
+    a rating gap) and ``round``/``opponent`` name a game prize's game."""
+
+    player_id: str
+    name: str
+    number: int
+    amount_cents: Fraction
+    value: int
+    round: int | None
+    opponent: str | None
+    shared_with: int
+
+
+@dataclass(frozen=True, slots=True)
+class PrizeLine:
+    """One prize of the table, with its winners (none yet: nobody qualifies)."""
+
+    index: int
+    prize: Prize
+    winners: tuple[PrizeWinner, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PrizeBoard:
+    """A division's classes, prizes and winners after ``after_round`` (None:
+    every result so far)."""
+
+    division: str
+    table: PrizeTable | None
+    classes: dict[str, str]  # player id -> class name
+    lines: tuple[PrizeLine, ...]
+    after_round: int | None
+
+
+def prize_board(
+    tournament_id: uuid.UUID, division: str, after_round: int | None = None
+) -> PrizeBoard:
+    """Who wins the division's prizes, as ``rules.prizes`` decides from the table
+    and the results (computed on read: a corrected result moves a prize)."""
+    _, state = tournament_state(tournament_id)
+    rules = state.rules
+    assert rules is not None
+    if division not in rules.division_players:
+        raise Http404(f"No division {division}.")
+    table = rules.prize_tables.get(division)
+    if table is None:
+        return PrizeBoard(division, None, {}, (), after_round)
+    awards = prize_winners(rules, division, table, after_round)
+    players = rules.players
+    lines = tuple(
+        PrizeLine(
+            index,
+            prize,
+            tuple(
+                PrizeWinner(
+                    player_id=award.player_id,
+                    name=players[award.player_id].name,
+                    number=players[award.player_id].number,
+                    amount_cents=award.amount,
+                    value=award.value,
+                    round=award.round,
+                    opponent=players[award.opponent].name if award.opponent else None,
+                    shared_with=award.shared_with,
+                )
+                for award in awards
+                if award.prize_index == index
+            ),
+        )
+        for index, prize in enumerate(table.prizes)
+    )
+    classes = player_classes(rules, division, table.classes)
+    return PrizeBoard(division, table, classes, lines, after_round)
 
 
 # --- A tournament's page -------------------------------------------------------------

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from games.serializer_base import BoundedListField, StrictSerializer
 from rules import tournament as rt
+from rules.division_rules import DEFAULT_GIBSON_SPREAD, PrizeKind, TieBreak, TieRule
 from rules.records import EntryKind
 from tournaments.models import Player, Tournament
 
@@ -215,6 +218,12 @@ class PairRoundInput(ExpectedVersionMixin):
     )
     based_on_round = serializers.IntegerField(
         min_value=0, max_value=rt.MAX_ROUNDS, required=False
+    )
+    allow_repeats = serializers.BooleanField(
+        default=False,
+        help_text="Store a manual pairing even though some of its games repeat"
+        " earlier rounds (without it, such a pairing is refused with the repeats"
+        " listed).",
     )
 
     def validate(self, attrs: dict) -> dict:
@@ -592,3 +601,124 @@ class RatingsListImportOutput(serializers.Serializer):
         help_text="Players not on the list (by membership id, or by name for a "
         "player without one).",
     )
+
+
+# --- A division's pairing rules and prizes -------------------------------------------
+
+
+class FixedBoardField(StrictSerializer):
+    player_id = serializers.CharField(max_length=64)
+    board = serializers.IntegerField(min_value=1, max_value=1000)
+
+
+class PairingRulesFields(StrictSerializer):
+    max_repeats = serializers.IntegerField(
+        min_value=0,
+        max_value=100,
+        allow_null=True,
+        default=None,
+        help_text="How often two players may have met before a round (0: never"
+        " twice); null: the system's default (Swiss and Chew 0, others no limit).",
+    )
+    gibson = serializers.BooleanField(
+        default=False,
+        help_text="Gibsonize King of the Hill and Swiss rounds (Chew and COP"
+        " always do).",
+    )
+    gibson_spread = serializers.IntegerField(
+        min_value=0,
+        max_value=10_000,
+        default=DEFAULT_GIBSON_SPREAD,
+        help_text="The spread a player is assumed to gain per round left.",
+    )
+    prize_places = serializers.IntegerField(
+        min_value=1,
+        max_value=1000,
+        allow_null=True,
+        default=None,
+        help_text="How many places win money; null: a quarter of the division.",
+    )
+    prize_bands = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=1000),
+        max_length=100,
+        default=list,
+        help_text="Chew pairings' bands, the last place of each (1, 2, 4: 1st,"
+        " 2nd, 3rd-4th).",
+    )
+    fixed_boards = FixedBoardField(many=True, default=list, max_length=200)
+    init_fontes_rounds = serializers.IntegerField(min_value=1, max_value=100, default=3)
+
+
+class PairingRulesInput(ExpectedVersionMixin, PairingRulesFields):
+    pass
+
+
+class RatingClassField(StrictSerializer):
+    name = serializers.CharField(max_length=32)
+    lowest = serializers.IntegerField(
+        min_value=0, max_value=4000, allow_null=True, default=None
+    )
+    highest = serializers.IntegerField(
+        min_value=0, max_value=4000, allow_null=True, default=None
+    )
+
+
+class PrizeField(StrictSerializer):
+    kind = serializers.ChoiceField([k.value for k in PrizeKind])
+    amount = serializers.DecimalField(
+        max_digits=12,
+        decimal_places=2,
+        min_value=Decimal(0),
+        help_text="In the currency's units, to the cent (e.g. 150.00).",
+    )
+    place = serializers.IntegerField(min_value=1, max_value=1000, default=1)
+    rating_class = serializers.CharField(max_length=32, allow_null=True, default=None)
+    ties = serializers.ChoiceField([t.value for t in TieRule], default="split")
+    tie_break = serializers.ChoiceField(
+        [t.value for t in TieBreak], default="player_number"
+    )
+    exclusive = serializers.CharField(max_length=32, allow_null=True, default=None)
+    label = serializers.CharField(max_length=100, allow_blank=True, default="")
+    first_round = serializers.IntegerField(
+        min_value=1, max_value=100, allow_null=True, default=None
+    )
+    last_round = serializers.IntegerField(
+        min_value=1, max_value=100, allow_null=True, default=None
+    )
+
+
+class PrizeTableFields(StrictSerializer):
+    classes = RatingClassField(many=True, default=list, max_length=50)
+    prizes = PrizeField(many=True, max_length=200)
+
+
+class PrizeTableInput(ExpectedVersionMixin, PrizeTableFields):
+    pass
+
+
+class PrizeWinnerOutput(serializers.Serializer):
+    player = serializers.CharField(source="player_id")
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    amount = serializers.CharField(help_text="Rounded to the cent.")
+    value = serializers.IntegerField(
+        help_text="What it was won with: the place, the points (a win 2, a draw"
+        " 1), the score, or the rating gap of an upset."
+    )
+    round = serializers.IntegerField(allow_null=True)
+    opponent = serializers.CharField(allow_null=True)
+    shared_with = serializers.IntegerField()
+
+
+class PrizeLineOutput(serializers.Serializer):
+    prize = PrizeField()
+    title = serializers.CharField()
+    winners = PrizeWinnerOutput(many=True)
+
+
+class PrizeBoardOutput(serializers.Serializer):
+    division = serializers.CharField()
+    after_round = serializers.IntegerField(allow_null=True)
+    classes = RatingClassField(many=True)
+    player_classes = serializers.DictField(child=serializers.CharField())
+    prizes = PrizeLineOutput(many=True)

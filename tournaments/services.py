@@ -315,13 +315,23 @@ def round_pair(
     games: Sequence[tuple[int, str, str]] | None = None,
     byes: Sequence[str] = (),
     based_on_round: int | None = None,
+    allow_repeats: bool = False,
     expected_version: int | None = None,
 ) -> AppendResult:
-    """Pair a round by system (round_robin, king_of_the_hill, swiss) or by hand.
+    """Pair a round by system (under the division's pairing rules) or by hand.
 
-    A manual pairing gives `games` as (board, first, second) and `byes`.
+    A manual pairing gives `games` as (board, first, second) and `byes`; one that
+    pairs players who met before is refused (``repeat_pairing``, naming them and
+    the rounds) unless `allow_repeats`: the director sees the repeats before the
+    pairing is stored.
     """
     pairing_method = rt.PairingMethod(method)
+    _, state = tournament_state(tournament_id)
+    assert state.rules is not None
+    if not is_director(state, user):
+        # Before the pairing is worked out: a refusal of the rights, not of the
+        # round, is the answer for someone who may not pair.
+        raise PermissionDeniedError("Only this tournament's directors may pair.")
     if pairing_method is rt.PairingMethod.MANUAL:
         event = rt.RoundPaired(
             division=division,
@@ -333,13 +343,9 @@ def round_pair(
             byes=tuple(byes),
             method=pairing_method,
         )
+        if not allow_repeats:
+            _refuse_repeats(state.rules, event)
     else:
-        _, state = tournament_state(tournament_id)
-        assert state.rules is not None
-        if not is_director(state, user):
-            # Before the pairing is worked out: a refusal of the rights, not of
-            # the round, is the answer for someone who may not pair.
-            raise PermissionDeniedError("Only this tournament's directors may pair.")
         event = rp.pair_next_round(
             state.rules,
             division,
@@ -347,9 +353,36 @@ def round_pair(
             pairing_method,
             _coin_flips(rp.coin_flips_needed(state.rules, division)),
             based_on_round=based_on_round,
+            options=state.rules.options_of(division),
         )
     return append_as_director(
         tournament_id, [event], user=user, expected_version=expected_version
+    )
+
+
+def _refuse_repeats(rules: rt.TournamentState, event: rt.RoundPaired) -> None:
+    if event.division not in rules.division_players:
+        return  # the rules name the unknown division when the event is applied
+    repeats = rp.round_repeats(rules, event.division, event.round, event.games)
+    if not repeats:
+        return
+
+    def name(player_id: str) -> str:
+        found = rules.players.get(player_id)
+        return found.name if found else player_id
+
+    said = "; ".join(
+        f"{name(a)} and {name(b)} (round{'s' if r.times > 1 else ''} "
+        f"{', '.join(map(str, r.rounds))})"
+        for r in repeats
+        for a, b in [r.players]
+    )
+    count = f"{len(repeats)} game{'s' if len(repeats) > 1 else ''}"
+    raise rt.TournamentError(
+        "repeat_pairing",
+        f"{count} of this pairing repeat{'s' if len(repeats) == 1 else ''} an"
+        f" earlier round: {said}. Store it anyway to keep the repeats.",
+        "games",
     )
 
 

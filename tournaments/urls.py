@@ -35,6 +35,16 @@ urlpatterns = [
         apis.DivisionApi.as_view(),
         name="api-division",
     ),
+    path(
+        f"{T}/divisions/<str:division>/pairing-rules",
+        apis.PairingRulesApi.as_view(),
+        name="api-pairing-rules",
+    ),
+    path(
+        f"{T}/divisions/<str:division>/prizes",
+        apis.PrizesApi.as_view(),
+        name="api-prizes",
+    ),
     path(f"{T}/team", apis.TeamApi.as_view(), name="api-team"),
     path(f"{T}/team/remove", apis.TeamRemoveApi.as_view(), name="api-team-remove"),
     path(

@@ -898,6 +898,7 @@ def manage_pair(
                 games=data["games"],
                 byes=data["byes"],
                 based_on_round=data.get("based_on_round"),
+                allow_repeats=data["allow_repeats"],
                 user=request.user,
             ),
             {"round": "round", "games": "manual", "byes": "manual"},

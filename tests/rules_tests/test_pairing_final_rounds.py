@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.contention import Standing, best_finishes, can_catch, gibsons
+from rules.division_rules import FixedBoard
 from rules.matching import min_cost_perfect_matching
 from rules.pairing import (
     PairingInputs,
@@ -239,7 +240,7 @@ def test_round_repeats_lists_the_games_whose_players_met():
 def test_fixed_boards_keep_a_player_on_their_board():
     """p4 pinned to board 1 plays there; the other game takes board 2."""
     state = state_after_round_one()
-    options = PairingOptions(fixed_boards=(("p4", 1),))
+    options = PairingOptions(fixed_boards=(FixedBoard("p4", 1),))
     pairing = pair_round(state, "A", 2, System.SWISS, [True] * 2, options=options)
     board = {p: g.board for g in pairing.games for p in (g.first, g.second)}
     assert board["p4"] == 1

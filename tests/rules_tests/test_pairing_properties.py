@@ -21,7 +21,14 @@ from collections.abc import Iterator
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.pairing import PairingOptions, System, pair_round, pairing_inputs
+from rules.division_rules import FixedBoard
+from rules.pairing import (
+    PairingOptions,
+    System,
+    pair_round,
+    pairing_inputs,
+    repeat_limit,
+)
 from rules.tournament import (
     DivisionAdded,
     PlayerRegistered,
@@ -113,7 +120,7 @@ def test_system_pairings_keep_their_promises(
         gibson=gibson,
         gibson_spread=spread,
         prize_places=places,
-        fixed_boards=fixed,
+        fixed_boards=tuple(FixedBoard(p, b) for p, b in fixed),
     )
     pairing = pair_round(state, "A", round_, system, [True] * 9, options=options)
     # Every player seated exactly once; a bye only for an odd field.
@@ -167,7 +174,10 @@ def test_system_pairings_keep_their_promises(
                     assert met[frozenset((game.first, game.second))] <= limit
     # Chew and COP: the top contender meets someone who can catch them.
     # (With a repeat limit, a catcher the top contender already met may be out.)
-    if system in (System.CHEW, System.COP) and options.limit(system) in (None, 99):
+    if system in (System.CHEW, System.COP) and repeat_limit(options, system) in (
+        None,
+        99,
+    ):
         top = next((p for p in ranked if p not in gibsons), None)
         if top in contenders and top in opponent:
             catchers = [

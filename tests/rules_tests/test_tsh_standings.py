@@ -176,6 +176,24 @@ def test_an_off_player_is_left_out_of_the_ranking_from_the_round_they_go_off():
     assert round_trip(text) == text
 
 
+def test_an_off_player_with_nothing_after_their_last_round_is_not_paired():
+    """``off`` with no trailing forfeit rounds: the player left without forfeiting
+    (not paired from the round after their last), so the later rounds of the
+    others hold nothing of theirs, and the file reads back the same."""
+    text = (
+        "Alpha, Ann 1500 2 3 0; 400 420 50\n"
+        "Beta, Bo 1700 1 0 3; 390 50 380\n"
+        "Gamma, Cy 1600 4 1 2; 380 300 410\n"
+        "Delta, Di 1800 3; 330; off 0\n"
+    )
+    state = imported(text, rounds=3)
+    delta = state.players["A-4"]
+    assert delta.withdrawn
+    assert state.cards["A-4"].entries[1:] in ((), (None, None))
+    assert table(state, 3)[-1] == ("Delta, Di", None, "0-1", -50)
+    assert round_trip(text) == text
+
+
 def test_ratings_names_and_fields_are_written_back_as_written():
     """A multi-list or fractional rating, a ``Last, First`` name with an apostrophe
     and a suffix, unknown fields and tsh's own fields survive import and export."""
