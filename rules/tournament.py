@@ -1355,6 +1355,7 @@ def _player_registered(
     _check_player_record(event)
     ids = state.division_players[division]
     _check_not_registered(state, ids, name, event.member_id)
+    _check_member_id_free(state, event.member_id, None)
     player = Player(
         player_id=player_id,
         division=division,
@@ -1398,6 +1399,24 @@ def _check_not_registered(
                 + (f", member {member_id}" if member_id else "")
                 + ").",
                 "name",
+            )
+
+
+def _check_member_id_free(
+    state: TournamentState, member_id: str, player_id: str | None
+) -> None:
+    """Refuse a member id another player of the tournament already has: one
+    member plays once in an event (the same person pasted twice under two
+    spellings, or a typo in the id)."""
+    if not member_id:
+        return
+    for other in state.players.values():
+        if other.member_id == member_id and other.player_id != player_id:
+            raise TournamentError(
+                "duplicate_member_id",
+                f"Member {member_id} is already registered: {other.name}, player"
+                f" #{other.number} of division {other.division}.",
+                "member_id",
             )
 
 
@@ -1971,6 +1990,8 @@ def _player_edited(event: PlayerEdited, state: TournamentState) -> TournamentSta
     edited = replace(player, **changes)  # type: ignore[arg-type]  # checked above
     ids = [p for p in state.division_players[player.division] if p != player.player_id]
     _check_not_registered(state, ids, edited.name, edited.member_id)
+    if event.member_id is not None:
+        _check_member_id_free(state, edited.member_id, player.player_id)
     return replace(state, players={**state.players, player.player_id: edited})
 
 

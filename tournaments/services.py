@@ -315,15 +315,17 @@ def round_pair(
     games: Sequence[tuple[int, str, str]] | None = None,
     byes: Sequence[str] = (),
     based_on_round: int | None = None,
-    allow_repeats: bool = False,
+    allow_repeats: bool = True,
     expected_version: int | None = None,
 ) -> AppendResult:
     """Pair a round by system (under the division's pairing rules) or by hand.
 
-    A manual pairing gives `games` as (board, first, second) and `byes`; one that
-    pairs players who met before is refused (``repeat_pairing``, naming them and
-    the rounds) unless `allow_repeats`: the director sees the repeats before the
-    pairing is stored.
+    A manual pairing gives `games` as (board, first, second) and `byes`. Without
+    `allow_repeats`, one that pairs players who met before is refused
+    (``repeat_pairing``, naming them and the rounds): the API and the console pass
+    False until the director confirms, so the repeats are shown before the
+    pairing is stored; code that stores a known pairing (the demo, imports) keeps
+    the default.
     """
     pairing_method = rt.PairingMethod(method)
     _, state = tournament_state(tournament_id)

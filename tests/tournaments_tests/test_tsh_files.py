@@ -210,6 +210,16 @@ def test_a_player_registered_twice_is_flagged_and_not_stored(api):
         format="json",
     )
     assert other.status_code == 201  # the same name, another member
+    respelled = api.post(
+        players,
+        {"division": "A", "players": [{"name": "Quinn, M.", "member_id": "77"}]},
+        format="json",
+    )
+    assert respelled.status_code == 400
+    answer = respelled.json()
+    assert (answer["code"], answer["field"]) == ("duplicate_member_id", "member_id")
+    assert "Quinn, Mara, player #1 of division A" in answer["message"]
+    assert StoredEvent.objects.count() == before + 1
 
 
 @pytest.mark.django_db
