@@ -3,6 +3,7 @@
 DATABASE_URL   postgresql://… of an existing server; unset: the embedded PostgreSQL
 SECRET_KEY     required when DEBUG is off
 DEBUG          1/0 (default 0)
+EVENT_LOG_KEY  the event log's HMAC key; required when DEBUG is off
 ALLOWED_HOSTS  comma-separated (default 127.0.0.1,localhost)
 """
 
@@ -16,6 +17,7 @@ from csp.constants import NONE, SELF, UNSAFE_INLINE
 from config.env import (
     EnvError,
     env_bool,
+    env_choice,
     env_int,
     env_list,
     env_mapping,
@@ -31,6 +33,14 @@ _DEV_SECRET_KEY = "django-insecure-development-only-key-never-use-in-production"
 SECRET_KEY = env_str("SECRET_KEY", default=_DEV_SECRET_KEY if DEBUG else None)
 if not DEBUG and SECRET_KEY == _DEV_SECRET_KEY:
     raise EnvError("SECRET_KEY is the development key; set a real one with DEBUG off")
+
+# The key of the event log's hash chain and of its backups (games/eventstore/chain.py),
+# kept out of the database: someone who can write the log cannot make hashes that
+# verify. Its own variable, so SECRET_KEY can change without re-keying the log
+# (docs/RELIABILITY.md, "Key rotation").
+EVENT_LOG_KEY = env_str("EVENT_LOG_KEY", default=SECRET_KEY if DEBUG else None)
+if not DEBUG and len(EVENT_LOG_KEY) < 32:
+    raise EnvError("EVENT_LOG_KEY is too short: use at least 32 random characters")
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost"])
 
@@ -133,6 +143,15 @@ LEXICONS = env_mapping("LEXICONS")
 # Leave tables for ranking plays by equity, by lexicon name: NWL23=/path/leaves.csv
 # (LEAVE,VALUE lines, as macondo's and Quackle's superleaves). None ships.
 LEAVES = env_mapping("LEAVES")
+
+# Who may create tournaments (tournaments.services.may_create_tournament): "staff"
+# accounts only, or any signed-in user ("users").
+TOURNAMENT_CREATORS = env_choice(
+    "TOURNAMENT_CREATORS", ("staff", "users"), default="staff"
+)
+# Notes a user may add to games in a minute (games.quotas), counted in the database
+# every worker shares; more is a 429. 0: no quota.
+NOTES_PER_MINUTE = env_int("NOTES_PER_MINUTE", default=20)
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"

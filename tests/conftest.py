@@ -49,3 +49,16 @@ def _flush_may_truncate_the_event_log(request: pytest.FixtureRequest):
     DatabaseOperations.sql_flush = sql_flush
     yield
     DatabaseOperations.sql_flush = original
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _signed_in_users_may_create_tournaments():
+    """The suite's users create tournaments, as any signed-in user may where the
+    site allows it (TOURNAMENT_CREATORS=users); by default only staff may, which
+    tests/reliability_tests/test_quotas.py checks with the setting put back."""
+    from django.conf import settings
+
+    previous = settings.TOURNAMENT_CREATORS
+    settings.TOURNAMENT_CREATORS = "users"
+    yield
+    settings.TOURNAMENT_CREATORS = previous

@@ -191,6 +191,10 @@ class TournamentStream(StreamType[TournamentAggregate]):
             return replace(state, rules=rules_state, status_versions=statuses)
         return replace(state, rules=rules_state)
 
+    def admit(self, state: TournamentAggregate, event: object) -> None:
+        if not isinstance(event, _SYSTEM_TYPES):
+            rt.admit(state.rules, event)
+
     def reset_projections(self) -> None:
         # Every tournament read model, at once (the ORM's cascading delete reads
         # each row's key first).
