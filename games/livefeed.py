@@ -58,6 +58,8 @@ PAGE = 200
 
 _slots_lock = threading.Lock()
 _slots: threading.BoundedSemaphore | None = None
+_open = 0  # streams held open now, in this process
+_closing = threading.Event()
 
 
 class EventStreamRenderer(BaseRenderer):
@@ -76,6 +78,30 @@ def _stream_slots() -> threading.BoundedSemaphore:
         if _slots is None:
             _slots = threading.BoundedSemaphore(settings.FEED_STREAMS)
         return _slots
+
+
+def open_streams() -> int:
+    """How many streams this process holds open now."""
+    return _open
+
+
+def close_streams(timeout: float = 5.0) -> bool:
+    """End the held streams at their next poll (their browsers reconnect), and
+    wait for them; False if some were still open after `timeout` seconds."""
+    _closing.set()
+    try:
+        deadline = time.monotonic() + timeout
+        while _open and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return _open == 0
+    finally:
+        _closing.clear()
+
+
+def _count(step: int) -> None:
+    global _open
+    with _slots_lock:
+        _open += step
 
 
 def resume_position(request: HttpRequest) -> int:
@@ -168,11 +194,13 @@ def _held(
 ) -> Iterator[str]:
     """Send what is new every poll, a comment when idle (a closed connection is
     noticed on the next write), and close after the hold time."""
+    _count(1)
     try:
         yield _retry() + "".join(first)
         started = last_write = time.monotonic()
         while time.monotonic() - started < settings.FEED_HOLD_SECONDS:
-            time.sleep(settings.FEED_POLL_SECONDS)
+            if _closing.wait(settings.FEED_POLL_SECONDS):
+                return
             try:
                 parts, after = _catch_up(read, after)
             except DatabaseError:
@@ -186,6 +214,7 @@ def _held(
                 last_write = now
     finally:
         # Django closes the connection when the server closes the response.
+        _count(-1)
         slots.release()
 
 

@@ -6,7 +6,7 @@ recorded games. Director console: everything under ``tournaments/<id>/manage/``.
 
 from __future__ import annotations
 
-from django.urls import path
+from django.urls import include, path
 
 from tournaments import account_views, views
 
@@ -17,6 +17,7 @@ MD = f"{M}/divisions/<str:division>"
 MR = f"{MD}/rounds/<int:round_>"
 
 urlpatterns = [
+    path("", include("tournaments.room_urls")),
     path("", views.tournament_list, name="home"),
     path("tournaments/", views.tournament_list, name="tournament-list"),
     path("tournaments/new/", views.tournament_create, name="tournament-create"),
