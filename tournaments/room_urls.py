@@ -9,6 +9,17 @@ from tournaments import room_views
 T = "tournaments/<uuid:tournament_id>"
 D = f"{T}/divisions/<str:division>"
 
+R = f"{D}/rounds/<int:round_>"
+
 urlpatterns = [
     path(f"{D}/display/", room_views.display, name="display"),
+    path(f"{R}/tables/", room_views.find_your_table, name="find-your-table"),
+    path(f"{R}/pairings.pdf", room_views.pairings_pdf, name="pairings-pdf"),
+    path(f"{D}/standings.pdf", room_views.standings_pdf, name="standings-pdf"),
+    path(f"{D}/wallchart/", room_views.wall_chart, name="wall-chart"),
+    path(f"{D}/wallchart.pdf", room_views.wall_chart_pdf, name="wall-chart-pdf"),
+    path(f"{D}/scorecards.pdf", room_views.scorecards_pdf, name="scorecards-pdf"),
+    path(f"{T}/prizes/", room_views.prize_list, name="prize-list"),
+    path(f"{T}/prizes.pdf", room_views.prize_list_pdf, name="prize-list-pdf"),
+    path(f"{T}/manage/print/", room_views.manage_print, name="manage-print"),
 ]

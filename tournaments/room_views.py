@@ -8,15 +8,18 @@ write through ``tournaments.selfentry``, and render.
 
 from __future__ import annotations
 
+import functools
 import uuid
 
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from games.readcache import cached_page
-from tournaments import presenters, selectors
+from tournaments import presenters, printouts, selectors, selfentry
+from tournaments.models import Player, Tournament
 
 # What a display shows: the standings, the current round's pairings, or both in
 # turn (every DISPLAY_SECONDS, a page of a long table at a time).
@@ -75,4 +78,210 @@ def display(
 
     return cached_page(
         request, [tournament_id, division, show], version, build, reads=("show",)
+    )
+
+
+# --- printouts ---------------------------------------------------------------------
+
+
+def _readable_tournament(request: HttpRequest, tournament_id: uuid.UUID) -> Tournament:
+    selectors.readable_header(selectors.tournament_header(tournament_id), request.user)
+    return Tournament.objects.get(pk=tournament_id)
+
+
+def _division_of(tournament: Tournament, division: str) -> str:
+    if division not in tournament.divisions:
+        raise Http404(f"No division {division!r}.")
+    return division
+
+
+def _paper(request: HttpRequest) -> str | None:
+    paper = request.GET.get("paper", "a4")
+    return paper if paper in printouts.PAPERS else None
+
+
+BAD_PAPER = "paper: a4 or letter."
+
+
+def _pdf(body: bytes, name: str) -> HttpResponse:
+    response = HttpResponse(body, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{name}"'
+    return response
+
+
+def _bad(message: str) -> HttpResponse:
+    return HttpResponseBadRequest(message, content_type="text/plain")
+
+
+def _paired_round(tournament: Tournament, division: str, round_: int) -> int:
+    if not 1 <= round_ <= selectors.paired_rounds(tournament.tournament_id, division):
+        raise Http404(f"Round {round_} is not paired.")
+    return round_
+
+
+@require_GET
+def pairings_pdf(
+    request: HttpRequest, tournament_id: uuid.UUID, division: str, round_: int
+) -> HttpResponse:
+    tournament = _readable_tournament(request, tournament_id)
+    division = _division_of(tournament, division)
+    round_ = _paired_round(tournament, division, round_)
+    if (paper := _paper(request)) is None:
+        return _bad(BAD_PAPER)
+    body = printouts.pairings_pdf(tournament, division, round_, paper=paper)
+    return _pdf(body, f"pairings-{division}-round-{round_}.pdf")
+
+
+@require_GET
+def standings_pdf(
+    request: HttpRequest, tournament_id: uuid.UUID, division: str
+) -> HttpResponse:
+    tournament = _readable_tournament(request, tournament_id)
+    division = _division_of(tournament, division)
+    if (paper := _paper(request)) is None:
+        return _bad(BAD_PAPER)
+    body = printouts.standings_pdf(tournament, division, paper=paper)
+    return _pdf(body, f"standings-{division}.pdf")
+
+
+@require_GET
+def wall_chart_pdf(
+    request: HttpRequest, tournament_id: uuid.UUID, division: str
+) -> HttpResponse:
+    tournament = _readable_tournament(request, tournament_id)
+    division = _division_of(tournament, division)
+    if (paper := _paper(request)) is None:
+        return _bad(BAD_PAPER)
+    body = printouts.wall_chart_pdf(tournament, division, paper=paper)
+    return _pdf(body, f"wall-chart-{division}.pdf")
+
+
+@require_GET
+def prize_list_pdf(request: HttpRequest, tournament_id: uuid.UUID) -> HttpResponse:
+    tournament = _readable_tournament(request, tournament_id)
+    if (paper := _paper(request)) is None:
+        return _bad(BAD_PAPER)
+    return _pdf(printouts.prize_list_pdf(tournament, paper=paper), "prize-list.pdf")
+
+
+@require_GET
+def scorecards_pdf(
+    request: HttpRequest, tournament_id: uuid.UUID, division: str
+) -> HttpResponse:
+    """The division's pre-filled scorecards (``?player=`` one player's), for the
+    tournament's team: with self-entry on, they carry each round's code."""
+    tournament = _team_tournament(request, tournament_id)
+    division = _division_of(tournament, division)
+    if (paper := _paper(request)) is None:
+        return _bad(BAD_PAPER)
+    wanted = request.GET.getlist("player") or None
+    if (
+        wanted
+        and not Player.objects.filter(
+            tournament=tournament, division=division, player_id__in=wanted
+        ).exists()
+    ):
+        raise Http404("No such player in this division.")
+
+    def link(player_id: str) -> str:
+        return request.build_absolute_uri(
+            reverse("scorecard", args=[tournament_id, player_id])
+        )
+
+    code = None
+    if selfentry.enabled(tournament_id):
+        code = functools.partial(selfentry.round_code, tournament_id)
+    body = printouts.scorecards_pdf(
+        tournament, division, link=link, code=code, player_ids=wanted, paper=paper
+    )
+    return _pdf(body, f"scorecards-{division}.pdf")
+
+
+def _team_tournament(request: HttpRequest, tournament_id: uuid.UUID) -> Tournament:
+    tournament = _readable_tournament(request, tournament_id)
+    if selectors.tournament_role(tournament, request.user) is None:
+        raise PermissionDenied("Only this tournament's team may do that.")
+    return tournament
+
+
+@require_GET
+def find_your_table(
+    request: HttpRequest, tournament_id: uuid.UUID, division: str, round_: int
+) -> HttpResponse:
+    """Every player of a round by name, with their table: the list by the door."""
+    tournament = _readable_tournament(request, tournament_id)
+    division = _division_of(tournament, division)
+    round_ = _paired_round(tournament, division, round_)
+    boards = selectors.round_boards(tournament_id, division, round_)
+    return render(
+        request,
+        "tournaments/room/tables.html",
+        {
+            "tournament": tournament,
+            "division": division,
+            "round": round_,
+            "lines": printouts.find_your_table(boards),
+        },
+    )
+
+
+@require_GET
+def wall_chart(
+    request: HttpRequest, tournament_id: uuid.UUID, division: str
+) -> HttpResponse:
+    tournament = _readable_tournament(request, tournament_id)
+    division = _division_of(tournament, division)
+    last, lines = printouts.wall_chart(tournament_id, division)
+    rounds = range(1, last + 1)
+    return render(
+        request,
+        "tournaments/room/wallchart.html",
+        {
+            "tournament": tournament,
+            "division": division,
+            "rounds": rounds,
+            "lines": [
+                {"line": line, "cells": [line.cells.get(r) for r in rounds]}
+                for line in lines
+            ],
+        },
+    )
+
+
+@require_GET
+def prize_list(request: HttpRequest, tournament_id: uuid.UUID) -> HttpResponse:
+    tournament = _readable_tournament(request, tournament_id)
+    return render(
+        request,
+        "tournaments/room/prizes.html",
+        {
+            "tournament": tournament,
+            "divisions": [
+                (division, printouts.prize_rows(tournament_id, division))
+                for division in tournament.divisions
+            ],
+        },
+    )
+
+
+@require_GET
+def manage_print(request: HttpRequest, tournament_id: uuid.UUID) -> HttpResponse:
+    """The team's page of everything the room needs, per division."""
+    tournament = _team_tournament(request, tournament_id)
+    divisions = [
+        {
+            "name": division,
+            "round": selectors.paired_rounds(tournament_id, division),
+        }
+        for division in tournament.divisions
+    ]
+    return render(
+        request,
+        "tournaments/room/print.html",
+        {
+            "tournament": tournament,
+            "divisions": divisions,
+            "papers": ("a4", "letter"),
+            "self_entry": selfentry.enabled(tournament_id),
+        },
     )

@@ -1,0 +1,227 @@
+"""The room's printouts: each PDF renders on A4 and on US Letter with the names,
+tables and scores the room needs, read back from the PDF's text."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from pypdf import PdfReader
+
+from tournaments import printouts, services
+from tournaments.models import Player
+
+# Page sizes in points, portrait.
+SIZES = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
+
+
+@pytest.fixture
+def club(director):
+    """4 rounds, Ann, Ben, Cy and Zoë: round 1 played, round 2 paired."""
+    tid = services.tournament_create(
+        user=director,
+        name="Riverside Club Night",
+        start_date="2026-11-21",
+        end_date="2026-11-21",
+        rounds=4,
+        published=True,
+    ).stream.id
+    services.players_register(
+        tournament_id=tid,
+        division="A",
+        entries=[
+            ("Ann Able", 1800, ""),
+            ("Ben Baker", 1700, ""),
+            ("Cy Cole", 1600, ""),
+            ("Zoë Zane", 1500, ""),
+        ],
+        user=director,
+    )
+    ids = dict(
+        Player.objects.filter(tournament_id=tid).values_list("number", "player_id")
+    )
+
+    def pair(round_, games):
+        services.round_pair(
+            tournament_id=tid,
+            division="A",
+            round_=round_,
+            method="manual",
+            games=[(board, ids[a], ids[b]) for board, a, b in games],
+            user=director,
+        )
+
+    pair(1, [(1, 1, 2), (2, 3, 4)])
+    services.result_record(
+        tournament_id=tid,
+        round_=1,
+        player_a=ids[1],
+        player_b=ids[2],
+        score_a=420,
+        score_b=380,
+        user=director,
+    )
+    services.result_record(
+        tournament_id=tid,
+        round_=1,
+        player_a=ids[3],
+        player_b=ids[4],
+        score_a=350,
+        score_b=402,
+        user=director,
+    )
+    pair(2, [(1, 4, 1), (2, 2, 3)])
+    return tid, ids
+
+
+def pdf_text(response) -> tuple[str, list[tuple[float, float]]]:
+    assert response.status_code == 200, response.content[:200]
+    assert response["Content-Type"] == "application/pdf"
+    reader = PdfReader(io.BytesIO(response.content))
+    sizes = [
+        (round(float(page.mediabox.width), 2), round(float(page.mediabox.height), 2))
+        for page in reader.pages
+    ]
+    return "\n".join(page.extract_text() for page in reader.pages), sizes
+
+
+def assert_paper(sizes, paper, *, wide=False):
+    width, height = SIZES[paper]
+    expected = (height, width) if wide else (width, height)
+    assert set(sizes) == {expected}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_pairings_list_the_tables_and_every_player_by_name(client, club, paper):
+    tid, _ = club
+    text, sizes = pdf_text(
+        client.get(
+            f"/tournaments/{tid}/divisions/A/rounds/2/pairings.pdf?paper={paper}"
+        )
+    )
+    assert_paper(sizes, paper)
+    assert "Round 2 pairings: by table" in text
+    assert "Zoë Zane (#4)" in text
+    by_name = text[text.index("find your table") :]
+    # The title, the header, then one cell a line: player, table, opponent, seat.
+    lines = by_name.splitlines()
+    rows = [lines[at : at + 4] for at in range(5, len(lines), 4)]
+    assert [row[0] for row in rows] == [
+        "Ann Able (#1)",
+        "Ben Baker (#2)",
+        "Cy Cole (#3)",
+        "Zoë Zane (#4)",
+    ]
+    assert rows[0] == ["Ann Able (#1)", "1", "Zoë Zane (#4)", "second"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_standings_wall_chart_and_prizes(client, club, paper):
+    tid, _ = club
+    text, sizes = pdf_text(
+        client.get(f"/tournaments/{tid}/divisions/A/standings.pdf?paper={paper}")
+    )
+    assert_paper(sizes, paper)
+    assert "Standings after round 2" in text
+    assert text.index("Zoë Zane") < text.index("Cy Cole")
+    chart, sizes = pdf_text(
+        client.get(f"/tournaments/{tid}/divisions/A/wallchart.pdf?paper={paper}")
+    )
+    assert_paper(sizes, paper, wide=True)
+    assert "R1" in chart
+    assert "R2" in chart
+    assert "W 420–380" in chart
+    assert "L 350–402" in chart
+    prizes, sizes = pdf_text(client.get(f"/tournaments/{tid}/prizes.pdf?paper={paper}"))
+    assert_paper(sizes, paper)
+    assert "Prize list" in prizes
+    assert "Ann Able (#1)" in prizes
+    assert "Prize tables are not configured" in prizes
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_scorecards_are_prefilled_for_the_remaining_rounds(
+    client, director, club, paper
+):
+    tid, ids = club
+    client.force_login(director)
+    text, sizes = pdf_text(
+        client.get(f"/tournaments/{tid}/divisions/A/scorecards.pdf?paper={paper}")
+    )
+    assert_paper(sizes, paper)
+    assert len(sizes) == 4  # a page a player
+    ann = text[text.index("Ann Able") : text.index("Ben Baker")]
+    assert "After round 1: 1-0, spread +40" in ann
+    assert f"http://testserver/tournaments/{tid}/players/{ids[1]}/" in ann
+    rows = ann[ann.index("Your score") :]
+    assert "Zoë Zane" in rows  # round 2, as paired
+    assert "second" in rows
+    assert "Round" in rows
+    for round_ in ("2", "3", "4"):
+        assert f"\n{round_} " in rows or f"\n{round_}\n" in rows
+    one, _ = pdf_text(
+        client.get(f"/tournaments/{tid}/divisions/A/scorecards.pdf?player={ids[4]}")
+    )
+    assert "Zoë Zane" in one
+    assert "Ann Able" in one  # her round-2 opponent
+    assert "Ben Baker" not in one
+
+
+def test_the_qr_code_encodes_the_scorecard_link():
+    url = "https://example.org/tournaments/x/players/y/"
+    drawing = printouts.qr_drawing(url)
+    (widget,) = drawing.contents
+    assert widget.value == url
+    assert round(drawing.width) == round(printouts.QR_SIZE)
+
+
+@pytest.mark.django_db
+def test_scorecards_are_for_the_team_and_paper_is_checked(client, club, other_user):
+    tid, _ = club
+    url = f"/tournaments/{tid}/divisions/A/scorecards.pdf"
+    assert client.get(url).status_code == 403
+    client.force_login(other_user)
+    assert client.get(url).status_code == 403
+    response = client.get(f"/tournaments/{tid}/divisions/A/standings.pdf?paper=a3")
+    assert response.status_code == 400
+    assert response.content == b"paper: a4 or letter."
+    assert (
+        client.get(f"/tournaments/{tid}/divisions/A/rounds/3/pairings.pdf").status_code
+        == 404
+    )
+
+
+@pytest.mark.django_db
+def test_the_pages_print_find_your_table_the_wall_chart_and_prizes(client, club):
+    tid, _ = club
+    tables = client.get(f"/tournaments/{tid}/divisions/A/rounds/2/tables/")
+    page = tables.content.decode()
+    players = [
+        page.index(f'<td class="who">{name}')
+        for name in ("Ann Able", "Ben Baker", "Cy Cole", "Zoë Zane")
+    ]
+    assert players == sorted(players)
+    chart = client.get(f"/tournaments/{tid}/divisions/A/wallchart/").content.decode()
+    assert "W 420–380" in chart
+    prizes = client.get(f"/tournaments/{tid}/prizes/").content.decode()
+    assert "Zoë Zane" in prizes
+
+
+@pytest.mark.django_db
+def test_the_print_page_lists_every_printout_for_the_team(client, director, club):
+    tid, _ = club
+    assert client.get(f"/tournaments/{tid}/manage/print/").status_code == 403
+    client.force_login(director)
+    page = client.get(f"/tournaments/{tid}/manage/print/").content.decode()
+    for url in (
+        f"/tournaments/{tid}/divisions/A/rounds/2/pairings.pdf?paper=letter",
+        f"/tournaments/{tid}/divisions/A/scorecards.pdf?paper=a4",
+        f"/tournaments/{tid}/divisions/A/standings.pdf",
+        f"/tournaments/{tid}/divisions/A/wallchart.pdf",
+        f"/tournaments/{tid}/prizes.pdf",
+        f"/tournaments/{tid}/divisions/A/display/",
+    ):
+        assert url in page
