@@ -21,5 +21,7 @@ urlpatterns = [
     path(f"{D}/scorecards.pdf", room_views.scorecards_pdf, name="scorecards-pdf"),
     path(f"{T}/prizes/", room_views.prize_list, name="prize-list"),
     path(f"{T}/prizes.pdf", room_views.prize_list_pdf, name="prize-list-pdf"),
+    path(f"{T}/reports/", room_views.reports_page, name="reports"),
+    path(f"{T}/reports.csv", room_views.reports_csv, name="reports-csv"),
     path(f"{T}/manage/print/", room_views.manage_print, name="manage-print"),
 ]

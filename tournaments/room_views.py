@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from games.readcache import cached_page
-from tournaments import presenters, printouts, selectors, selfentry
+from tournaments import presenters, printouts, reports, selectors, selfentry
 from tournaments.models import Player, Tournament
 
 # What a display shows: the standings, the current round's pairings, or both in
@@ -285,3 +285,27 @@ def manage_print(request: HttpRequest, tournament_id: uuid.UUID) -> HttpResponse
             "self_entry": selfentry.enabled(tournament_id),
         },
     )
+
+
+# --- reports -----------------------------------------------------------------------
+
+
+@require_GET
+def reports_page(request: HttpRequest, tournament_id: uuid.UUID) -> HttpResponse:
+    """High game, high loss, high combined, biggest upset, lowest win, and firsts
+    and seconds: per division and for the whole event."""
+    tournament = _readable_tournament(request, tournament_id)
+    return render(
+        request,
+        "tournaments/room/reports.html",
+        {"tournament": tournament, "report": reports.tournament_reports(tournament)},
+    )
+
+
+@require_GET
+def reports_csv(request: HttpRequest, tournament_id: uuid.UUID) -> HttpResponse:
+    tournament = _readable_tournament(request, tournament_id)
+    text = reports.reports_csv(reports.tournament_reports(tournament))
+    response = HttpResponse(text, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="reports.csv"'
+    return response
