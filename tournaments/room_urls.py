@@ -24,4 +24,14 @@ urlpatterns = [
     path(f"{T}/reports/", room_views.reports_page, name="reports"),
     path(f"{T}/reports.csv", room_views.reports_csv, name="reports-csv"),
     path(f"{T}/manage/print/", room_views.manage_print, name="manage-print"),
+    path(
+        f"{T}/manage/self-entry/",
+        room_views.manage_self_entry,
+        name="manage-self-entry",
+    ),
+    path(
+        f"{T}/players/<str:player_id>/report/",
+        room_views.report_score,
+        name="report-score",
+    ),
 ]

@@ -10,16 +10,21 @@ from __future__ import annotations
 
 import functools
 import uuid
+from typing import Any
 
+from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_http_methods
 
+from games.eventstore.errors import ConcurrencyError, EventRejectedError
 from games.readcache import cached_page
-from tournaments import presenters, printouts, reports, selectors, selfentry
+from tournaments import presenters, printouts, reports, selectors, selfentry, services
+from tournaments.forms import apply_rejection
 from tournaments.models import Player, Tournament
+from tournaments.room_forms import ScoreReportForm, SelfEntrySwitchForm
 
 # What a display shows: the standings, the current round's pairings, or both in
 # turn (every DISPLAY_SECONDS, a page of a long table at a time).
@@ -309,3 +314,122 @@ def reports_csv(request: HttpRequest, tournament_id: uuid.UUID) -> HttpResponse:
     response = HttpResponse(text, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="reports.csv"'
     return response
+
+
+# --- self-entry --------------------------------------------------------------------
+
+
+def _report_context(
+    tournament: Tournament, player: Player, state: Any, round_: int | None
+) -> dict[str, Any]:
+    opponent = None
+    if round_ is not None and state.rules is not None:
+        seat = state.rules.round_state(player.division, round_).seats[player.player_id]
+        opponent = state.rules.players[seat.opponent].name
+    return {
+        "tournament": tournament,
+        "player": player,
+        "round": round_,
+        "opponent": opponent,
+        "linked": False,
+    }
+
+
+@require_http_methods(["GET", "POST"])
+def report_score(
+    request: HttpRequest, tournament_id: uuid.UUID, player_id: str
+) -> HttpResponse:
+    """A player reports their game from their phone (self-entry)."""
+    tournament = _readable_tournament(request, tournament_id)
+    player = get_object_or_404(Player, tournament=tournament, player_id=player_id)
+    _, state = services.tournament_state(tournament_id)
+    if not state.self_entry:
+        raise Http404("This tournament does not take results from players.")
+    round_ = selfentry.next_round(state, player_id)
+    form = ScoreReportForm(initial={"round": round_})
+    status = 200
+    if request.method == "POST":
+        form = ScoreReportForm(request.POST)
+        if form.is_valid() and _submit_report(request, form, tournament_id, player_id):
+            return redirect("report-score", tournament_id, player_id)
+        status = 400
+    context = _report_context(tournament, player, state, round_)
+    context["form"] = form
+    context["linked"] = (
+        request.user.is_authenticated
+        and state.accounts.get(player_id) == request.user.pk
+    )
+    return render(request, "tournaments/room/report.html", context, status=status)
+
+
+def _submit_report(
+    request: HttpRequest,
+    form: ScoreReportForm,
+    tournament_id: uuid.UUID,
+    player_id: str,
+) -> bool:
+    data = form.cleaned_data
+    try:
+        outcome = selfentry.score_report(
+            tournament_id=tournament_id,
+            round_=data["round"],
+            player_id=player_id,
+            own_score=data["own_score"],
+            opponent_score=data["opponent_score"],
+            user=request.user,
+            code=data["code"] or None,
+        )
+    except selfentry.SelfEntryError as error:
+        form.add_error("code", error.message)
+        return False
+    except ConcurrencyError:
+        form.add_error(None, "Someone reported at the same moment: send it again.")
+        return False
+    except EventRejectedError as error:
+        apply_rejection(form, error, ScoreReportForm.RULE_FIELDS)
+        return False
+    if outcome.recorded:
+        messages.success(request, "Both players agree: the result is recorded.")
+    elif outcome.disagrees:
+        messages.warning(
+            request,
+            "Your opponent reported other scores: the director will decide.",
+        )
+    else:
+        messages.success(
+            request, "Thank you: the result is recorded once your opponent agrees."
+        )
+    return True
+
+
+@require_http_methods(["GET", "POST"])
+def manage_self_entry(request: HttpRequest, tournament_id: uuid.UUID) -> HttpResponse:
+    """The team's view of self-entry: the switch (directors) and the reported
+    games still without a result, disagreements first."""
+    tournament = _team_tournament(request, tournament_id)
+    if request.method == "POST":
+        form = SelfEntrySwitchForm(request.POST)
+        if form.is_valid():
+            try:
+                selfentry.self_entry_set(
+                    tournament_id=tournament_id,
+                    enabled=form.cleaned_data["enabled"],
+                    user=request.user,
+                )
+            except ConcurrencyError:
+                messages.error(request, "The tournament changed meanwhile: try again.")
+            return redirect("manage-self-entry", tournament_id)
+    _, state = services.tournament_state(tournament_id)
+    games = selfentry.pending_games(state)
+    return render(
+        request,
+        "tournaments/room/selfentry.html",
+        {
+            "tournament": tournament,
+            "enabled": state.self_entry,
+            "form": SelfEntrySwitchForm(initial={"enabled": not state.self_entry}),
+            "disagreements": [g for g in games if g.disagrees],
+            "waiting": [g for g in games if not g.disagrees],
+            "is_director": selectors.tournament_is_director(tournament, request.user),
+        },
+    )

@@ -8,70 +8,10 @@ import io
 import pytest
 from pypdf import PdfReader
 
-from tournaments import printouts, services
-from tournaments.models import Player
+from tournaments import printouts
 
 # Page sizes in points, portrait.
 SIZES = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
-
-
-@pytest.fixture
-def club(director):
-    """4 rounds, Ann, Ben, Cy and Zoë: round 1 played, round 2 paired."""
-    tid = services.tournament_create(
-        user=director,
-        name="Riverside Club Night",
-        start_date="2026-11-21",
-        end_date="2026-11-21",
-        rounds=4,
-        published=True,
-    ).stream.id
-    services.players_register(
-        tournament_id=tid,
-        division="A",
-        entries=[
-            ("Ann Able", 1800, ""),
-            ("Ben Baker", 1700, ""),
-            ("Cy Cole", 1600, ""),
-            ("Zoë Zane", 1500, ""),
-        ],
-        user=director,
-    )
-    ids = dict(
-        Player.objects.filter(tournament_id=tid).values_list("number", "player_id")
-    )
-
-    def pair(round_, games):
-        services.round_pair(
-            tournament_id=tid,
-            division="A",
-            round_=round_,
-            method="manual",
-            games=[(board, ids[a], ids[b]) for board, a, b in games],
-            user=director,
-        )
-
-    pair(1, [(1, 1, 2), (2, 3, 4)])
-    services.result_record(
-        tournament_id=tid,
-        round_=1,
-        player_a=ids[1],
-        player_b=ids[2],
-        score_a=420,
-        score_b=380,
-        user=director,
-    )
-    services.result_record(
-        tournament_id=tid,
-        round_=1,
-        player_a=ids[3],
-        player_b=ids[4],
-        score_a=350,
-        score_b=402,
-        user=director,
-    )
-    pair(2, [(1, 4, 1), (2, 2, 3)])
-    return tid, ids
 
 
 def pdf_text(response) -> tuple[str, list[tuple[float, float]]]:
@@ -93,8 +33,10 @@ def assert_paper(sizes, paper, *, wide=False):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_the_pairings_list_the_tables_and_every_player_by_name(client, club, paper):
-    tid, _ = club
+def test_the_pairings_list_the_tables_and_every_player_by_name(
+    client, club_night, paper
+):
+    tid, _ = club_night
     text, sizes = pdf_text(
         client.get(
             f"/tournaments/{tid}/divisions/A/rounds/2/pairings.pdf?paper={paper}"
@@ -118,8 +60,8 @@ def test_the_pairings_list_the_tables_and_every_player_by_name(client, club, pap
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_standings_wall_chart_and_prizes(client, club, paper):
-    tid, _ = club
+def test_standings_wall_chart_and_prizes(client, club_night, paper):
+    tid, _ = club_night
     text, sizes = pdf_text(
         client.get(f"/tournaments/{tid}/divisions/A/standings.pdf?paper={paper}")
     )
@@ -144,9 +86,9 @@ def test_standings_wall_chart_and_prizes(client, club, paper):
 @pytest.mark.django_db
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_scorecards_are_prefilled_for_the_remaining_rounds(
-    client, director, club, paper
+    client, director, club_night, paper
 ):
-    tid, ids = club
+    tid, ids = club_night
     client.force_login(director)
     text, sizes = pdf_text(
         client.get(f"/tournaments/{tid}/divisions/A/scorecards.pdf?paper={paper}")
@@ -179,8 +121,10 @@ def test_the_qr_code_encodes_the_scorecard_link():
 
 
 @pytest.mark.django_db
-def test_scorecards_are_for_the_team_and_paper_is_checked(client, club, other_user):
-    tid, _ = club
+def test_scorecards_are_for_the_team_and_paper_is_checked(
+    client, club_night, other_user
+):
+    tid, _ = club_night
     url = f"/tournaments/{tid}/divisions/A/scorecards.pdf"
     assert client.get(url).status_code == 403
     client.force_login(other_user)
@@ -195,8 +139,8 @@ def test_scorecards_are_for_the_team_and_paper_is_checked(client, club, other_us
 
 
 @pytest.mark.django_db
-def test_the_pages_print_find_your_table_the_wall_chart_and_prizes(client, club):
-    tid, _ = club
+def test_the_pages_print_find_your_table_the_wall_chart_and_prizes(client, club_night):
+    tid, _ = club_night
     tables = client.get(f"/tournaments/{tid}/divisions/A/rounds/2/tables/")
     page = tables.content.decode()
     players = [
@@ -211,8 +155,8 @@ def test_the_pages_print_find_your_table_the_wall_chart_and_prizes(client, club)
 
 
 @pytest.mark.django_db
-def test_the_print_page_lists_every_printout_for_the_team(client, director, club):
-    tid, _ = club
+def test_the_print_page_lists_every_printout_for_the_team(client, director, club_night):
+    tid, _ = club_night
     assert client.get(f"/tournaments/{tid}/manage/print/").status_code == 403
     client.force_login(director)
     page = client.get(f"/tournaments/{tid}/manage/print/").content.decode()
