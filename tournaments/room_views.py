@@ -13,7 +13,6 @@ import uuid
 from typing import Any
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -21,7 +20,15 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from games.eventstore.errors import ConcurrencyError, EventRejectedError
 from games.readcache import cached_page
-from tournaments import presenters, printouts, reports, selectors, selfentry, services
+from tournaments import (
+    presenters,
+    printouts,
+    reports,
+    selectors,
+    selfentry,
+    services,
+    views,
+)
 from tournaments.forms import apply_rejection
 from tournaments.models import Player, Tournament
 from tournaments.room_forms import ScoreReportForm, SelfEntrySwitchForm
@@ -89,15 +96,11 @@ def display(
 # --- printouts ---------------------------------------------------------------------
 
 
-def _readable_tournament(request: HttpRequest, tournament_id: uuid.UUID) -> Tournament:
-    selectors.readable_header(selectors.tournament_header(tournament_id), request.user)
-    return Tournament.objects.get(pk=tournament_id)
-
-
-def _division_of(tournament: Tournament, division: str) -> str:
-    if division not in tournament.divisions:
-        raise Http404(f"No division {division!r}.")
-    return division
+# The pages' access rules, written once (tournaments.views): readers of the
+# tournament, its team, and a division that exists.
+_readable_tournament = views._readable
+_team_tournament = views._team_member
+_division_of = views._division
 
 
 def _paper(request: HttpRequest) -> str | None:
@@ -137,28 +140,37 @@ def pairings_pdf(
     return _pdf(body, f"pairings-{division}-round-{round_}.pdf")
 
 
-@require_GET
-def standings_pdf(
-    request: HttpRequest, tournament_id: uuid.UUID, division: str
+def _division_pdf(
+    request: HttpRequest,
+    tournament_id: uuid.UUID,
+    division: str,
+    make: Any,
+    name: str,
 ) -> HttpResponse:
+    """A division's printout, ``make(tournament, division, paper=…)``, as a PDF."""
     tournament = _readable_tournament(request, tournament_id)
     division = _division_of(tournament, division)
     if (paper := _paper(request)) is None:
         return _bad(BAD_PAPER)
-    body = printouts.standings_pdf(tournament, division, paper=paper)
-    return _pdf(body, f"standings-{division}.pdf")
+    return _pdf(make(tournament, division, paper=paper), f"{name}-{division}.pdf")
+
+
+@require_GET
+def standings_pdf(
+    request: HttpRequest, tournament_id: uuid.UUID, division: str
+) -> HttpResponse:
+    return _division_pdf(
+        request, tournament_id, division, printouts.standings_pdf, "standings"
+    )
 
 
 @require_GET
 def wall_chart_pdf(
     request: HttpRequest, tournament_id: uuid.UUID, division: str
 ) -> HttpResponse:
-    tournament = _readable_tournament(request, tournament_id)
-    division = _division_of(tournament, division)
-    if (paper := _paper(request)) is None:
-        return _bad(BAD_PAPER)
-    body = printouts.wall_chart_pdf(tournament, division, paper=paper)
-    return _pdf(body, f"wall-chart-{division}.pdf")
+    return _division_pdf(
+        request, tournament_id, division, printouts.wall_chart_pdf, "wall-chart"
+    )
 
 
 @require_GET
@@ -200,13 +212,6 @@ def scorecards_pdf(
         tournament, division, link=link, code=code, player_ids=wanted, paper=paper
     )
     return _pdf(body, f"scorecards-{division}.pdf")
-
-
-def _team_tournament(request: HttpRequest, tournament_id: uuid.UUID) -> Tournament:
-    tournament = _readable_tournament(request, tournament_id)
-    if selectors.tournament_role(tournament, request.user) is None:
-        raise PermissionDenied("Only this tournament's team may do that.")
-    return tournament
 
 
 @require_GET
