@@ -41,8 +41,8 @@ from typing import Any
 from django.conf import settings
 from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import BaseRenderer, JSONRenderer
@@ -230,10 +230,28 @@ AFTER = OpenApiParameter(
     int,
     description="Feed position to resume after (a browser sends Last-Event-ID).",
 )
+
+
+class FeedMessage(serializers.Serializer):
+    """One Server-Sent Event of a feed, as an EventSource reads it."""
+
+    id = serializers.CharField(help_text="The event's feed position.")
+    event = serializers.ChoiceField(
+        choices=["message", "head"],
+        required=False,
+        help_text="`message` (the default): an event; `head`: no event, the feed"
+        " position the follower has read up to.",
+    )
+    data = serializers.CharField(
+        help_text="The event as JSON: position, stream_type, stream_id, version,"
+        " event_type, schema_version, recorded_at, payload, metadata."
+    )
+
+
 STREAM_RESPONSE = {
     (200, CONTENT_TYPE): OpenApiResponse(
-        OpenApiTypes.STR,
-        description="Server-Sent Events: `id: <feed position>`, `data: <event JSON>`.",
+        FeedMessage,
+        description="Server-Sent Events in commit order; resume with Last-Event-ID.",
     )
 }
 

@@ -8,8 +8,9 @@ from urllib.parse import urlsplit
 
 import pytest
 import schemathesis
+from django.test import override_settings
 from drf_spectacular.generators import SchemaGenerator
-from hypothesis import HealthCheck, Phase, given
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis.errors import Unsatisfiable
 from rest_framework.authtoken.models import Token
 from schemathesis import GenerationMode
@@ -68,12 +69,12 @@ SCHEMA_DEFECTS: dict[str, str] = {}
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
-def test_the_api_honours_its_schema(live_server, seeded, mode, settings):
+# The live feeds answer what is new and close, instead of holding each call.
+@override_settings(FEED_HOLD_SECONDS=0)
+def test_the_api_honours_its_schema(live_server, seeded, mode):
     """Every operation of the schema, with valid data and with data that breaks the
     schema. (schemathesis's own pytest plugin does not run under pytest 9: it reads
     a private attribute pytest removed, so the operations are driven here.)"""
-    # The live feeds answer what is new and close, instead of holding each call.
-    settings.FEED_HOLD_SECONDS = 0
     host = urlsplit(live_server.url).hostname
     assert host in {"localhost", "127.0.0.1"}
     schema = schemathesis.openapi.from_url(f"{live_server.url}/api/schema/?format=json")
