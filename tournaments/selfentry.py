@@ -31,6 +31,7 @@ from django.db import transaction
 from games.eventstore.store import AppendResult, append, lock_stream
 from rules import selfentry as rs
 from tournaments import events as te
+from tournaments.models import Tournament
 from tournaments.services import (
     PermissionDeniedError,
     append_as_director,
@@ -62,8 +63,11 @@ def round_code(tournament_id: uuid.UUID, player_id: str, round_: int) -> str:
 
 def enabled(tournament_id: uuid.UUID) -> bool:
     """Whether the tournament lets players enter their own results."""
-    _, state = tournament_state(tournament_id)
-    return state.self_entry
+    return bool(
+        Tournament.objects.filter(pk=tournament_id)
+        .values_list("self_entry", flat=True)
+        .first()
+    )
 
 
 def self_entry_set(

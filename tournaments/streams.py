@@ -268,6 +268,7 @@ class TournamentStream(StreamType[TournamentAggregate]):
             "club_event": settings.club_event,
             "divisions": list(rules.divisions),
             "published": state.published,
+            "self_entry": state.self_entry,
             "updated_at": now,
         }
         tournament = (

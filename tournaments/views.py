@@ -33,14 +33,7 @@ from games.views import flagged_note
 from rules import tournament as rt
 from rules.errors import GcgError, RulesError
 from rules.records import EntryKind
-from tournaments import (
-    corrections,
-    imports,
-    presenters,
-    selectors,
-    selfentry,
-    services,
-)
+from tournaments import corrections, imports, presenters, selectors, services
 from tournaments.forms import (
     RESULT_FIELDS,
     RESULT_RULE_FIELDS,
@@ -343,9 +336,7 @@ def scorecard(
                 "standing": SimpleLazyObject(lambda: selectors.latest_standing(lines)),
                 "division_version": version,
                 # Self-entry's switch counts for the division's version.
-                "self_entry": SimpleLazyObject(
-                    lambda: selfentry.enabled(tournament_id)
-                ),
+                "self_entry": header.self_entry,
             },
         )
 
