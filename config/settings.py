@@ -167,6 +167,15 @@ CACHES = {
         "OPTIONS": {"MAX_BYTES": env_int("READ_CACHE_MB", default=64) * 2**20},
     }
 }
+# The live feed (games/livefeed.py): Server-Sent Events held open per process at
+# most (default: half of gunicorn's threads, WEB_THREADS), how long each is held
+# before the browser reconnects, how often a held stream polls for new events, and
+# the retry a follower beyond the limit is told to wait.
+FEED_STREAMS = env_int("FEED_STREAMS", default=max(1, env_int("WEB_THREADS", 8) // 2))
+FEED_HOLD_SECONDS = env_int("FEED_HOLD_SECONDS", default=30)
+FEED_POLL_SECONDS = 0.5
+FEED_KEEPALIVE_SECONDS = 5
+FEED_RETRY_MS = 1000
 # One sign-in throttle for every way in (config/auth.py): django-axes counts failures
 # in the database, which every worker and machine shares, per username and per
 # address (so spraying one password over many usernames is limited too).

@@ -62,3 +62,17 @@ def _signed_in_users_may_create_tournaments():
     settings.TOURNAMENT_CREATORS = "users"
     yield
     settings.TOURNAMENT_CREATORS = previous
+
+
+@pytest.fixture
+def feed_at_once(db):
+    """Number events for the feed as they are inserted, not at commit.
+
+    The feed's trigger is deferred to COMMIT (games/eventstore/feed.py), and a
+    test's transaction is rolled back, never committed: without this its events
+    would never reach the feed. One test, one connection: the order is the same.
+    """
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SET CONSTRAINTS event_feed_number IMMEDIATE")

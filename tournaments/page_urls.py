@@ -6,7 +6,7 @@ recorded games. Director console: everything under ``tournaments/<id>/manage/``.
 
 from __future__ import annotations
 
-from django.urls import path, register_converter
+from django.urls import include, path, register_converter
 
 from tournaments import account_views, division_views, views
 from tournaments.converters import DivisionConverter
@@ -21,6 +21,7 @@ MD = f"{M}/divisions/<division:division>"
 MR = f"{MD}/rounds/<int:round_>"
 
 urlpatterns = [
+    path("", include("tournaments.room_urls")),
     path("", views.tournament_list, name="home"),
     path("tournaments/", views.tournament_list, name="tournament-list"),
     path("tournaments/new/", views.tournament_create, name="tournament-create"),

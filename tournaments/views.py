@@ -378,6 +378,8 @@ def scorecard(
                 ),
                 "standing": SimpleLazyObject(lambda: selectors.latest_standing(lines)),
                 "division_version": version,
+                # Self-entry's switch counts for the division's version.
+                "self_entry": header.self_entry,
             },
         )
 

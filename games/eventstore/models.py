@@ -97,3 +97,36 @@ class FlaggedStream(models.Model):
 
     def __str__(self) -> str:
         return f"{self.stream_type}/{self.stream_id}: {self.problem}"
+
+
+class FeedEntry(models.Model):
+    """An event's place in commit order: the live feed's cursor (``feed.py``).
+
+    ``position`` is taken from a sequence when an append starts writing, so two
+    appends can commit in the other order and a reader following positions could
+    move past an event not yet visible. ``feed_position`` is assigned at commit,
+    under one short lock (migration 0003's deferred trigger): an event visible at
+    feed position P follows every event that will ever be visible below P.
+    Immutable like the log. Written by the trigger only, never by Python.
+    """
+
+    feed_position = models.BigIntegerField(primary_key=True)
+    position = models.BigIntegerField()
+    stream_type = models.CharField(max_length=32)
+    stream_id = models.UUIDField()
+
+    class Meta:
+        db_table = "event_feed"
+        indexes = [
+            # A stream's or a stream type's events in commit order (a game's live
+            # view, a tournament's feed, the ratings feed).
+            models.Index(
+                fields=["stream_id", "feed_position"], name="event_feed_stream"
+            ),
+            models.Index(
+                fields=["stream_type", "feed_position"], name="event_feed_type"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.feed_position}: event {self.position}"
