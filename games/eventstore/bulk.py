@@ -4,12 +4,13 @@ For imports of thousands of streams (``import_gcg DIR``, ``import_events``), whe
 one append per stream spends most of its time on round trips and commits. Each
 unit of input (a GCG file, a backed-up stream) is turned into a :class:`Prepared`
 stream by a caller's function running in a :class:`ProcessPoolExecutor` (one
-worker per CPU): read, validated through ``rules/`` and encoded with its hash
-chain exactly as :func:`games.eventstore.store.append` does it (its
-``validate_new_stream``, or the backup's checker). The main process writes each
-batch in one transaction: the log's rows through binary ``COPY``, then the
-batch's projections in bulk (the rebuild's buffered writers), while the workers
-validate the next batch. Usage::
+worker per CPU): read, validated through ``rules/`` and encoded exactly as
+:func:`games.eventstore.store.append` does it (its ``validate_new_stream``, or
+the backup's checker). The main process writes each batch in one transaction:
+positions from the log's sequence and the keyed chain (``store.chain_rows``'s
+links: the chain covers positions), the rows through binary ``COPY`` (the feed's
+trigger numbers them at commit), the streams' heads, then the batch's
+projections in bulk, while the workers validate the next batch. Usage::
 
     summary = run_bulk(
         units,                      # picklable descriptions of the input
@@ -47,9 +48,11 @@ from typing import Any, NamedTuple
 from django.db import transaction
 from django.utils import timezone
 
-from games.eventstore.models import StoredEvent
-from games.eventstore.sql import BulkInsert, binary_cursor
-from games.eventstore.store import validate_new_stream
+from games.eventstore.chain import ChainKey, chain_hash_of_json, log_key
+from games.eventstore.models import FlaggedStream, StoredEvent
+from games.eventstore.rekey import record_heads
+from games.eventstore.sql import BulkInsert
+from games.eventstore.store import reserve_positions, validate_new_stream
 from games.eventstore.streams import (
     NewEvent,
     RecordedEvent,
@@ -71,7 +74,9 @@ class BulkRow(NamedTuple):
     recorded_at: datetime
     recorded_by_id: int | None
     correlation_id: uuid.UUID | None
-    chain_hash: str
+    # None: chained in the writing process, once the position is known (the
+    # chain covers it); a restore at the file's positions keeps the file's.
+    chain_hash: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,24 +154,25 @@ def prepare_new_stream(
     worker); EventRejectedError for the first event the rules refuse."""
     new_events = [e if isinstance(e, NewEvent) else NewEvent(e) for e in events]
     now = timezone.now()
-    state, encoded = validate_new_stream(stream, new_events, now)
+    state, encoded = validate_new_stream(stream, new_events)
     rows = [
         BulkRow(
             None,
-            row.version,
-            row.type_name,
-            row.schema_version,
-            row.payload_json,
-            row.metadata_json,
+            version,
+            item.type_name,
+            item.schema_version,
+            item.payload_json,
+            item.metadata_json,
             now,
             recorded_by_id,
             None,
-            row.chain_hash,
+            None,
         )
-        for row in encoded
+        for version, item in enumerate(encoded, start=1)
     ]
     events = [
-        (new.event, row.metadata) for new, row in zip(new_events, encoded, strict=True)
+        (new.event, item.metadata)
+        for new, item in zip(new_events, encoded, strict=True)
     ]
     return prepare_stream(unit, stream, rows, state, events, report=report)
 
@@ -183,7 +189,7 @@ def prepare_stream(
     """A validated stream with its projection rows when its type makes them in
     the worker (the state and events then stay here)."""
     projection = stream_type(stream.type).bulk_projection(
-        stream, state, _recorded(stream, rows, events, positions=None)
+        stream, state, _recorded(stream, rows, events)
     )
     if projection is None:
         return Prepared(unit, stream, rows, None, state, events, report)
@@ -194,17 +200,12 @@ def _recorded(
     stream: StreamKey,
     rows: list[BulkRow],
     events: list[tuple[object, Mapping[str, Any]]],
-    positions: Iterator[int] | None,
 ) -> list[RecordedEvent]:
-    """The rows as recorded events; positions from `positions` when the log's
-    sequence gives them (0 when not yet known)."""
+    """The rows as recorded events (in a worker, before the writer gives them
+    positions and hashes, those read 0 and "")."""
     return [
         RecordedEvent(
-            position=(
-                row.position
-                if row.position is not None
-                else (next(positions) if positions is not None else 0)
-            ),
+            position=row.position or 0,
             stream=stream,
             version=row.version,
             type_name=row.type_name,
@@ -214,7 +215,7 @@ def _recorded(
             recorded_at=row.recorded_at,
             recorded_by_id=row.recorded_by_id,
             correlation_id=row.correlation_id,
-            chain_hash=row.chain_hash,
+            chain_hash=row.chain_hash or "",
         )
         for row, (event, metadata) in zip(rows, events, strict=True)
     ]
@@ -355,48 +356,68 @@ def _finish_first(
 
 
 def write_prepared(prepared: Sequence[Prepared]) -> int:
-    """Write prepared new streams and their projections in one transaction; the
-    number of events written."""
+    """Write prepared new streams, their heads and their projections in one
+    transaction; the number of events written."""
     if not prepared:
         return 0
     with transaction.atomic():
         to_project = _copy_rows(prepared)
+        ids = [item.stream.id for item in prepared]
+        # Each stream's head where its log now ends, as an append leaves it; a
+        # restored stream verifies again, so any flag on it goes.
+        record_heads(ids)
+        FlaggedStream.objects.filter(stream_id__in=ids).delete()
         _project(prepared, to_project)
     return sum(len(item.rows) for item in prepared)
 
 
-_NEXT_POSITIONS = (
-    "SELECT nextval(pg_get_serial_sequence('event_log', 'position'))"
-    " FROM generate_series(1, %s)"
-)
-
-
 def _copy_rows(prepared: Sequence[Prepared]) -> dict[int, list[RecordedEvent]]:
-    """COPY every row of the batch; the recorded events of the streams to be
-    projected here, by their index in the batch."""
+    """COPY every row of the batch, at positions from the log's sequence (in the
+    batch's order) where none is given, chained under the log's key where no hash
+    is; the recorded events of the streams to be projected here, by their index in
+    the batch."""
     wanted = sum(1 for item in prepared for row in item.rows if row.position is None)
-    positions: Iterator[int] = iter(())
-    if wanted:
-        # Positions from the log's own sequence, in the order of the batch, so
-        # appends running meanwhile interleave as they would with ours.
-        with binary_cursor() as cursor:
-            cursor.execute(_NEXT_POSITIONS, [wanted], binary=True)
-            positions = iter([value for (value,) in cursor.fetchall()])
+    positions = iter(reserve_positions(wanted) if wanted else ())
+    key = log_key()
     values: list[tuple[Any, ...]] = []
     to_project: dict[int, list[RecordedEvent]] = {}
     for index, item in enumerate(prepared):
         stream = item.stream
         type_name, stream_id = stream.type, stream.id
-        given = [
-            row if row.position is not None else row._replace(position=next(positions))
-            for row in item.rows
-        ]
+        given = []
+        previous = ""
+        for row in item.rows:
+            if row.position is None:
+                row = row._replace(position=next(positions))
+            if row.chain_hash is None:
+                row = row._replace(chain_hash=_link(previous, key, stream, row))
+            previous = row.chain_hash
+            given.append(row)
         values.extend((row[0], type_name, stream_id, *row[1:]) for row in given)
         if item.projection is None:
             assert item.events is not None
-            to_project[index] = _recorded(stream, given, item.events, None)
+            to_project[index] = _recorded(stream, given, item.events)
     _LOG_ROWS.copy_binary(values)
     return to_project
+
+
+def _link(previous: str, key: ChainKey, stream: StreamKey, row: BulkRow) -> str:
+    assert row.position is not None
+    return chain_hash_of_json(
+        previous,
+        key,
+        position=row.position,
+        stream_type=stream.type,
+        stream_id=stream.id,
+        version=row.version,
+        event_type=row.type_name,
+        schema_version=row.schema_version,
+        payload_json=row.payload_json,
+        metadata_json=row.metadata_json,
+        recorded_at=row.recorded_at,
+        recorded_by=row.recorded_by_id,
+        correlation_id=row.correlation_id,
+    )
 
 
 def _project(

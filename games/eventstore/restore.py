@@ -32,13 +32,14 @@ from django.db import connection, transaction
 
 from games.eventstore.backup import (
     BackupError,
-    LogChecker,
-    check_header,
-    check_shape,
-    parse,
-    reset_sequences,
-    restore_users,
-    unlisted_user,
+    _check_end,
+    _check_header,
+    _check_shape,
+    _parse,
+    _reset_sequences,
+    _restore_users,
+    _unlisted_user,
+    _VerifiedFile,
 )
 from games.eventstore.bulk import (
     BulkRow,
@@ -48,9 +49,10 @@ from games.eventstore.bulk import (
     prepare_stream,
     run_bulk,
 )
-from games.eventstore.chain import canonical_json
+from games.eventstore.chain import canonical_json, legacy_chain_hash, log_key
 from games.eventstore.models import StoredEvent
 from games.eventstore.streams import StreamKey
+from games.eventstore.verify import LogChecker
 
 # Events a transaction: whole streams are written together, so a national
 # tournament (8,000 events) is one batch on its own.
@@ -78,28 +80,31 @@ class FileIndex:
     events: int = 0
     first_position: int = 0
     last_position: int = 0
+    legacy: bool = False  # a first-format file: plain hashes, chained again
 
 
-def index_file(path: Path) -> FileIndex:
-    """Check what needs the whole file and index its streams; BackupError naming
-    the line otherwise. Each event line's stream and position are found by their
-    keys, which canonical JSON writes after the payload's; the workers parse
-    every line and refuse one whose values differ."""
+def index_file(path: Path, *, legacy: bool = False) -> FileIndex:
+    """Check what needs the whole file (the header's and the end's authentication
+    codes, the counts, the checksum, positions in order) and index its streams;
+    BackupError naming the line otherwise. Each event line's stream and position
+    are found by their keys, which canonical JSON writes after the payload's; the
+    workers parse every line and refuse one whose values differ."""
+    key = log_key()
     digest = hashlib.sha256()
     lines: dict[str, list[tuple[int, int]]] = {}
-    index: FileIndex | None = None
+    verified: _VerifiedFile | None = None
     offset = 0
     number = 0
     ended = False
-    last_position = 0
+    first_position = last_position = 0
     with path.open("rb") as handle:
         for number, raw in enumerate(handle, start=1):
             if ended:
                 raise BackupError("a line after the end line", number)
             if number == 1:
-                header = parse(raw, number)
-                check_header(header)
-                index = FileIndex(header)
+                header = _parse(raw, number)
+                _check_header(header, key, legacy)
+                verified = _VerifiedFile(header=header)
             elif raw.startswith(b'{"chain_hash"'):
                 stream_id, position = _keys(raw, number)
                 if position <= last_position:
@@ -108,26 +113,35 @@ def index_file(path: Path) -> FileIndex:
                         "lines are out of order",
                         number,
                     )
+                first_position = first_position or position
                 last_position = position
-                if index is not None and not index.first_position:
-                    index.first_position = position
                 lines.setdefault(stream_id, []).append((number, offset))
             else:
-                assert index is not None
-                _check_end(parse(raw, number), index, lines, digest, number)
+                end = _parse(raw, number)
+                if end["kind"] != "end" or verified is None:
+                    raise BackupError("not an event or end line", number)
+                verified.sha256 = digest.hexdigest()
+                verified.events = sum(len(value) for value in lines.values())
+                verified.streams = dict.fromkeys(map(uuid.UUID, lines), "")
+                _check_end(end, verified, number, key)
                 ended = True
             if not ended:
                 digest.update(raw)
             offset += len(raw)
-    if index is None:
+    if verified is None:
         raise BackupError("the file is empty")
     if not ended:
         raise BackupError(
             "the file ends here without its end line: it is truncated", number
         )
-    index.streams = [StreamLines(key, tuple(value)) for key, value in lines.items()]
-    index.last_position = last_position
-    return index
+    return FileIndex(
+        verified.header,
+        [StreamLines(key, tuple(value)) for key, value in lines.items()],
+        verified.events,
+        first_position,
+        last_position,
+        verified.legacy,
+    )
 
 
 def _keys(raw: bytes, number: int) -> tuple[str, int]:
@@ -140,35 +154,6 @@ def _keys(raw: bytes, number: int) -> tuple[str, int]:
         return stream_id, int(raw[start:end])
     except ValueError:
         raise BackupError("not an event line", number) from None
-
-
-def _check_end(
-    end: dict[str, Any],
-    index: FileIndex,
-    lines: dict[str, list[tuple[int, int]]],
-    digest: Any,
-    number: int,
-) -> None:
-    events = sum(len(value) for value in lines.values())
-    if end.get("kind") != "end":
-        raise BackupError("not an event or end line", number)
-    if end.get("events") != events:
-        raise BackupError(
-            f"the end line counts {end.get('events')} events, the file has "
-            f"{events}: events were added or removed",
-            number,
-        )
-    if end.get("streams") != len(lines):
-        raise BackupError(
-            f"the end line counts {end.get('streams')} streams, the file has "
-            f"{len(lines)}",
-            number,
-        )
-    if end.get("sha256") != digest.hexdigest():
-        raise BackupError(
-            "file checksum mismatch: a line was changed after the export", number
-        )
-    index.events = events
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,6 +176,7 @@ def import_events_bulk(
     on_outcome: Callable[[Outcome], None] | None = None,
     progress: Callable[[int], None] | None = None,
     after_batch: Callable[[int], None] | None = None,
+    legacy: bool = False,
 ) -> RestoreSummary:
     """Restore a backup file a batch of whole streams a transaction.
 
@@ -199,10 +185,11 @@ def import_events_bulk(
     resuming, those before it are not). The events keep their versions, times,
     users and hashes, and their positions unless the log has other events at or
     after the file's first (then the log's sequence numbers them, stream by
-    stream).
+    stream, and they are chained again under the key, as a first-format file's
+    plain hashes are: `legacy` accepts one, see ``backup.verify_file``).
     """
     path = Path(path)
-    index = index_file(path)
+    index = index_file(path, legacy=legacy)
     done, todo = index.streams[:from_stream], index.streams[from_stream:]
     users_created, keep = _begin(index, done, todo)
     order = {item.stream_id: number for number, item in enumerate(todo)}
@@ -211,6 +198,7 @@ def import_events_bulk(
         path=str(path),
         users=frozenset(user_id for user_id, _ in index.header["users"]),
         keep_positions=keep,
+        legacy=index.legacy,
     )
     summary: BulkSummary = run_bulk(
         todo,
@@ -223,7 +211,7 @@ def import_events_bulk(
         after_batch=after_batch,
     )
     if keep:
-        reset_sequences([StoredEvent])
+        _reset_sequences([StoredEvent])
     resume = None
     if summary.interrupted and summary.resume_from is not None:
         resume = from_stream + order[summary.resume_from.stream_id]
@@ -269,7 +257,7 @@ def _begin(
                 f"resuming from stream {len(done)}, but only {written} of the "
                 "file's streams before it are in the log"
             )
-        users_created = restore_users(index.header["users"])
+        users_created = _restore_users(index.header["users"])
         keep = not (
             StoredEvent.objects.filter(position__gte=index.first_position)
             .exclude(stream_id__in=done_ids)
@@ -293,44 +281,55 @@ def prepare_streams(
     path: str,
     users: frozenset[int],
     keep_positions: bool,
+    legacy: bool,
 ) -> list[Outcome]:
     """Check and encode each stream (in a worker process)."""
     with open(path, "rb") as handle:
-        return [_prepare(handle, item, set(users), keep_positions) for item in streams]
+        return [
+            _prepare(handle, item, set(users), keep_positions, legacy)
+            for item in streams
+        ]
 
 
 def _prepare(
-    handle: Any, item: StreamLines, users: set[int], keep_positions: bool
+    handle: Any, item: StreamLines, users: set[int], keep: bool, legacy: bool
 ) -> Outcome:
-    checker = LogChecker(replay=True, keep_events=True)
+    """One stream's lines checked as ``verify_file`` checks them."""
+    checker = LogChecker(
+        log_key(),
+        replay=True,
+        scheme=legacy_chain_hash if legacy else None,
+        keep_events=True,
+    )
     rows: list[BulkRow] = []
     stream: StreamKey | None = None
     for number, offset in item.lines:
         handle.seek(offset)
         raw = handle.readline()
         try:
-            value = parse(raw, number)
-            stream = check_shape(value, number)
+            value = _parse(raw, number)
+            stream = _check_shape(value, number)
             if str(stream.id) != item.stream_id or _keys(raw, number) != (
                 item.stream_id,
                 value["position"],
             ):
                 raise BackupError("the line's stream or position is not where it says")
-            unknown = unlisted_user(value, users)
+            unknown = _unlisted_user(value, users)
             if unknown is not None:
                 raise BackupError(f"user {unknown} is not among the header's users")
             problems = checker.check(stream, value)
             if problems:
-                raise BackupError(f"{problems[0]} for {stream}@{value['version']}")
+                raise BackupError(f"{stream}@{value['version']}: {problems[0]}")
         except BackupError as error:
             return Rejected(item, [(number, "backup", error.message)])
-        rows.append(_row(value, keep_positions))
+        # Moved or plainly hashed events are chained again by the writer.
+        rows.append(_row(value, keep and not legacy, keep))
     assert stream is not None
     seen = checker.streams[stream.id]
     return prepare_stream(item, stream, rows, seen.state, seen.events)
 
 
-def _row(event: dict[str, Any], keep_position: bool) -> BulkRow:
+def _row(event: dict[str, Any], keep_hash: bool, keep_position: bool) -> BulkRow:
     correlation = event["correlation_id"]
     return BulkRow(
         event["position"] if keep_position else None,
@@ -342,5 +341,5 @@ def _row(event: dict[str, Any], keep_position: bool) -> BulkRow:
         datetime.fromisoformat(event["recorded_at"]),
         event["recorded_by"],
         uuid.UUID(correlation) if correlation else None,
-        event["chain_hash"],
+        event["chain_hash"] if keep_hash else None,
     )

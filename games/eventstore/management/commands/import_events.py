@@ -1,13 +1,13 @@
 """Restore a JSON Lines backup into the event log, after verifying it.
 
-    python manage.py import_events FILE
+    python manage.py import_events FILE [--legacy-unkeyed]
     python manage.py import_events FILE --bulk [--jobs N] [--batch-events N]
         [--from-stream N]
 
-By default every chain, version and event is verified before anything is written,
-and the file is written in one transaction. With ``--bulk`` (a whole log), the file
-as a whole (header, counts, checksum, order) is checked first, then its streams are
-checked in worker processes and written a batch of whole streams a transaction
+By default everything is verified before anything is written, and the file is
+written in one transaction. With ``--bulk`` (a whole log), the file as a whole
+(authentication codes, counts, checksum, order) is checked first, then its streams
+are checked in worker processes and written a batch of whole streams a transaction
 (``games.eventstore.restore``): a stream that fails is reported with its line and
 not written. Ctrl-C stops after the batch being written, keeps every committed
 batch, and prints the ``--from-stream`` that resumes.
@@ -23,17 +23,25 @@ from tqdm import tqdm
 
 from games.eventstore.backup import BackupError, import_events
 from games.eventstore.bulk import Outcome, Rejected
-from games.eventstore.restore import BATCH_EVENTS, RestoreSummary, import_events_bulk
+from games.eventstore.restore import BATCH_EVENTS, import_events_bulk
 
 
 class Command(BaseCommand):
     help = (
-        "Import a backup written by export_events: every chain, version and event is "
-        "verified; the file's streams must be absent."
+        "Import a backup written by export_events: its authentication codes (under "
+        "EVENT_LOG_KEY), every chain, version and event are verified; the file's "
+        "streams must be absent."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", type=Path, help="The .jsonl backup file.")
+        parser.add_argument(
+            "--legacy-unkeyed",
+            action="store_true",
+            help="Accept a backup of the first format, made before the log had a "
+            "key: its plain hashes and checksum are checked, but anyone could have "
+            "recomputed them. Only for a file you know was kept safe.",
+        )
         parser.add_argument(
             "--bulk",
             action="store_true",
@@ -66,17 +74,17 @@ class Command(BaseCommand):
             self._bulk(path, options)
             return
         try:
-            summary = import_events(path)
+            summary = import_events(path, legacy=options["legacy_unkeyed"])
         except BackupError as error:
             raise CommandError(f"{path}: {error}; nothing was imported") from error
+        self._imported(summary.events, summary.streams, summary.users_created)
+        if not summary.positions_kept:
+            self.stdout.write("(appended after the existing log)")
+
+    def _imported(self, events: int, streams: int, users: int) -> None:
         self.stdout.write(
-            f"{summary.events} events of {summary.streams} streams imported"
-            + (
-                f", {summary.users_created} user accounts created"
-                if summary.users_created
-                else ""
-            )
-            + ("" if summary.positions_kept else " (appended after the existing log)")
+            f"{events} events of {streams} streams imported"
+            + (f", {users} user accounts created" if users else "")
         )
 
     def _bulk(self, path: Path, options: dict[str, Any]) -> None:
@@ -97,21 +105,13 @@ class Command(BaseCommand):
                     batch_events=options["batch_events"],
                     on_outcome=report,
                     progress=bar.update,
+                    legacy=options["legacy_unkeyed"],
                 )
             except BackupError as error:
                 raise CommandError(f"{path}: {error}; nothing was imported") from error
-        self._report(path, summary)
-
-    def _report(self, path: Path, summary: RestoreSummary) -> None:
-        self.stdout.write(
-            f"{summary.events} events of {summary.streams} streams imported"
-            + (
-                f", {summary.users_created} user accounts created"
-                if summary.users_created
-                else ""
-            )
-            + ("" if summary.positions_kept else " (appended after the existing log)")
-        )
+        self._imported(summary.events, summary.streams, summary.users_created)
+        if not summary.positions_kept:
+            self.stdout.write("(appended after the existing log, chained again)")
         if summary.interrupted:
             resume = (
                 f"; resume with: import_events {path} --bulk "
