@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 import uuid
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from django.conf import settings
@@ -38,6 +39,7 @@ from rules.ruleset import Ruleset
 from rules.ruleset import ruleset as make_ruleset
 from rules.state import GameState
 from rules.state import apply as rules_apply
+from rules.tiles import TileSet
 from rules.tilesets import tile_set
 from rules.tournament import TournamentError
 
@@ -198,7 +200,7 @@ def game_start(
     ruleset_name: str | None = None,
     overrides: Mapping[str, Any] | None = None,
     lexicon: str | None = None,
-    tile_set_name: str = "english",
+    tile_set_name: str | None = None,
     seed: int | str | None = None,
     context: Mapping[str, Any] | None = None,
     racks: Sequence[str] | None = None,
@@ -207,14 +209,15 @@ def game_start(
 ) -> AppendResult:
     """Start a game and draw the opening racks (recorded `racks`, or at random).
 
-    `tile_set_name` is one of rules.tilesets.TILE_SETS (the game's start records the
-    whole set); `lexicon` is the word list's name. `context` may link the game to a
-    tournament: tournament_id, division, round, board, player_ids (the tournament's
-    ids, in turn order). A tournament's game plays under the tournament's rules,
-    and the context must name a real pairing of it (TournamentError naming the
-    field); otherwise the game plays under `ruleset_name` (classic by default) with
-    `overrides`, and is readable as `visibility` says (its owner's only, by
-    default: see game_set_visibility).
+    `tile_set_name` is one of rules.tilesets.TILE_SETS (English by default; the
+    game's start records the whole set); `lexicon` is the word list's name.
+    `context` may link the game to a tournament: tournament_id, division, round,
+    board, player_ids (the tournament's ids, in turn order). A tournament's game
+    plays under the tournament's rules, with its division's tile set and lexicon
+    (see game_setup), and the context must name a real pairing of it
+    (TournamentError naming the field); otherwise the game plays under
+    `ruleset_name` (classic by default) with `overrides`, and is readable as
+    `visibility` says (its owner's only, by default: see game_set_visibility).
 
     Raises UnknownTileSetError (a RulesError: 400 at the API) for an unknown set.
     """
@@ -230,7 +233,7 @@ def game_start(
         context, ruleset_name, overrides, field="ruleset", default="classic"
     )
     assert rules is not None
-    tiles = tile_set(tile_set_name)
+    tiles, lexicon = game_setup(context, tile_set_name, lexicon)
     start = ev.GameStarted(
         players=tuple(players), ruleset=rules, tile_set=tiles, lexicon=lexicon
     )
@@ -303,6 +306,40 @@ def _game_rules(
             field,
         )
     return rules
+
+
+def game_setup(
+    context: Mapping[str, Any], tile_set_name: str | None, lexicon: str | None
+) -> tuple[TileSet, str | None]:
+    """The tile set and lexicon a new game is played with: for a tournament's
+    game, its division's (asked of the tournament link); otherwise those asked
+    for (English and no lexicon by default).
+
+    A tournament's game may name them only as its division's: another tile set
+    is refused naming ``tile_set``, another lexicon (where the division names
+    one) naming ``lexicon``. Raises UnknownTileSetError for an unknown set.
+    """
+    if not context.get("tournament_id"):
+        return tile_set(tile_set_name or "english"), lexicon
+    setup = tournament_link().game_setup(context)
+    assert setup.tile_set is not None  # the link resolves both
+    where = f"division {context['division']}" if context.get("division") else ""
+    where = f"A game of {where or 'this tournament'}"
+    if tile_set_name not in (None, setup.tile_set):
+        raise TournamentError(
+            "tournament_tile_set",
+            f"{where} is played with the {setup.tile_set} tile set: leave the"
+            " tile_set out.",
+            "tile_set",
+        )
+    if lexicon and setup.lexicon and lexicon != setup.lexicon:
+        raise TournamentError(
+            "tournament_lexicon",
+            f"{where} is played with the lexicon {setup.lexicon}: leave the lexicon"
+            " out.",
+            "lexicon",
+        )
+    return tile_set(setup.tile_set), lexicon or setup.lexicon or None
 
 
 def game_place(
@@ -684,7 +721,16 @@ def game_import_gcg(
     )
     context = _game_context(context, user, visibility)
     rules = _game_rules(context, rules_name, None, field="rules", default=None)
-    record = gcg.read(text, rules=rules)
+    tiles: TileSet | None = None
+    lexicon = None
+    if context.get("tournament_id"):
+        tiles, lexicon = game_setup(context, None, None)
+    record = gcg.read(text, rules=rules, tile_set=tiles)
+    events = list(record.events)
+    start = events[0]
+    if lexicon and isinstance(start, ev.GameStarted) and start.lexicon is None:
+        # A record that names no lexicon was played with its division's.
+        events[0] = replace(start, lexicon=lexicon)
     meta = record.metadata
     context.update(
         source="gcg",
@@ -702,7 +748,7 @@ def game_import_gcg(
     wrapped = [
         NewEvent(event, {**context, "line": line} if index == 0 else {"line": line})
         for index, (event, line) in enumerate(
-            zip(record.events, record.event_lines, strict=True)
+            zip(events, record.event_lines, strict=True)
         )
     ]
     result = append(

@@ -1,6 +1,7 @@
-"""Services of a division's own rules: how its rounds are paired, and its prizes.
+"""Services of a division's own rules: how its rounds are paired, its prizes, and
+the tile set and lexicon its games are played with.
 
-Both are events of the tournament's log (``PairingRulesSet``, ``PrizeTableSet``),
+Each is an event of the tournament's log (``PairingRulesSet``, ``PrizeTableSet``),
 validated by ``rules/`` like every other director action: a bad option or prize
 is refused (400 naming the field) and nothing is stored. The prize winners are
 never stored: ``selectors.prize_board`` computes them from the table and the
@@ -11,6 +12,8 @@ Usage::
     pairing_rules_set(tournament_id=tid, division="A",
                       options=PairingOptions(gibson=True, prize_places=3), user=mara)
     prize_table_set(tournament_id=tid, division="A", table=table, user=mara)
+    game_setup_set(tournament_id=tid, division="B",
+                   setup=GameSetup(tile_set="polish", lexicon="OSPS49"), user=mara)
 """
 
 from __future__ import annotations
@@ -62,6 +65,24 @@ def pairing_rules_set(
         if field:
             error.field = field.removeprefix("options.")  # type: ignore[attr-defined]
         raise
+
+
+def game_setup_set(
+    *,
+    tournament_id: uuid.UUID,
+    division: str,
+    setup: rt.GameSetup,
+    user: Any,
+    expected_version: int | None = None,
+) -> AppendResult:
+    """Set the tile set and lexicon the division's games are played with (None
+    fields: the tournament's); games already started keep theirs."""
+    return append_as_director(
+        tournament_id,
+        [rt.GameSetupSet(division=division, setup=setup)],
+        user=user,
+        expected_version=expected_version,
+    )
 
 
 def prize_table_set(

@@ -70,17 +70,6 @@ class PlayerAccountLinked:
     user_id: int
 
 
-@dataclass(frozen=True, slots=True)
-class LexiconChosen:
-    """The word list the tournament's games are played with, by the name the
-    server's LEXICONS setting gives it ("": none); a game that names its own
-    keeps it (tournaments.accounts)."""
-
-    type_name: ClassVar[str] = "lexicon_chosen"
-
-    lexicon: str
-
-
 SYSTEM_EVENT_TYPES: dict[str, type] = {
     cls.type_name: cls
     for cls in (
@@ -90,7 +79,6 @@ SYSTEM_EVENT_TYPES: dict[str, type] = {
         ScorekeeperRemoved,
         PublicationChanged,
         PlayerAccountLinked,
-        LexiconChosen,
     )
 }
 

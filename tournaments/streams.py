@@ -58,7 +58,6 @@ class TournamentAggregate:
     scorekeepers: Mapping[int, str] = field(default_factory=dict)
     published: bool = False
     accounts: Mapping[str, int] = field(default_factory=dict)  # player id -> user id
-    lexicon: str | None = None  # the games' word list (te.LexiconChosen)
     # Stream versions of the system events: the rules count only their own events,
     # so rules version n is stream version n plus the system events before it.
     system_versions: tuple[int, ...] = ()
@@ -131,8 +130,6 @@ def _system_apply(state: TournamentAggregate, event: object) -> TournamentAggreg
         return replace(
             state, accounts={**state.accounts, event.player_id: event.user_id}
         )
-    if isinstance(event, te.LexiconChosen):
-        return replace(state, lexicon=event.lexicon or None)
     raise TournamentAccessError("unknown_event", f"Unknown event {event!r}.")
 
 
