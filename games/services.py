@@ -24,12 +24,14 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.http import Http404
 
 from games.context import tournament_link
 from games.eventstore.store import AppendResult, append, load_state
 from games.eventstore.streams import NewEvent, StreamKey
 from games.notes import note_stamps
+from games.quotas import check_note_quota
 from games.streams import GameAggregate
 from rules import events as ev
 from rules import gcg
@@ -547,8 +549,9 @@ def game_note(
     user: Any,
     expected_version: int | None = None,
 ) -> AppendResult:
-    """Annotate a turn; the game's directors and its own players may."""
-    return _checked_append(
+    """Annotate a turn; the game's directors and its own players may, up to
+    NOTES_PER_MINUTE note writes a minute each (QuotaExceededError: a 429)."""
+    return _note_write(
         game_id,
         ev.NoteAdded(target_version=target_version, text=text),
         lambda aggregate: can_annotate(aggregate, user),
@@ -618,7 +621,7 @@ def _note_change(
         author = note_author_id(aggregate, game_id, note_version)
         return bool(getattr(user, "is_authenticated", False) and author == user.pk)
 
-    return _checked_append(
+    return _note_write(
         game_id,
         event,
         is_author,
@@ -626,6 +629,30 @@ def _note_change(
         user=user,
         expected_version=expected_version,
     )
+
+
+def _note_write(
+    game_id: uuid.UUID,
+    event: ev.Event,
+    allowed: Callable[[GameAggregate], bool],
+    refusal: str,
+    *,
+    user: Any,
+    expected_version: int | None,
+) -> AppendResult:
+    """A note added, edited or deleted, within the writer's quota (checked in the
+    append's transaction, so two notes sent at once count one after the other)."""
+    with transaction.atomic():
+        if getattr(user, "is_authenticated", False):
+            check_note_quota(user)
+        return _checked_append(
+            game_id,
+            event,
+            allowed,
+            refusal,
+            user=user,
+            expected_version=expected_version,
+        )
 
 
 def game_set_visibility(

@@ -48,21 +48,7 @@ def prizes(
             "tournament": tournament,
             "division": division,
             "board": board,
-            "lines": [
-                {
-                    "title": presenters.prize_title(line.prize),
-                    "amount": presenters.money(line.prize.amount),
-                    "winners": [
-                        {
-                            "winner": w,
-                            "amount": presenters.money(w.amount_cents),
-                            "figure": presenters.award_figure(line.prize, w),
-                        }
-                        for w in line.winners
-                    ],
-                }
-                for line in board.lines
-            ],
+            "lines": presenters.prize_lines(board),
             "is_director": selectors.tournament_is_director(tournament, request.user),
         },
     )

@@ -184,9 +184,12 @@ class TournamentCreateForm(forms.Form):
         names = [name for name in names if name]
         if not names:
             raise forms.ValidationError("Name at least one division.")
+        if len(names) > rt.MAX_DIVISIONS:
+            raise forms.ValidationError(
+                f"A tournament may have at most {rt.MAX_DIVISIONS} divisions."
+            )
         for name in names:
-            if "/" in name:
-                raise forms.ValidationError(f"{name!r}: a division name has no /.")
+            _check_division_name(name)
         if len(set(names)) != len(names):
             raise forms.ValidationError("Each division name once.")
         return names
@@ -219,10 +222,15 @@ class DivisionAddForm(forms.Form):
     name = forms.CharField(label="New division", max_length=64)
 
     def clean_name(self) -> str:
-        name = self.cleaned_data["name"].strip()
-        if "/" in name:
-            raise forms.ValidationError("A division name has no /.")
-        return name
+        return _check_division_name(self.cleaned_data["name"].strip())
+
+
+def _check_division_name(name: str) -> str:
+    """The rules' verdict on a new division's name, as the field's error."""
+    try:
+        return rt.check_division_name(name)
+    except RulesError as error:
+        raise forms.ValidationError(error.message) from None
 
 
 class PublishForm(forms.Form):

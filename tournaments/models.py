@@ -43,6 +43,9 @@ class Tournament(models.Model):
     # a result in division A leaves division B's cached pages valid.
     division_versions = models.JSONField(default=dict)
     published = models.BooleanField(default=False)
+    # Players may report their own games (tournaments.selfentry): the scorecard
+    # pages offer it, read with the tournament's header.
+    self_entry = models.BooleanField(default=False)
     created_at = models.DateTimeField()
     updated_at = models.DateTimeField()
 

@@ -7,7 +7,7 @@ from decimal import Decimal
 from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
-from games.serializer_base import StrictSerializer
+from games.serializer_base import BoundedListField, StrictSerializer
 from rules import tournament as rt
 from rules.division_rules import DEFAULT_GIBSON_SPREAD, PrizeKind, TieBreak, TieRule
 from rules.records import EntryKind
@@ -52,12 +52,40 @@ class TournamentOutput(serializers.ModelSerializer):
         ]
 
 
+def division_name_field(**options: object) -> serializers.CharField:
+    """A new division's name, refused as the rules refuse it (no "/": it is part
+    of the division's web address)."""
+
+    def check(name: str) -> None:
+        try:
+            rt.check_division_name(name)
+        except rt.TournamentError as error:
+            raise serializers.ValidationError(error.message) from None
+
+    return serializers.CharField(
+        max_length=rt.MAX_DIVISION_NAME_LENGTH,
+        validators=[check],
+        help_text="No / or \\, not . or .., no space at either end.",
+        **options,
+    )
+
+
+def player_id_field(**options: object) -> serializers.CharField:
+    return serializers.CharField(max_length=rt.MAX_ID_LENGTH, **options)
+
+
+def division_field(**options: object) -> serializers.CharField:
+    return serializers.CharField(max_length=rt.MAX_DIVISION_NAME_LENGTH, **options)
+
+
 class TournamentCreateInput(StrictSerializer):
-    name = serializers.CharField(max_length=200)
+    name = serializers.CharField(max_length=rt.MAX_NAME_LENGTH)
     start_date = serializers.DateField()
     end_date = serializers.DateField(required=False)
-    venue = serializers.CharField(max_length=200, required=False, default="")
-    rounds = serializers.IntegerField(min_value=1, max_value=100)
+    venue = serializers.CharField(
+        max_length=rt.MAX_NAME_LENGTH, required=False, default=""
+    )
+    rounds = serializers.IntegerField(min_value=1, max_value=rt.MAX_ROUNDS)
     preset = serializers.ChoiceField([p.value for p in rt.Preset], default="classic")
     challenge_rule = serializers.ChoiceField(
         [c.value for c in rt.ChallengeRule], required=False, allow_null=True
@@ -88,8 +116,11 @@ class TournamentCreateInput(StrictSerializer):
     club_event = serializers.BooleanField(
         default=False, help_text="A club tournament (NASPA's LCT rule)."
     )
-    divisions = serializers.ListField(
-        child=serializers.CharField(max_length=64), min_length=1, default=["A"]
+    divisions = BoundedListField(
+        child=division_name_field(),
+        min_length=1,
+        max_length=rt.MAX_DIVISIONS,
+        default=["A"],
     )
     published = serializers.BooleanField(default=True)
 
@@ -127,9 +158,11 @@ class PlayerOutput(serializers.ModelSerializer):
 
 
 class PlayerEntryInput(StrictSerializer):
-    name = serializers.CharField(max_length=200)
+    name = serializers.CharField(max_length=rt.MAX_NAME_LENGTH)
     rating = serializers.IntegerField(min_value=0, max_value=3500, default=0)
-    member_id = serializers.CharField(max_length=64, required=False, default="")
+    member_id = serializers.CharField(
+        max_length=rt.MAX_ID_LENGTH, required=False, default=""
+    )
     career_games = serializers.IntegerField(
         min_value=0,
         max_value=100_000,
@@ -141,38 +174,50 @@ class PlayerEntryInput(StrictSerializer):
 
 
 class PlayersRegisterInput(ExpectedVersionMixin):
-    division = serializers.CharField(max_length=64)
-    players = PlayerEntryInput(many=True, allow_empty=False)
+    division = division_field()
+    # A ListField rather than many=True: the schema then documents the maximum.
+    players = BoundedListField(
+        child=PlayerEntryInput(),
+        min_length=1,
+        max_length=rt.MAX_PLAYERS_PER_DIVISION,
+    )
 
 
 class WithdrawInput(ExpectedVersionMixin):
-    from_round = serializers.IntegerField(min_value=1, max_value=100)
+    from_round = serializers.IntegerField(min_value=1, max_value=rt.MAX_ROUNDS)
     policy = serializers.ChoiceField(
         [p.value for p in rt.WithdrawalPolicy], default="forfeit"
     )
 
 
 class ReactivateInput(ExpectedVersionMixin):
-    from_round = serializers.IntegerField(min_value=1, max_value=100)
+    from_round = serializers.IntegerField(min_value=1, max_value=rt.MAX_ROUNDS)
 
 
 class BoardInput(StrictSerializer):
     board = serializers.IntegerField(min_value=1, max_value=10_000)
-    first = serializers.CharField(max_length=64)
-    second = serializers.CharField(max_length=64)
+    first = player_id_field()
+    second = player_id_field()
 
 
 class PairRoundInput(ExpectedVersionMixin):
-    division = serializers.CharField(max_length=64)
+    division = division_field()
     method = serializers.ChoiceField(
         [m.value for m in rt.PairingMethod if m is not rt.PairingMethod.IMPORTED]
     )
-    games = BoardInput(many=True, required=False)
-    byes = serializers.ListField(
-        child=serializers.CharField(max_length=64), required=False, default=list
+    games = BoundedListField(
+        child=BoardInput(),
+        required=False,
+        max_length=rt.MAX_PLAYERS_PER_DIVISION // 2,
+    )
+    byes = BoundedListField(
+        child=player_id_field(),
+        required=False,
+        default=list,
+        max_length=rt.MAX_PLAYERS_PER_DIVISION,
     )
     based_on_round = serializers.IntegerField(
-        min_value=0, max_value=100, required=False
+        min_value=0, max_value=rt.MAX_ROUNDS, required=False
     )
     allow_repeats = serializers.BooleanField(
         default=False,
@@ -257,8 +302,8 @@ PRE_HELP = (
 
 class ResultInput(ExpectedVersionMixin):
     round = serializers.IntegerField(min_value=1, max_value=rt.MAX_ROUNDS)
-    player_a = serializers.CharField(max_length=64)
-    player_b = serializers.CharField(max_length=64)
+    player_a = player_id_field()
+    player_b = player_id_field()
     score_a = _score("Required unless game_id is given.")
     score_b = _score("Required unless game_id is given.")
     pre_adjustment_a = _score(PRE_HELP)
@@ -281,8 +326,8 @@ class ResultInput(ExpectedVersionMixin):
 
 class AmendInput(ExpectedVersionMixin):
     round = serializers.IntegerField(min_value=1, max_value=rt.MAX_ROUNDS)
-    player_a = serializers.CharField(max_length=64)
-    player_b = serializers.CharField(max_length=64)
+    player_a = player_id_field()
+    player_b = player_id_field()
     score_a = _score("The new scores (or absentee, for a forfeit).")
     score_b = _score("The new scores (or absentee, for a forfeit).")
     pre_adjustment_a = _score(PRE_HELP)
@@ -290,13 +335,15 @@ class AmendInput(ExpectedVersionMixin):
     game_id = serializers.UUIDField(
         required=False, allow_null=True, help_text=GAME_ID_HELP
     )
-    absentee = serializers.CharField(max_length=64, required=False, allow_null=True)
-    reason = serializers.CharField(max_length=500, required=False, default="")
+    absentee = player_id_field(required=False, allow_null=True)
+    reason = serializers.CharField(
+        max_length=rt.MAX_REASON_LENGTH, required=False, default=""
+    )
 
 
 class ForfeitInput(ExpectedVersionMixin):
-    round = serializers.IntegerField(min_value=1, max_value=100)
-    absentee = serializers.CharField(max_length=64)
+    round = serializers.IntegerField(min_value=1, max_value=rt.MAX_ROUNDS)
+    absentee = player_id_field()
 
 
 class StandingOutput(serializers.Serializer):
@@ -383,12 +430,12 @@ class CommandOutput(serializers.Serializer):
 
 
 class TshImportInput(ExpectedVersionMixin):
-    division = serializers.CharField(max_length=64)
+    division = division_field()
     file = serializers.FileField()
 
 
 class TshEventImportInput(StrictSerializer):
-    name = serializers.CharField(max_length=200)
+    name = serializers.CharField(max_length=rt.MAX_NAME_LENGTH)
     start_date = serializers.DateField()
     end_date = serializers.DateField(required=False, allow_null=True)
     published = serializers.BooleanField(default=True)
@@ -396,7 +443,7 @@ class TshEventImportInput(StrictSerializer):
     files = serializers.ListField(
         child=serializers.FileField(),
         min_length=1,
-        max_length=50,
+        max_length=rt.MAX_DIVISIONS,
         help_text="The .t file of every division config.tsh names.",
     )
 
@@ -448,9 +495,11 @@ class SettingsPatchInput(ExpectedVersionMixin):
 class PlayerPatchInput(ExpectedVersionMixin):
     """A player's details to correct; give only those to change."""
 
-    name = serializers.CharField(max_length=200, required=False)
+    name = serializers.CharField(max_length=rt.MAX_NAME_LENGTH, required=False)
     rating = serializers.IntegerField(min_value=0, max_value=3500, required=False)
-    member_id = serializers.CharField(max_length=64, required=False, allow_blank=True)
+    member_id = serializers.CharField(
+        max_length=rt.MAX_ID_LENGTH, required=False, allow_blank=True
+    )
     career_games = serializers.IntegerField(
         min_value=0, max_value=100_000, required=False
     )
@@ -467,7 +516,8 @@ class CorrectionOutput(serializers.Serializer):
 
 
 class DivisionPatchInput(ExpectedVersionMixin):
-    name = serializers.CharField(max_length=64, help_text="The division's new name.")
+    # The rules refuse a name that cannot be in an address (field new_name).
+    name = division_field(help_text="The division's new name.")
 
 
 class TeamMemberInput(ExpectedVersionMixin):
@@ -488,10 +538,12 @@ class TeamMemberOutput(serializers.Serializer):
 
 
 class LateEntryInput(ExpectedVersionMixin):
-    division = serializers.CharField(max_length=64)
-    name = serializers.CharField(max_length=200)
+    division = division_field()
+    name = serializers.CharField(max_length=rt.MAX_NAME_LENGTH)
     rating = serializers.IntegerField(min_value=0, max_value=3500, default=0)
-    member_id = serializers.CharField(max_length=64, required=False, default="")
+    member_id = serializers.CharField(
+        max_length=rt.MAX_ID_LENGTH, required=False, default=""
+    )
     career_games = serializers.IntegerField(
         min_value=0, max_value=100_000, required=False, allow_null=True, default=None
     )
@@ -527,9 +579,7 @@ class RatingsListImportInput(ExpectedVersionMixin):
         help_text="CSV: membership id, name, rating, career games (an optional "
         "header row; comma, semicolon or tab)."
     )
-    division = serializers.CharField(
-        max_length=64, required=False, help_text="Only this division's players."
-    )
+    division = division_field(required=False, help_text="Only this division's players.")
 
 
 class UnmatchedPlayerOutput(serializers.Serializer):

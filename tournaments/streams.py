@@ -23,6 +23,7 @@ from games.eventstore.codec import Codec
 from games.eventstore.models import StoredEvent
 from games.eventstore.sql import BulkInsert
 from games.eventstore.streams import RecordedEvent, StreamKey, StreamType
+from rules import selfentry
 from rules import tournament as rt
 from rules.errors import RulesError
 from rules.records import EntryKind
@@ -66,6 +67,12 @@ class TournamentAggregate:
     # The stream version of each player's last withdrawal or re-activation: it can
     # turn a paired game into a forfeit without any result event.
     status_versions: Mapping[str, int] = field(default_factory=dict)
+    # Self-entry (tournaments.selfentry): whether players may report their games,
+    # and each game's reports so far, by (round, both players) and reporter.
+    self_entry: bool = False
+    reports: Mapping[tuple[int, frozenset[str]], Mapping[str, selfentry.Report]] = (
+        field(default_factory=dict)
+    )
 
     def stream_version_of(self, rules_version: int) -> int:
         version = rules_version
@@ -130,7 +137,31 @@ def _system_apply(state: TournamentAggregate, event: object) -> TournamentAggreg
         return replace(
             state, accounts={**state.accounts, event.player_id: event.user_id}
         )
+    if isinstance(event, te.SelfEntryChanged):
+        return replace(state, self_entry=event.enabled)
+    if isinstance(event, te.ScoreReported):
+        return _score_reported(state, event)
     raise TournamentAccessError("unknown_event", f"Unknown event {event!r}.")
+
+
+def _score_reported(
+    state: TournamentAggregate, event: te.ScoreReported
+) -> TournamentAggregate:
+    assert state.rules is not None
+    if not state.self_entry:
+        raise TournamentAccessError(
+            "self_entry_off", "This tournament does not take results from players."
+        )
+    report = selfentry.check_report(
+        state.rules,
+        round_=event.round,
+        player_id=event.player_id,
+        own=event.own_score,
+        opponent=event.opponent_score,
+    )
+    key = (report.round, frozenset((report.player_id, report.opponent_id)))
+    game = {**state.reports.get(key, {}), report.player_id: report}
+    return replace(state, reports={**state.reports, key: game})
 
 
 # Schema 2 of a result: scores before the end-of-game adjustments only where the
@@ -188,6 +219,10 @@ class TournamentStream(StreamType[TournamentAggregate]):
             return replace(state, rules=rules_state, status_versions=statuses)
         return replace(state, rules=rules_state)
 
+    def admit(self, state: TournamentAggregate, event: object) -> None:
+        if not isinstance(event, _SYSTEM_TYPES):
+            rt.admit(state.rules, event)
+
     def reset_projections(self) -> None:
         # Every tournament read model, at once (the ORM's cascading delete reads
         # each row's key first).
@@ -234,6 +269,7 @@ class TournamentStream(StreamType[TournamentAggregate]):
             "club_event": settings.club_event,
             "divisions": list(rules.divisions),
             "published": state.published,
+            "self_entry": state.self_entry,
             "updated_at": now,
         }
         tournament = (
@@ -303,7 +339,8 @@ class _Scope:
         for event in events:
             if isinstance(event, _ROLE_EVENTS):
                 scope.directors = True
-            elif isinstance(event, te.PlayerAccountLinked):
+            elif isinstance(event, (te.PlayerAccountLinked, te.SelfEntryChanged)):
+                # Self-entry shows on every scorecard page (their cache key).
                 scope.players = True
             elif isinstance(
                 event,

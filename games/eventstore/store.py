@@ -35,9 +35,13 @@ from django.utils import timezone
 from psycopg.types.json import set_json_loads
 
 from games.eventstore.cache import state_cache
-from games.eventstore.chain import canonical_json, chain_hash_of_json
-from games.eventstore.errors import ConcurrencyError, EventRejectedError
-from games.eventstore.models import StoredEvent
+from games.eventstore.chain import ChainKey, canonical_json, chain_hash_of_json, log_key
+from games.eventstore.errors import (
+    ConcurrencyError,
+    EventRejectedError,
+    TamperedStreamError,
+)
+from games.eventstore.models import StoredEvent, StreamHead
 from games.eventstore.sql import BulkInsert, binary_cursor, loads_utf8
 from games.eventstore.streams import (
     NewEvent,
@@ -285,11 +289,12 @@ def append(
             new_state = _validate(handler, state, new_events, current)
             if after_validate is not None:
                 after_validate(new_state)
-            now = timezone.now()
-            rows = _rows(handler, stream, new_events, current, previous_hash, now)
-            recorded = _insert(
-                stream, rows, new_events, now, user_id, correlation_id, savepoint
+            positions = reserve_positions(len(new_events))
+            stamp = _Stamp(timezone.now(), user_id, correlation_id, positions)
+            rows = _rows(
+                stream, handler.codec.encode, new_events, current, previous_hash, stamp
             )
+            recorded = _insert(stream, rows, new_events, stamp, current, savepoint)
             handler.project(stream, new_state, recorded, previous=state)
             version, last_hash = rows[-1].version, rows[-1].chain_hash
             transaction.on_commit(
@@ -335,6 +340,8 @@ def _validate(
     rules refuse."""
     for index, new in enumerate(new_events):
         try:
+            # Limits on what may be added (never checked on a replay of the log).
+            handler.admit(state, new.event)
             state = handler.apply(state, new.event, current + index + 1, new.metadata)
         except handler.rejection_errors as error:
             raise EventRejectedError(
@@ -349,6 +356,7 @@ def _validate(
 class _Row(NamedTuple):
     """An event as written: its JSON encoded once, for both the hash and the row."""
 
+    position: int
     version: int
     type_name: str
     schema_version: int
@@ -358,33 +366,65 @@ class _Row(NamedTuple):
     chain_hash: str
 
 
+class _Stamp(NamedTuple):
+    """What every event of one append shares, and the positions reserved for them."""
+
+    recorded_at: datetime
+    recorded_by: int | None
+    correlation_id: uuid.UUID | None
+    positions: list[int]
+
+
+def reserve_positions(count: int) -> list[int]:
+    """Positions for `count` new events, taken from the log's sequence before the
+    insert: the chain hash covers each event's position."""
+    with connection.cursor() as cursor:
+        cursor.execute(_RESERVE, [count])
+        return sorted(position for (position,) in cursor.fetchall())
+
+
+_RESERVE = (
+    "SELECT nextval(pg_get_serial_sequence('event_log', 'position'))"
+    " FROM generate_series(1, %s)"
+)
+
+
 def _rows(
-    handler: StreamType[Any],
     stream: StreamKey,
+    encode: Callable[[object], tuple[str, int, dict[str, Any]]],
     new_events: list[NewEvent],
     current: int,
     previous_hash: str,
-    now: datetime,
+    stamp: _Stamp,
+    key: ChainKey | None = None,
 ) -> list[_Row]:
     """Encode the new events and chain each one's hash to the previous one's."""
+    key = key or log_key()
     rows = []
-    for version, new in enumerate(new_events, start=current + 1):
-        type_name, schema_version, payload = handler.codec.encode(new.event)
+    pairs = zip(new_events, stamp.positions, strict=True)
+    for version, (new, position) in enumerate(pairs, start=current + 1):
+        type_name, schema_version, payload = encode(new.event)
         metadata = dict(new.metadata)
         payload_json = canonical_json(payload)
         metadata_json = canonical_json(metadata) if metadata else "{}"
         previous_hash = chain_hash_of_json(
             previous_hash,
+            key,
+            position=position,
+            stream_type=stream.type,
             stream_id=stream.id,
             version=version,
             event_type=type_name,
             schema_version=schema_version,
             payload_json=payload_json,
             metadata_json=metadata_json,
-            recorded_at=now,
+            recorded_at=stamp.recorded_at,
+            recorded_by=stamp.recorded_by,
+            correlation_id=stamp.correlation_id,
         )
         rows.append(
             _Row(
+                position,
                 version,
                 type_name,
                 schema_version,
@@ -403,7 +443,15 @@ class _VersionTaken(Exception):
 
 _INSERT_EVENTS = BulkInsert(
     StoredEvent,
-    ["version", "event_type", "schema_version", "payload", "metadata", "chain_hash"],
+    [
+        "position",
+        "version",
+        "event_type",
+        "schema_version",
+        "payload",
+        "metadata",
+        "chain_hash",
+    ],
     constant=[
         "stream_type",
         "stream_id",
@@ -411,55 +459,79 @@ _INSERT_EVENTS = BulkInsert(
         "recorded_by",
         "correlation_id",
     ],
-    returning=["version", "position"],
+    returning=["stream_id", "stream_type", "version", "chain_hash"],
 )
+# The events and the stream's head in one statement (the head's insert reads the
+# events', so they happen in that order). The head moves only from where the log
+# ended when the append read it: a head elsewhere means rows were deleted or
+# inserted around the store, and then nothing is written (TamperedStreamError).
+_HEAD = StreamHead._meta.db_table
+_APPEND = f"""
+WITH inserted AS ({_INSERT_EVENTS.sql})
+INSERT INTO {_HEAD} (stream_id, stream_type, version, chain_hash)
+SELECT stream_id, stream_type, version, chain_hash FROM inserted
+ORDER BY version DESC LIMIT 1
+ON CONFLICT (stream_id) DO UPDATE
+SET version = EXCLUDED.version, chain_hash = EXCLUDED.chain_hash
+WHERE {_HEAD}.version = %s
+RETURNING version
+"""
 
 
 def _insert(
     stream: StreamKey,
     rows: list[_Row],
     new_events: list[NewEvent],
-    now: datetime,
-    user_id: int | None,
-    correlation_id: uuid.UUID | None,
+    stamp: _Stamp,
+    current: int,
     savepoint: bool,
 ) -> tuple[RecordedEvent, ...]:
-    """Write the rows in one statement; the recorded events, with their positions."""
-    try:
-        with transaction.atomic(savepoint=savepoint):
-            positions = dict(
-                _INSERT_EVENTS.insert(
-                    [
-                        (
-                            row.version,
-                            row.type_name,
-                            row.schema_version,
-                            row.payload_json,
-                            row.metadata_json,
-                            row.chain_hash,
-                        )
-                        for row in rows
-                    ],
-                    [stream.type, stream.id, now, user_id, correlation_id],
-                )
+    """Write the rows and move the stream's head in one statement; the recorded
+    events. Raises TamperedStreamError when the head is not where the log ended."""
+    parameters = _INSERT_EVENTS.parameters(
+        [
+            (
+                row.position,
+                row.version,
+                row.type_name,
+                row.schema_version,
+                row.payload_json,
+                row.metadata_json,
+                row.chain_hash,
             )
+            for row in rows
+        ],
+        [
+            stream.type,
+            stream.id,
+            stamp.recorded_at,
+            stamp.recorded_by,
+            stamp.correlation_id,
+        ],
+    )
+    try:
+        with transaction.atomic(savepoint=savepoint), binary_cursor() as cursor:
+            cursor.execute(_APPEND, [*parameters, current])
+            moved = cursor.fetchall()
     except IntegrityError as error:
         # Another appender committed this version after we read the stream.
         if "event_log_stream_version" not in str(error):
             raise
         raise _VersionTaken from error
+    if not moved:
+        raise TamperedStreamError(stream)
     return tuple(
         RecordedEvent(
-            position=positions[row.version],
+            position=row.position,
             stream=stream,
             version=row.version,
             type_name=row.type_name,
             schema_version=row.schema_version,
             event=new.event,
             metadata=row.metadata,
-            recorded_at=now,
-            recorded_by_id=user_id,
-            correlation_id=correlation_id,
+            recorded_at=stamp.recorded_at,
+            recorded_by_id=stamp.recorded_by,
+            correlation_id=stamp.correlation_id,
             chain_hash=row.chain_hash,
         )
         for row, new in zip(rows, new_events, strict=True)

@@ -158,8 +158,9 @@ class Command(BaseCommand):
 
     def _users(self) -> tuple[Any, Any]:
         users = get_user_model()
+        # Staff: by default only staff accounts may create tournaments.
         director, made = users.objects.get_or_create(
-            username="director", defaults={"first_name": "Mara"}
+            username="director", defaults={"first_name": "Mara", "is_staff": True}
         )
         if made:
             director.set_password("director")
