@@ -13,6 +13,7 @@ from rules import events as ev
 from rules import tournament as rt
 from rules.events import ChallengeOutcome, EndReason, Visibility
 from rules.ruleset import PRESETS
+from rules.tilesets import TILE_SETS
 
 # Bounds on integers a client sends: past them a value is a typing slip, and the
 # read models' integer columns are 32-bit.
@@ -114,6 +115,8 @@ class RackOutput(serializers.Serializer):
 class StateOutput(serializers.Serializer):
     version = serializers.IntegerField()
     players = serializers.ListField(child=serializers.CharField())
+    tile_set = serializers.CharField(help_text="The tile set the game is played with.")
+    lexicon = serializers.CharField(help_text="Its lexicon (empty: none named).")
     scores = serializers.ListField(child=serializers.IntegerField())
     scores_before_adjustments = serializers.ListField(child=serializers.IntegerField())
     adjustments = serializers.ListField(child=serializers.IntegerField())
@@ -162,14 +165,24 @@ class GameStartInput(StrictSerializer):
     )
     ruleset = serializers.ChoiceField(list(PRESETS), default="classic")
     lexicon = serializers.CharField(max_length=64, required=False, allow_null=True)
+    tile_set = serializers.ChoiceField(
+        list(TILE_SETS),
+        required=False,
+        allow_null=True,
+        help_text="English by default; a tournament's game is played with its "
+        "division's (leave it out).",
+    )
     seed = serializers.IntegerField(
         min_value=0, max_value=2**63 - 1, required=False, allow_null=True
     )
     racks = serializers.ListField(
-        child=serializers.RegexField(r"^[A-Za-z?]{0,7}$", allow_blank=True),
+        # Letters of any tile set, as printed on the tiles (Spanish [CH], Catalan
+        # L·L): the tile set itself checks them.
+        child=serializers.RegexField(r"^[\w?·\[\]]{0,28}$", allow_blank=True),
         required=False,
         max_length=MAX_PLAYERS,
-        help_text="Opening racks read off a scoresheet (default: drawn at random).",
+        help_text="Opening racks read off a scoresheet (default: drawn at random), "
+        "as printed on the tiles.",
     )
     tournament_id = serializers.UUIDField(required=False, allow_null=True)
     division = serializers.CharField(

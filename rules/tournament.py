@@ -2272,19 +2272,22 @@ def _game_setup_set(event: GameSetupSet, state: TournamentState) -> TournamentSt
         _check_tile_set(setup.tile_set)
     if setup.lexicon is not None:
         _check_lexicon(setup.lexicon)
-    if setup == state.setup_of(division):
+    before = state.setup_of(division)
+    # A refusal names what the director changed.
+    field = "lexicon" if setup.lexicon != before.lexicon else "tile_set"
+    if setup == before:
         raise TournamentError(
             "nothing_to_change",
             f"Division {division}'s games are already played with "
             f"{_setup_text(state.tile_set_of(division), state.lexicon_of(division))}"
             ".",
-            "lexicon" if setup.lexicon is not None else "tile_set",
+            field,
         )
     changed = replace(state, game_setups={**state.game_setups, division: setup})
     _check_agree(
         changed.tile_set_of(division),
         changed.lexicon_of(division),
-        "lexicon" if setup.lexicon is not None else "tile_set",
+        field,
         f"Division {division}: ",
     )
     return changed

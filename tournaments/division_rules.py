@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping
+from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
@@ -36,7 +37,7 @@ from rules.division_rules import (
     TieRule,
 )
 from rules.errors import RulesError
-from tournaments.services import append_as_director
+from tournaments.services import append_as_director, tournament_state
 
 
 def pairing_rules_set(
@@ -83,6 +84,47 @@ def game_setup_set(
         user=user,
         expected_version=expected_version,
     )
+
+
+def division_change(
+    *,
+    tournament_id: uuid.UUID,
+    division: str,
+    user: Any,
+    new_name: str | None = None,
+    setup: Mapping[str, str | None] | None = None,
+    expected_version: int | None = None,
+) -> AppendResult:
+    """Rename the division and/or change the fields of its own tile set and
+    lexicon that ``setup`` gives (None: the tournament's), in one append."""
+    events: list[object] = []
+    if new_name is not None:
+        events.append(rt.DivisionRenamed(name=division, new_name=new_name))
+    if setup:
+        _, state = tournament_state(tournament_id)
+        assert state.rules is not None
+        own = replace(state.rules.setup_of(division), **setup)
+        events.append(
+            rt.GameSetupSet(
+                division=division if new_name is None else new_name, setup=own
+            )
+        )
+    return append_as_director(
+        tournament_id, events, user=user, expected_version=expected_version
+    )
+
+
+def division_document(state: rt.TournamentState, division: str) -> dict[str, Any]:
+    """The division as the API shows it: what its games are played with."""
+    own = state.setup_of(division)
+    played = state.game_setup(division)
+    return {
+        "name": division,
+        "tile_set": played.tile_set,
+        "lexicon": played.lexicon,
+        "own_tile_set": own.tile_set,
+        "own_lexicon": own.lexicon,
+    }
 
 
 def prize_table_set(

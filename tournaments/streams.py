@@ -267,6 +267,8 @@ class TournamentStream(StreamType[TournamentAggregate]):
             "ranking": settings.ranking.value,
             "rating_system": settings.rating_system.value,
             "club_event": settings.club_event,
+            "tile_set": settings.tile_set,
+            "lexicon": settings.lexicon,
             "divisions": list(rules.divisions),
             "published": state.published,
             "self_entry": state.self_entry,
@@ -329,7 +331,7 @@ class _Scope:
     ) -> _Scope:
         scope = cls()
         renamed = any(isinstance(event, rt.DivisionRenamed) for event in events)
-        if full or renamed or any(isinstance(e, rt.SettingsChanged) for e in events):
+        if full or renamed or any(_recounts(event) for event in events):
             # Every count may have changed (a cap, a bye spread, the rounds).
             scope.directors = scope.players = True
             scope.renamed = renamed
@@ -369,6 +371,15 @@ class _Scope:
             elif isinstance(event, rt.DivisionAdded):
                 scope.touch(event.name, 0)
         return scope
+
+
+def _recounts(event: object) -> bool:
+    """Whether a settings change can change a count: any but one of the games'
+    tile set and lexicon only (which no row shows)."""
+    return (
+        isinstance(event, rt.SettingsChanged)
+        and replace(event, tile_set=None, lexicon=None) != rt.SettingsChanged()
+    )
 
 
 _ROLE_EVENTS = (
