@@ -159,7 +159,7 @@ class TournamentCreateForm(forms.Form):
         label="Club tournament (NASPA's LCT rule for the estimates)", required=False
     )
     tile_set = forms.ChoiceField(
-        label="Tile set", choices=TILE_SET_CHOICES, initial="english"
+        label="Tile set", choices=TILE_SET_CHOICES, initial="english", required=False
     )
     lexicon = lexicon_field()
     divisions = forms.CharField(
@@ -237,7 +237,7 @@ class TournamentCreateForm(forms.Form):
             "ranking": data.get("ranking") or rt.Ranking.EXTENDED.value,
             "rating_system": data.get("rating_system") or rt.RatingSystem.NSA2008.value,
             "club_event": data.get("club_event", False),
-            "tile_set": data["tile_set"],
+            "tile_set": data.get("tile_set") or "english",
             "lexicon": data.get("lexicon", "").strip(),
             "divisions": data["divisions"],
             "published": data.get("published", False),
