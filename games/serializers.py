@@ -157,6 +157,13 @@ VISIBILITY = serializers.ChoiceField(
 )
 
 
+def tiles_pattern(least: int, most: int) -> str:
+    """Tiles as printed on them in any tile set (Spanish [CH], Catalan L·L; . a
+    tile on the board, ? a blank): the game's tile set checks them, naming what
+    it lacks."""
+    return rf"^(?:[^\W\d_]|[.?·\[\]]){{{least},{most}}}$"
+
+
 class GameStartInput(StrictSerializer):
     players = serializers.ListField(
         child=serializers.CharField(max_length=ev.MAX_PLAYER_NAME_LENGTH),
@@ -176,9 +183,7 @@ class GameStartInput(StrictSerializer):
         min_value=0, max_value=2**63 - 1, required=False, allow_null=True
     )
     racks = serializers.ListField(
-        # Letters of any tile set, as printed on the tiles (Spanish [CH], Catalan
-        # L·L): the tile set itself checks them.
-        child=serializers.RegexField(r"^[\w?·\[\]]{0,28}$", allow_blank=True),
+        child=serializers.RegexField(tiles_pattern(0, 28), allow_blank=True),
         required=False,
         max_length=MAX_PLAYERS,
         help_text="Opening racks read off a scoresheet (default: drawn at random), "
@@ -205,7 +210,7 @@ class GameStartInput(StrictSerializer):
 class DrawsField(serializers.DictField):
     """Tiles each player drew, read off a scoresheet: {"0": "AEIRST"}."""
 
-    child = serializers.RegexField(r"^[A-Za-z?]{1,7}$")
+    child = serializers.RegexField(tiles_pattern(1, 28))
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("help_text", "Keys: player numbers 0-3.")
@@ -236,7 +241,7 @@ class PlaceInput(ExpectedVersion):
         error_messages={"invalid": "Give a square like 8D (across) or D8 (down)."},
     )
     word = serializers.RegexField(
-        r"^[A-Za-z.]{1,15}$",
+        tiles_pattern(1, 60),
         help_text="The whole word; . for a tile on the board, lower case = blank.",
         error_messages={"invalid": "Letters only, . for tiles already on the board."},
     )
@@ -244,12 +249,12 @@ class PlaceInput(ExpectedVersion):
     score = serializers.IntegerField(
         min_value=0, max_value=2000, required=False, allow_null=True
     )
-    rack = serializers.RegexField(r"^[A-Za-z?]{0,7}$", required=False, allow_null=True)
+    rack = serializers.RegexField(tiles_pattern(0, 28), required=False, allow_null=True)
     draws = DrawsField(required=False)
 
 
 class ExchangeInput(ExpectedVersion):
-    tiles = serializers.RegexField(r"^[A-Za-z?]{0,7}$", required=False, default="")
+    tiles = serializers.RegexField(tiles_pattern(0, 28), required=False, default="")
     count = serializers.IntegerField(
         min_value=0, max_value=7, required=False, default=0
     )
@@ -272,7 +277,7 @@ class ChallengeInput(ExpectedVersion):
         [o.value for o in ChallengeOutcome], required=False, allow_null=True
     )
     words = serializers.ListField(
-        child=serializers.RegexField(r"^[A-Za-z]{2,15}$"),
+        child=serializers.RegexField(tiles_pattern(2, 60)),
         required=False,
         default=list,
         max_length=MAX_WORDS_FORMED,

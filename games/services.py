@@ -177,6 +177,13 @@ def _turn_append(
     )
 
 
+def _as_tiles(tiles: TileSet, text: str) -> str:
+    """Text as printed on the tiles (Spanish [CH], Catalan L·L, a blank in lower
+    case) as the engine's tiles; text that is not made of them goes on as it is,
+    for the rules to refuse."""
+    return tiles.read_tiles(text) or text
+
+
 def _draws(
     aggregate: GameAggregate,
     state: GameState,
@@ -185,7 +192,7 @@ def _draws(
 ) -> list[ev.TilesDrawn]:
     if draws:
         return [
-            ev.TilesDrawn(player=player, tiles=tiles.upper())
+            ev.TilesDrawn(player=player, tiles=_as_tiles(state.tile_set, tiles.upper()))
             for player, tiles in sorted(draws.items())
             if tiles
         ]
@@ -244,9 +251,7 @@ def game_start(
     if racks:
         draws: list[ev.TilesDrawn] = [
             # Racks as printed on the tiles (Spanish [CH]) become the set's tiles.
-            ev.TilesDrawn(
-                player=index, tiles=tiles.read_tiles(rack.upper()) or rack.upper()
-            )
+            ev.TilesDrawn(player=index, tiles=_as_tiles(tiles, rack.upper()))
             for index, rack in enumerate(racks)
             if rack
         ]
@@ -359,7 +364,11 @@ def game_place(
     return _turn_append(
         game_id,
         lambda state: ev.TilesPlaced(
-            player=state.turn, position=position, word=word, score=score, rack=rack
+            player=state.turn,
+            position=position,
+            word=_as_tiles(state.tile_set, word),
+            score=score,
+            rack=None if rack is None else _as_tiles(state.tile_set, rack),
         ),
         user=user,
         expected_version=expected_version,
@@ -380,7 +389,9 @@ def game_exchange(
     return _turn_append(
         game_id,
         lambda state: ev.TilesExchanged(
-            player=state.turn, tiles=tiles.upper(), unknown=count
+            player=state.turn,
+            tiles=_as_tiles(state.tile_set, tiles.upper()),
+            unknown=count,
         ),
         user=user,
         expected_version=expected_version,

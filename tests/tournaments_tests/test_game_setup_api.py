@@ -223,15 +223,30 @@ def polish_board(director):
 def test_a_game_started_for_a_polish_board_plays_polish(api, polish_board):
     response = api.post(
         "/api/games/",
-        {"players": ["Ala", "Jan"], "racks": ["ŹDŻBŁOA", ""], **polish_board},
+        {"players": ["Ala", "Jan"], "racks": ["AEIŁÓWŻ", ""], **polish_board},
         format="json",
     )
     assert response.status_code == 201, response.json()
     state = response.json()["state"]
     assert (state["tile_set"], state["lexicon"]) == ("polish", "OSPS49")
-    assert sorted(state["racks"][0]["known"]) == sorted("ŹDŻBŁOA")
+    assert sorted(state["racks"][0]["known"]) == sorted("AEIŁÓWŻ")
     # 100 Polish tiles less the rack recorded (the other is drawn at its turn).
     assert state["bag_count"] == 93
+    gid, version = response.json()["id"], response.json()["version"]
+    placed = api.post(
+        f"/api/games/{gid}/place",
+        {"position": "8G", "word": "ŻÓŁW", "expected_version": version},
+        format="json",
+    )
+    assert placed.status_code == 201, placed.json()
+    # Polish values: (5 + 5 + 3 + 1) x 2 on the centre.
+    assert placed.json()["state"]["scores"] == [28, 0]
+    bad = api.post(
+        f"/api/games/{gid}/place",
+        {"position": "9G", "word": "ÑO", "expected_version": placed.json()["version"]},
+        format="json",
+    )
+    assert bad.status_code == 400
 
 
 @pytest.mark.django_db
