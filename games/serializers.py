@@ -13,6 +13,7 @@ from rules import events as ev
 from rules import tournament as rt
 from rules.events import ChallengeOutcome, EndReason, Visibility
 from rules.ruleset import PRESETS
+from rules.tilesets import TILE_SETS
 
 # Bounds on integers a client sends: past them a value is a typing slip, and the
 # read models' integer columns are 32-bit.
@@ -114,6 +115,8 @@ class RackOutput(serializers.Serializer):
 class StateOutput(serializers.Serializer):
     version = serializers.IntegerField()
     players = serializers.ListField(child=serializers.CharField())
+    tile_set = serializers.CharField(help_text="The tile set the game is played with.")
+    lexicon = serializers.CharField(help_text="Its lexicon (empty: none named).")
     scores = serializers.ListField(child=serializers.IntegerField())
     scores_before_adjustments = serializers.ListField(child=serializers.IntegerField())
     adjustments = serializers.ListField(child=serializers.IntegerField())
@@ -154,6 +157,13 @@ VISIBILITY = serializers.ChoiceField(
 )
 
 
+def tiles_pattern(least: int, most: int) -> str:
+    """Tiles as printed on them in any tile set (Spanish [CH], Catalan L·L; . a
+    tile on the board, ? a blank): the game's tile set checks them, naming what
+    it lacks."""
+    return rf"^(?:[^\W\d_]|[.?·\[\]]){{{least},{most}}}$"
+
+
 class GameStartInput(StrictSerializer):
     players = serializers.ListField(
         child=serializers.CharField(max_length=ev.MAX_PLAYER_NAME_LENGTH),
@@ -162,14 +172,22 @@ class GameStartInput(StrictSerializer):
     )
     ruleset = serializers.ChoiceField(list(PRESETS), default="classic")
     lexicon = serializers.CharField(max_length=64, required=False, allow_null=True)
+    tile_set = serializers.ChoiceField(
+        list(TILE_SETS),
+        required=False,
+        allow_null=True,
+        help_text="English by default; a tournament's game is played with its "
+        "division's (leave it out).",
+    )
     seed = serializers.IntegerField(
         min_value=0, max_value=2**63 - 1, required=False, allow_null=True
     )
     racks = serializers.ListField(
-        child=serializers.RegexField(r"^[A-Za-z?]{0,7}$", allow_blank=True),
+        child=serializers.RegexField(tiles_pattern(0, 28), allow_blank=True),
         required=False,
         max_length=MAX_PLAYERS,
-        help_text="Opening racks read off a scoresheet (default: drawn at random).",
+        help_text="Opening racks read off a scoresheet (default: drawn at random), "
+        "as printed on the tiles.",
     )
     tournament_id = serializers.UUIDField(required=False, allow_null=True)
     division = serializers.CharField(
@@ -192,7 +210,7 @@ class GameStartInput(StrictSerializer):
 class DrawsField(serializers.DictField):
     """Tiles each player drew, read off a scoresheet: {"0": "AEIRST"}."""
 
-    child = serializers.RegexField(r"^[A-Za-z?]{1,7}$")
+    child = serializers.RegexField(tiles_pattern(1, 28))
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("help_text", "Keys: player numbers 0-3.")
@@ -223,7 +241,7 @@ class PlaceInput(ExpectedVersion):
         error_messages={"invalid": "Give a square like 8D (across) or D8 (down)."},
     )
     word = serializers.RegexField(
-        r"^[A-Za-z.]{1,15}$",
+        tiles_pattern(1, 60),
         help_text="The whole word; . for a tile on the board, lower case = blank.",
         error_messages={"invalid": "Letters only, . for tiles already on the board."},
     )
@@ -231,12 +249,12 @@ class PlaceInput(ExpectedVersion):
     score = serializers.IntegerField(
         min_value=0, max_value=2000, required=False, allow_null=True
     )
-    rack = serializers.RegexField(r"^[A-Za-z?]{0,7}$", required=False, allow_null=True)
+    rack = serializers.RegexField(tiles_pattern(0, 28), required=False, allow_null=True)
     draws = DrawsField(required=False)
 
 
 class ExchangeInput(ExpectedVersion):
-    tiles = serializers.RegexField(r"^[A-Za-z?]{0,7}$", required=False, default="")
+    tiles = serializers.RegexField(tiles_pattern(0, 28), required=False, default="")
     count = serializers.IntegerField(
         min_value=0, max_value=7, required=False, default=0
     )
@@ -259,7 +277,7 @@ class ChallengeInput(ExpectedVersion):
         [o.value for o in ChallengeOutcome], required=False, allow_null=True
     )
     words = serializers.ListField(
-        child=serializers.RegexField(r"^[A-Za-z]{2,15}$"),
+        child=serializers.RegexField(tiles_pattern(2, 60)),
         required=False,
         default=list,
         max_length=MAX_WORDS_FORMED,

@@ -71,17 +71,6 @@ class PlayerAccountLinked:
 
 
 @dataclass(frozen=True, slots=True)
-class LexiconChosen:
-    """The word list the tournament's games are played with, by the name the
-    server's LEXICONS setting gives it ("": none); a game that names its own
-    keeps it (tournaments.accounts)."""
-
-    type_name: ClassVar[str] = "lexicon_chosen"
-
-    lexicon: str
-
-
-@dataclass(frozen=True, slots=True)
 class SelfEntryChanged:
     """Players may (or may no longer) report their own games' scores."""
 
@@ -114,7 +103,6 @@ SYSTEM_EVENT_TYPES: dict[str, type] = {
         ScorekeeperRemoved,
         PublicationChanged,
         PlayerAccountLinked,
-        LexiconChosen,
         SelfEntryChanged,
         ScoreReported,
     )

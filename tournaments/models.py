@@ -37,6 +37,10 @@ class Tournament(models.Model):
     ranking = models.CharField(max_length=16, default="extended")
     rating_system = models.CharField(max_length=16, default="nsa2008")
     club_event = models.BooleanField(default=False)
+    # The games' tile set and lexicon ("": none named); a division may set its
+    # own (the rules' state has them: rt.TournamentState.game_setup).
+    tile_set = models.CharField(max_length=16, default="english")
+    lexicon = models.CharField(max_length=32, blank=True, default="")
     divisions = models.JSONField(default=list)
     # Per division, the stream version of the last event that rewrote its players,
     # pairings or standings: the read cache key of its standings and scorecards, so

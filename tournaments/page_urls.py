@@ -59,6 +59,11 @@ urlpatterns = [
         name="manage-pairing-rules",
     ),
     path(f"{MD}/prizes/", division_views.manage_prizes, name="manage-prizes"),
+    path(
+        f"{MD}/setup/",
+        division_views.manage_division_setup,
+        name="manage-division-setup",
+    ),
     path(f"{MR}/results/", views.manage_results, name="manage-results"),
     path(
         f"{MR}/results/check",

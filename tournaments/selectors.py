@@ -574,6 +574,8 @@ _CORRECTED = {
             "spread_caps",
             "rating_system",
             "club_event",
+            "tile_set",
+            "lexicon",
         ),
     ),
 }
@@ -587,7 +589,10 @@ def _before(
     if type_name == "player_registered":
         known[payload["player_id"]] = dict(payload)
     elif type_name == "tournament_created":
-        known[""] = dict(payload)
+        # An older log's creation has no tile set or lexicon: it had these.
+        known[""] = {"tile_set": "english", "lexicon": "", **payload}
+    elif type_name == "lexicon_chosen":
+        known.setdefault("", {})["lexicon"] = payload["lexicon"]
     elif type_name == "division_renamed":
         rules = known.pop(f"pairing:{payload['name']}", None)
         if rules is not None:
@@ -699,6 +704,13 @@ def _summary(
             )
         case "lexicon_chosen":
             return f"Word list: {p['lexicon'] or 'none'}"
+        case "game_setup_set":
+            own = p["setup"]
+            tiles = own["tile_set"] or "the tournament's"
+            words = {None: "the tournament's", "": "none"}.get(
+                own["lexicon"], own["lexicon"]
+            )
+            return f"Games of {p['division']}: tile set {tiles}, lexicon {words}"
     return type_name
 
 

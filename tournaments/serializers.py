@@ -11,6 +11,7 @@ from games.serializer_base import BoundedListField, StrictSerializer
 from rules import tournament as rt
 from rules.division_rules import DEFAULT_GIBSON_SPREAD, PrizeKind, TieBreak, TieRule
 from rules.records import EntryKind
+from rules.tilesets import TILE_SETS
 from tournaments.models import Player, Tournament
 
 
@@ -46,6 +47,8 @@ class TournamentOutput(serializers.ModelSerializer):
             "ranking",
             "rating_system",
             "club_event",
+            "tile_set",
+            "lexicon",
             "divisions",
             "published",
             "updated_at",
@@ -76,6 +79,16 @@ def player_id_field(**options: object) -> serializers.CharField:
 
 def division_field(**options: object) -> serializers.CharField:
     return serializers.CharField(max_length=rt.MAX_DIVISION_NAME_LENGTH, **options)
+
+
+TILE_SET_HELP = (
+    "The tile set the games are played with (a division may choose its own)."
+)
+LEXICON_HELP = (
+    "The word list the games are played with, by its short name (CSW24, NWL23, "
+    "OSPS49; empty: none). A lexicon of a known language must go with its tile "
+    "set. The server's LEXICONS setting says which it can rule challenges with."
+)
 
 
 class TournamentCreateInput(StrictSerializer):
@@ -115,6 +128,16 @@ class TournamentCreateInput(StrictSerializer):
     )
     club_event = serializers.BooleanField(
         default=False, help_text="A club tournament (NASPA's LCT rule)."
+    )
+    tile_set = serializers.ChoiceField(
+        list(TILE_SETS), default="english", help_text=TILE_SET_HELP
+    )
+    lexicon = serializers.CharField(
+        max_length=32,
+        required=False,
+        default="",
+        allow_blank=True,
+        help_text=LEXICON_HELP,
     )
     divisions = BoundedListField(
         child=division_name_field(),
@@ -490,6 +513,12 @@ class SettingsPatchInput(ExpectedVersionMixin):
         [r.value for r in rt.RatingSystem], required=False
     )
     club_event = serializers.BooleanField(required=False)
+    tile_set = serializers.ChoiceField(
+        list(TILE_SETS), required=False, help_text=TILE_SET_HELP
+    )
+    lexicon = serializers.CharField(
+        max_length=32, required=False, allow_blank=True, help_text=LEXICON_HELP
+    )
 
 
 class PlayerPatchInput(ExpectedVersionMixin):
@@ -515,9 +544,42 @@ class CorrectionOutput(serializers.Serializer):
     )
 
 
+class DivisionOutput(serializers.Serializer):
+    """A division and what its games are played with."""
+
+    name = serializers.CharField()
+    tile_set = serializers.CharField(help_text="Its own, or else the tournament's.")
+    lexicon = serializers.CharField(
+        help_text="Its own, or else the tournament's (empty: none named)."
+    )
+    own_tile_set = serializers.CharField(
+        allow_null=True, help_text="null: the division plays the tournament's."
+    )
+    own_lexicon = serializers.CharField(
+        allow_null=True, help_text="null: the division plays the tournament's."
+    )
+
+
 class DivisionPatchInput(ExpectedVersionMixin):
+    """Give only what changes: a new name, the division's own tile set or lexicon
+    (null: back to the tournament's)."""
+
     # The rules refuse a name that cannot be in an address (field new_name).
-    name = division_field(help_text="The division's new name.")
+    name = division_field(required=False, help_text="The division's new name.")
+    tile_set = serializers.ChoiceField(
+        list(TILE_SETS),
+        required=False,
+        allow_null=True,
+        help_text="The division's own tile set; null: the tournament's.",
+    )
+    lexicon = serializers.CharField(
+        max_length=32,
+        required=False,
+        allow_null=True,
+        allow_blank=True,
+        help_text="The division's own lexicon (empty: none named); null: the "
+        "tournament's.",
+    )
 
 
 class TeamMemberInput(ExpectedVersionMixin):

@@ -59,7 +59,6 @@ class TournamentAggregate:
     scorekeepers: Mapping[int, str] = field(default_factory=dict)
     published: bool = False
     accounts: Mapping[str, int] = field(default_factory=dict)  # player id -> user id
-    lexicon: str | None = None  # the games' word list (te.LexiconChosen)
     # Stream versions of the system events: the rules count only their own events,
     # so rules version n is stream version n plus the system events before it.
     system_versions: tuple[int, ...] = ()
@@ -138,8 +137,6 @@ def _system_apply(state: TournamentAggregate, event: object) -> TournamentAggreg
         return replace(
             state, accounts={**state.accounts, event.player_id: event.user_id}
         )
-    if isinstance(event, te.LexiconChosen):
-        return replace(state, lexicon=event.lexicon or None)
     if isinstance(event, te.SelfEntryChanged):
         return replace(state, self_entry=event.enabled)
     if isinstance(event, te.ScoreReported):
@@ -270,6 +267,8 @@ class TournamentStream(StreamType[TournamentAggregate]):
             "ranking": settings.ranking.value,
             "rating_system": settings.rating_system.value,
             "club_event": settings.club_event,
+            "tile_set": settings.tile_set,
+            "lexicon": settings.lexicon,
             "divisions": list(rules.divisions),
             "published": state.published,
             "self_entry": state.self_entry,
@@ -332,7 +331,7 @@ class _Scope:
     ) -> _Scope:
         scope = cls()
         renamed = any(isinstance(event, rt.DivisionRenamed) for event in events)
-        if full or renamed or any(isinstance(e, rt.SettingsChanged) for e in events):
+        if full or renamed or any(_recounts(event) for event in events):
             # Every count may have changed (a cap, a bye spread, the rounds).
             scope.directors = scope.players = True
             scope.renamed = renamed
@@ -372,6 +371,15 @@ class _Scope:
             elif isinstance(event, rt.DivisionAdded):
                 scope.touch(event.name, 0)
         return scope
+
+
+def _recounts(event: object) -> bool:
+    """Whether a settings change can change a count: any but one of the games'
+    tile set and lexicon only (which no row shows)."""
+    return (
+        isinstance(event, rt.SettingsChanged)
+        and replace(event, tile_set=None, lexicon=None) != rt.SettingsChanged()
+    )
 
 
 _ROLE_EVENTS = (

@@ -591,6 +591,8 @@ CONSOLE_RULE_FIELDS = {
     "spread_caps": "spread_caps",
     "username": "username",
     "role": "role",
+    "tile_set": "tile_set",
+    "lexicon": "lexicon",
 }
 
 
@@ -602,6 +604,7 @@ def manage(request: HttpRequest, tournament_id: uuid.UUID) -> HttpResponse:
     tournament = _team_member(request, tournament_id)
     is_director = selectors.tournament_is_director(tournament, request.user)
     forms_ = {action: form() for action, form in CONSOLE_FORMS.items()}
+    forms_["settings"] = SettingsForm.of(tournament)
     status = 200
     if request.method == "POST":
         if not is_director:
@@ -618,7 +621,11 @@ def manage(request: HttpRequest, tournament_id: uuid.UUID) -> HttpResponse:
             return redirect("manage", tournament_id=tournament_id)
         if action not in CONSOLE_FORMS:
             return HttpResponse("Unknown action.", status=400)
-        form = CONSOLE_FORMS[action](request.POST)
+        form = (
+            SettingsForm.of(tournament, request.POST)
+            if action == "settings"
+            else CONSOLE_FORMS[action](request.POST)
+        )
         done: list[str] = []
         if form.is_valid() and _submit(
             form,

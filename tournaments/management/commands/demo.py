@@ -32,7 +32,6 @@ from games.services import game_stream
 from games.simulate import Plan, SimulatedGame, english_word_graph, simulate_game
 from rules.division_rules import Prize, PrizeKind, PrizeTable
 from rules.ruleset import Ruleset
-from tournaments import accounts
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
 from tournaments.division_rules import prize_table_set
@@ -115,6 +114,8 @@ class Command(BaseCommand):
             rounds=ROUNDS,
             venue="Riverside Library, Room 2",
             preset="classic",
+            # The games' word list, for their best plays (run.sh configures WEB2).
+            lexicon="WEB2",
             divisions=list(DIVISIONS),
             tournament_id=uuid.uuid5(NAMESPACE, f"tournament-{seed}"),
         )
@@ -137,10 +138,6 @@ class Command(BaseCommand):
             player_id=dev_player.player_id,
             account=dev,
             user=director,
-        )
-        # The games' word list, for their best plays (run.sh configures WEB2).
-        accounts.tournament_lexicon_choose(
-            tournament_id=tid, lexicon="WEB2", user=director
         )
         staged = {"tie": False}
         games = ROUNDS * sum(len(p) // 2 for p in DIVISIONS.values())
