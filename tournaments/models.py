@@ -68,6 +68,26 @@ DIRECTOR = "director"
 SCOREKEEPER = "scorekeeper"
 
 
+class TournamentSnapshot(models.Model):
+    """The tournament's replayed state at `version`, authenticated like a game's
+    (games.snapshots; written by tournaments.streams every few hundred events): a
+    worker that has just started loads it and applies the events since, instead of
+    replaying a national tournament (most of a second). A projection, never the
+    record: rebuilt with the rest, ignored when the code cannot vouch for it."""
+
+    tournament = models.OneToOneField(
+        Tournament, primary_key=True, on_delete=models.CASCADE, related_name="+"
+    )
+    version = models.PositiveIntegerField()
+    state = models.BinaryField()
+
+    class Meta:
+        db_table = "tournaments_snapshot"
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}@{self.version}"
+
+
 class Director(models.Model):
     """A user of a tournament's team (a director or a scorekeeper)."""
 

@@ -11,14 +11,19 @@ one round's rows, not 31.
 from __future__ import annotations
 
 import datetime
+import hashlib
+import logging
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cache
+from pathlib import Path
 from typing import Any
 
-from django.db import connection
+from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
+from games import snapshots
 from games.eventstore.codec import Codec
 from games.eventstore.models import StoredEvent
 from games.eventstore.sql import BulkInsert
@@ -35,7 +40,10 @@ from tournaments.models import (
     Player,
     PlayerRound,
     Tournament,
+    TournamentSnapshot,
 )
+
+logger = logging.getLogger(__name__)
 
 
 class TournamentAccessError(RulesError):
@@ -172,6 +180,33 @@ class TournamentStream(StreamType[TournamentAggregate]):
     def initial_state(self, stream: StreamKey) -> TournamentAggregate:
         return TournamentAggregate()
 
+    def stored_state(
+        self, stream: StreamKey, version: int
+    ) -> tuple[int, TournamentAggregate] | None:
+        # On the primary, as every read of the store.
+        with connection.cursor() as cursor:
+            cursor.execute(_SNAPSHOT_READ, [stream.id, version])
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        kept_version, blob = row
+        state = snapshots.unseal(
+            _SNAPSHOTS, _fingerprint(), stream.id, kept_version, blob
+        )
+        if not isinstance(state, TournamentAggregate):
+            return None
+        return kept_version, state
+
+    def keep_state(
+        self, stream: StreamKey, since: int, version: int, state: TournamentAggregate
+    ) -> None:
+        # Every SNAPSHOT_EVERY versions: a cold worker then applies fewer than
+        # that many events to the kept state, and a director's result pays for
+        # the pickling (a few milliseconds at national scale) once in a while.
+        if since // SNAPSHOT_EVERY == version // SNAPSHOT_EVERY:
+            return
+        _write_snapshot(stream.id, version, state)
+
     def apply(
         self,
         state: TournamentAggregate,
@@ -196,7 +231,13 @@ class TournamentStream(StreamType[TournamentAggregate]):
         # each row's key first).
         tables = [
             model._meta.db_table
-            for model in (PlayerRound, Player, Director, Tournament)
+            for model in (
+                PlayerRound,
+                Player,
+                Director,
+                TournamentSnapshot,
+                Tournament,
+            )
         ]
         with connection.cursor() as cursor:
             # Checks deferred in this transaction must run first (TRUNCATE refuses
@@ -273,9 +314,49 @@ class TournamentStream(StreamType[TournamentAggregate]):
             PlayerRound.objects.filter(tournament=tournament).delete()
         for division, from_round in scope.rounds.items():
             _project_rounds(tournament, state, division, from_round)
+        if rebuilding:
+            # The rebuild replayed the whole tournament: keep its state.
+            _write_snapshot(stream.id, values["version"], state)
 
 
 _SYSTEM_TYPES = tuple(te.SYSTEM_EVENT_TYPES.values())
+
+# Tournament states kept (TournamentSnapshot): one every this many versions.
+SNAPSHOT_EVERY = 200
+_SNAPSHOTS = "tournaments.snapshots"
+_SNAPSHOT_READ = """
+SELECT version, state FROM tournaments_snapshot
+WHERE tournament_id = %s AND version <= %s
+"""
+# Never replaces a newer state (two workers may keep one at once).
+_SNAPSHOT_WRITE = """
+INSERT INTO tournaments_snapshot (tournament_id, version, state)
+VALUES (%s, %s, %s)
+ON CONFLICT (tournament_id) DO UPDATE
+SET version = excluded.version, state = excluded.state
+WHERE tournaments_snapshot.version < excluded.version
+"""
+
+
+@cache
+def _fingerprint() -> bytes:
+    """The rules' fingerprint and this module's source (TournamentAggregate's)."""
+    digest = hashlib.sha256(snapshots.rules_fingerprint())
+    digest.update(Path(__file__).read_bytes())
+    digest.update(Path(te.__file__).read_bytes())
+    return digest.digest()
+
+
+def _write_snapshot(
+    tournament_id: uuid.UUID, version: int, state: TournamentAggregate
+) -> None:
+    blob = snapshots.seal(_SNAPSHOTS, _fingerprint(), tournament_id, version, state)
+    try:
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(_SNAPSHOT_WRITE, [tournament_id, version, blob])
+    except DatabaseError:
+        # A kept state only saves a replay: failing to keep one fails nothing.
+        logger.exception("tournament %s: state not kept", tournament_id)
 
 
 @dataclass

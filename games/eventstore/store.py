@@ -194,9 +194,22 @@ def _state_at(
             )
         chain = newer[-1].chain_hash if newer else entry[2]
     else:
-        events = read_stream(stream, to_version=version) if version else []
-        state = handler.replay(stream, events)
+        stored = handler.stored_state(stream, version) if version else None
+        if stored is None:
+            events = read_stream(stream, to_version=version) if version else []
+            state = handler.replay(stream, events)
+        else:
+            # A kept state (a national tournament's replay takes most of a
+            # second): only the events since it.
+            start, state = stored
+            events = read_stream(stream, after_version=start, to_version=version)
+            for recorded in events:
+                state = handler.apply(
+                    state, recorded.event, recorded.version, recorded.metadata
+                )
         chain = events[-1].chain_hash if events else None
+        since = stored[0] if stored is not None else 0
+        transaction.on_commit(lambda: handler.keep_state(stream, since, version, state))
     if keep:
         state_cache.put(stream, version, state, chain)
     return state, chain
@@ -294,6 +307,9 @@ def append(
             version, last_hash = rows[-1].version, rows[-1].chain_hash
             transaction.on_commit(
                 lambda: state_cache.put(stream, version, new_state, last_hash)
+            )
+            transaction.on_commit(
+                lambda: handler.keep_state(stream, current, version, new_state)
             )
     except _VersionTaken as taken:
         raise ConcurrencyError(
