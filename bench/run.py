@@ -82,6 +82,10 @@ def _setup_django(database_url: str | None) -> None:
     django.setup()
 
 
+# Fresh processes entering one result each, per variant (kept state, replay).
+FRESH_WORKER_PAIRS = 3
+
+
 def _simulate(seed: int, index: int) -> list[tuple[str, int, dict[str, Any]]]:
     """One pooled game, encoded (runs in a worker process)."""
     _setup_worker()
@@ -442,17 +446,53 @@ class Bench:
                 cold = record(result)
                 continue
             timings.append(record(result))
+        warm_p50 = percentile(timings, 0.5)
         self.results["standings_after_result"] = {
             "results": len(timings),
-            "warm_ms_p50": percentile(timings, 0.5),
+            "warm_ms_p50": warm_p50,
             "warm_ms_p95": percentile(timings, 0.95),
             "warm_ms_max": max(timings) if timings else None,
             "cold_ms": cold,
             "events_in_tournament": current_version(
                 services.tournament_stream(self.tid)
             ),
+            **self._fresh_workers(warm_p50),
         }
         print("standings-after-result done", flush=True)
+
+    def _fresh_workers(self, warm_p50: float) -> dict[str, Any]:
+        """A result entered by a process that has just started (bench/cold_result):
+        from the tournament's kept state, and replaying the whole tournament (the
+        anchor), interleaved, median of each."""
+        from tournaments.models import TournamentSnapshot
+
+        kept = TournamentSnapshot.objects.filter(tournament_id=self.tid).first()
+        runs: dict[str, list[float]] = {"kept_state": [], "replay": []}
+        for _ in range(FRESH_WORKER_PAIRS):
+            for label in runs:
+                if not self.pending:
+                    break
+                result = {
+                    **self.pending.pop(),
+                    "tournament_id": str(self.tid),
+                    "username": self.user.username,
+                }
+                args = [sys.executable, "bench/cold_result.py", json.dumps(result)]
+                if label == "replay":
+                    args.append("--replay")
+                _, _, out = self._run_child(args)
+                runs[label].append(float(out.split()[-1]))
+        fresh = statistics.median(runs["kept_state"])
+        replay = statistics.median(runs["replay"])
+        return {
+            "fresh_worker_ms": fresh,
+            "fresh_worker_replay_ms": replay,
+            "fresh_worker_runs": runs,
+            "fresh_to_warm_ratio": fresh / warm_p50,
+            "fresh_to_replay_ratio": fresh / replay,
+            "kept_state_version": kept.version if kept else None,
+            "kept_state_bytes": len(kept.state) if kept else None,
+        }
 
     # --- replay -------------------------------------------------------------
 
@@ -752,6 +792,13 @@ def _stage_lines(results: dict[str, Any]) -> list[tuple[str, str]]:
             f"{standings['warm_ms_p50']:.1f} / {standings['warm_ms_p95']:.1f}",
         ),
         ("standings after a result: cold (ms)", f"{standings['cold_ms']:.0f}"),
+        (
+            "standings after a result: fresh worker / replaying (ms)",
+            f"{standings['fresh_worker_ms']:.0f} / "
+            f"{standings['fresh_worker_replay_ms']:.0f} "
+            f"({standings['fresh_to_warm_ratio']:.1f}x warm, "
+            f"{standings['fresh_to_replay_ratio']:.2f}x replaying)",
+        ),
     ]
     return lines
 

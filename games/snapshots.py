@@ -27,6 +27,7 @@ check.
 from __future__ import annotations
 
 import dataclasses
+import gc
 import hashlib
 import hmac
 import importlib
@@ -37,7 +38,8 @@ import pickle
 import pkgutil
 import sys
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -149,10 +151,29 @@ def unseal(
         # a change of SECRET_KEY; anything else means the row was altered.
         return None
     try:
-        return pickle.loads(payload)  # authenticated above
+        with _collector_paused():
+            return pickle.loads(payload)  # authenticated above
     except Exception:  # a page must not fail on a projection: replay instead
         logger.exception("%s %s: an authenticated snapshot did not load", purpose, key)
         return None
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """No garbage collection while a snapshot is unpickled.
+
+    A national tournament's state is about 210,000 objects; the collector, set off
+    by every 700 new ones, walked the ones made so far again and again: its load
+    took 140-210 ms with the collector running and 85-107 ms without (same process,
+    alternated). The pause holds for every thread of the process, for that long.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 _GAMES = "games.snapshots"

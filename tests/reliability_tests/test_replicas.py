@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -23,7 +24,7 @@ from django.test.utils import CaptureQueriesContext
 
 from config import embedded_pg
 from config.replicas import COOKIE, primary_position
-from tests.reliability_tests.conftest import make_tournament
+from tests.reliability_tests.conftest import make_tournament, subprocess_env
 
 ALIAS = "replica_1"
 CATCH_UP_SECONDS = 30
@@ -207,3 +208,15 @@ def test_a_signed_in_page_after_a_write_is_read_on_the_primary(director, replica
     signed_out = Client().get(f"/tournaments/{tournament_id}/divisions/A/standings/")
     assert signed_out.status_code == 200
     assert b">401<" not in signed_out.content
+
+
+def test_a_replica_url_that_is_not_postgresql_stops_start_up_naming_it():
+    done = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"],
+        env=subprocess_env(DATABASE_REPLICA_URLS="mysql://db.example/records"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode != 0
+    assert "DATABASE_REPLICA_URLS must be a postgresql:// URL" in done.stderr
