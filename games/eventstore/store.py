@@ -24,9 +24,10 @@ updated in the same transaction as the append.
 
 from __future__ import annotations
 
+import threading
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, NamedTuple
 
@@ -484,3 +485,177 @@ def _insert(
 
 def database_is_postgresql() -> bool:
     return connection.vendor == "postgresql"
+
+
+# --- appends queued together -------------------------------------------------------
+
+
+@dataclass(eq=False)
+class _Queued:
+    """An append waiting in a stream's queue, and what became of it."""
+
+    events: list[NewEvent]
+    recorded_by: Any
+    correlation_id: uuid.UUID | None
+    check: Callable[[int, Any], None] | None
+    woken: threading.Event = field(default_factory=threading.Event)
+    leads: bool = False
+    result: AppendResult | None = None
+    error: BaseException | None = None
+
+    def outcome(self) -> AppendResult:
+        if self.error is not None:
+            raise self.error
+        assert self.result is not None
+        return self.result
+
+
+class _StreamQueues:
+    """Per process: the appends waiting for each stream, and which streams have a
+    thread writing for them."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.waiting: dict[StreamKey, list[_Queued]] = {}
+        self.leading: set[StreamKey] = set()
+
+
+_queues = _StreamQueues()
+
+
+def append_queued(
+    stream: StreamKey,
+    events: Sequence[object | NewEvent],
+    *,
+    recorded_by: Any = None,
+    correlation_id: uuid.UUID | None = None,
+    check: Callable[[int, Any], None] | None = None,
+) -> AppendResult:
+    """Append `events` at whatever version the stream has when their turn comes,
+    together with the other appends to the stream this process's threads queued
+    meanwhile: one lock, one projection and one commit for all of them.
+
+    For facts that do not depend on what the caller saw (a result from a slip).
+    Each append is validated on the state the ones before it left, and stands or
+    falls alone: `check(version, state)` may raise to refuse it (a permission), the
+    rules may reject it, and either error is raised to its caller only. One thread
+    writes the queue while the others wait; under five directors entering results
+    into one tournament, each append used to wait for every other one's projection
+    and commit in turn (the lock queue was most of its 150-220 ms at p95). A stale
+    write by an appender that skips the lock fails the whole batch with
+    ConcurrencyError, for the callers to retry.
+
+    Not inside a transaction: the batch commits on its own.
+    """
+    if connection.in_atomic_block:
+        raise RuntimeError("append_queued commits on its own: not in a transaction")
+    queued = _Queued(
+        [e if isinstance(e, NewEvent) else NewEvent(e) for e in events],
+        recorded_by,
+        correlation_id,
+        check,
+    )
+    with _queues.lock:
+        _queues.waiting.setdefault(stream, []).append(queued)
+        leads = stream not in _queues.leading
+        if leads:
+            _queues.leading.add(stream)
+    if not leads:
+        queued.woken.wait()
+        if not queued.leads:
+            return queued.outcome()
+    _write_queue(stream)
+    return queued.outcome()
+
+
+def _write_queue(stream: StreamKey) -> None:
+    """Write what is queued for `stream`, then hand the writing over to the first
+    thread queued since (or let it go)."""
+    with _queues.lock:
+        batch = _queues.waiting.pop(stream, [])
+    try:
+        _write_batch(stream, batch)
+    except BaseException as error:
+        for queued in batch:
+            if queued.error is None:
+                queued.result, queued.error = None, error
+    finally:
+        with _queues.lock:
+            waiting = _queues.waiting.get(stream)
+            if waiting:
+                waiting[0].leads = True
+                waiting[0].woken.set()
+            else:
+                _queues.leading.discard(stream)
+        for queued in batch:
+            queued.woken.set()
+
+
+def _write_batch(stream: StreamKey, batch: list[_Queued]) -> None:
+    """Validate and insert each queued append in turn, then project them all."""
+    handler = stream_type(stream.type)
+    with transaction.atomic():
+        lock_stream(stream)
+        last = (
+            StoredEvent.objects.filter(stream_id=stream.id)
+            .order_by("-version")
+            .values_list("version", "chain_hash")
+            .first()
+        )
+        current, chain = last if last is not None else (0, "")
+        before, _ = _state_at(stream, current)
+        state = before
+        recorded: list[RecordedEvent] = []
+        for queued in batch:
+            written = _write_queued(handler, stream, queued, current, chain, state)
+            if written is None:
+                continue
+            assert queued.result is not None
+            state, current = queued.result.state, queued.result.version
+            chain = written[-1].chain_hash
+            recorded.extend(written)
+        if not recorded:
+            return
+        handler.project(stream, state, recorded, previous=before)
+        since, version, final, last_hash = (
+            recorded[0].version - 1,
+            current,
+            state,
+            chain,
+        )
+        transaction.on_commit(
+            lambda: state_cache.put(stream, version, final, last_hash)
+        )
+        transaction.on_commit(lambda: handler.keep_state(stream, since, version, final))
+
+
+def _write_queued(
+    handler: StreamType[Any],
+    stream: StreamKey,
+    queued: _Queued,
+    current: int,
+    chain: str,
+    state: Any,
+) -> tuple[RecordedEvent, ...] | None:
+    """Insert one queued append on `state` (the stream at `current`); None when it
+    is refused (its error kept for its caller)."""
+    try:
+        if queued.check is not None:
+            queued.check(current, state)
+        new_state = _validate(handler, state, queued.events, current)
+    except Exception as error:  # refused: this append alone
+        queued.error = error
+        return None
+    now = timezone.now()
+    rows = _rows(handler, stream, queued.events, current, chain, now)
+    user_id = getattr(queued.recorded_by, "pk", queued.recorded_by)
+    try:
+        written = _insert(
+            stream, rows, queued.events, now, user_id, queued.correlation_id, True
+        )
+    except _VersionTaken as taken:
+        raise ConcurrencyError(
+            stream, current, current_version(stream)
+        ) from taken.__cause__
+    queued.result = AppendResult(stream, rows[-1].version, new_state, written)
+    return written
