@@ -475,6 +475,8 @@ def _project_rounds(
     PlayerRound.objects.filter(
         tournament=tournament, division=division, round__gte=from_round
     ).delete()
+    # Column values, not model instances: building 125 PlayerRound objects was
+    # most of a national result's projection (a national benchmark profile).
     rows = [
         _player_round(tournament, state, division, round_, position, line)
         for round_ in range(from_round, rules.paired_rounds(division) + 1)
@@ -483,7 +485,7 @@ def _project_rounds(
         )
     ]
     _stamp(tournament, rows)
-    _ROUND_ROWS.copy([[getattr(row, name) for name in _ROUND_COLUMNS] for row in rows])
+    _ROUND_ROWS.copy([[row[name] for name in _ROUND_COLUMNS] for row in rows])
 
 
 def _player_round(
@@ -493,15 +495,16 @@ def _player_round(
     round_: int,
     position: int,
     line: StandingRow,
-) -> PlayerRound:
-    """Flatten a standings line and its round's entry into a row: no decisions."""
+) -> dict[str, Any]:
+    """Flatten a standings line and its round's entry into a row's columns (by
+    attribute name): no decisions."""
     rules = state.rules
     assert rules is not None
     entry = line.entry
     assert entry is not None
     round_state = rules.round_state(division, round_)
-    return PlayerRound(
-        tournament=tournament,
+    return dict(
+        tournament_id=tournament.tournament_id,
         division=division,
         round=round_,
         player_id=line.player_id,
@@ -581,9 +584,9 @@ _ROUND_COLUMNS = [
 _ROUND_ROWS = BulkInsert(PlayerRound, _ROUND_COLUMNS)
 
 
-def _stamp(tournament: Tournament, rows: list[PlayerRound]) -> None:
+def _stamp(tournament: Tournament, rows: list[dict[str, Any]]) -> None:
     """Set when and at which log position each row last changed (for sync)."""
-    versions = {row.changed_version for row in rows}
+    versions = {row["changed_version"] for row in rows}
     found = dict(
         (version, (position, recorded_at))
         for version, position, recorded_at in StoredEvent.objects.filter(
@@ -591,4 +594,4 @@ def _stamp(tournament: Tournament, rows: list[PlayerRound]) -> None:
         ).values_list("version", "position", "recorded_at")
     )
     for row in rows:
-        row.changed_position, row.changed_at = found[row.changed_version]
+        row["changed_position"], row["changed_at"] = found[row["changed_version"]]
