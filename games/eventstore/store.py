@@ -417,6 +417,8 @@ def _rows(
 class _VersionTaken(Exception):
     """Raised inside an append whose version another appender committed first."""
 
+    expected = 0  # the version the append started from, when the caller sets it
+
 
 _INSERT_EVENTS = BulkInsert(
     StoredEvent,
@@ -601,6 +603,19 @@ def _write_batch(stream: StreamKey, batch: list[_Queued]) -> Callable[[], None] 
     return what keeps the new state (StreamType.keep_state), to call once the
     batch is committed and answered."""
     handler = stream_type(stream.type)
+    try:
+        return _write_locked(handler, stream, batch)
+    except _VersionTaken as taken:
+        # An appender that skips the lock wrote first; the transaction is gone, so
+        # the version is read afresh. The callers validate again and retry.
+        raise ConcurrencyError(
+            stream, taken.expected, current_version(stream)
+        ) from taken.__cause__
+
+
+def _write_locked(
+    handler: StreamType[Any], stream: StreamKey, batch: list[_Queued]
+) -> Callable[[], None] | None:
     with transaction.atomic():
         lock_stream(stream)
         last = (
@@ -652,12 +667,13 @@ def _write_queued(
     rows = _rows(handler, stream, queued.events, current, chain, now)
     user_id = getattr(queued.recorded_by, "pk", queued.recorded_by)
     try:
+        # No savepoint (two round trips an append): a version taken fails the
+        # whole batch anyway.
         written = _insert(
-            stream, rows, queued.events, now, user_id, queued.correlation_id, True
+            stream, rows, queued.events, now, user_id, queued.correlation_id, False
         )
     except _VersionTaken as taken:
-        raise ConcurrencyError(
-            stream, current, current_version(stream)
-        ) from taken.__cause__
+        taken.expected = current
+        raise
     queued.result = AppendResult(stream, rows[-1].version, new_state, written)
     return written
