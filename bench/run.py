@@ -7,7 +7,8 @@ drops its own databases) and measures, in one run:
 
 1. append: events per second through our store (rules validation and projections
    included), and the same events through the ``eventsourcing`` library's PostgreSQL
-   recorders on the same server;
+   recorders on the same server; the keyed chain (HMAC) against a plain sha256
+   chain, interleaved in the same run; ``verify_events`` over the whole log;
 2. replay: rebuilding every projection from the whole log (a subprocess, so its peak
    RSS is its own) against merely reading the same rows with one psycopg server-side
    cursor;
@@ -71,6 +72,9 @@ def _setup_django(database_url: str | None) -> None:
     # (games.snapshots), and an --http-only rerun against a kept database must use
     # the key that wrote them, or every game page replays its events instead.
     os.environ.setdefault("SECRET_KEY", "bench-not-a-production-key-" + "0" * 32)
+    # The event log's chain key (games.eventstore.chain), fixed for the same reason:
+    # a kept database verifies only under the key that chained it.
+    os.environ.setdefault("EVENT_LOG_KEY", "bench-not-a-production-log-key-" + "0" * 32)
     os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
     if database_url:
         os.environ["DATABASE_URL"] = database_url
@@ -174,6 +178,8 @@ class Bench:
         }
         print(f"simulated {len(self.pool)} distinct games", flush=True)
         self.build_tournament()
+        self.bench_chain()
+        self.bench_verify()
         self.bench_eventsourcing()
         self.bench_rules()
         self.bench_standings_after_result()
@@ -192,7 +198,8 @@ class Bench:
         from rules import events as ev
         from tournaments import selectors, services
 
-        user = get_user_model().objects.create_user("bench-director")
+        # Staff: by default only staff accounts may create tournaments.
+        user = get_user_model().objects.create_user("bench-director", is_staff=True)
         self.user = user
         self.token = Token.objects.create(user=user).key
         scale = self.scale
@@ -319,6 +326,132 @@ class Bench:
             "results": results,
             "result_append_ms_mean": 1000 * result_seconds / max(results, 1),
         }
+
+    # --- the keyed chain against a plain one --------------------------------
+
+    def bench_chain(self, rounds: int = 3) -> None:
+        """Appends chained with the HMAC (as the store does) against the same appends
+        chained with a plain sha256 over the same content (the baseline), in the
+        same run, interleaved: whole games (one append each) and single notes (one
+        event an append). Every append is rolled back, so neither side's figure
+        includes the commit, and the log is left as it was."""
+        import hashlib
+
+        from django.db import transaction
+
+        from games.eventstore import store
+        from games.eventstore.codec import Codec
+        from games.eventstore.streams import NewEvent, StreamKey
+        from rules import events as ev
+
+        class PlainKey:
+            def link(self, previous: str, content: str) -> str:
+                return hashlib.sha256(f"{previous}\n{content}".encode()).hexdigest()
+
+        class Rollback(Exception):
+            pass
+
+        codec = Codec()
+        codec.register_all(ev.EVENT_TYPES)
+        games = [
+            [codec.decode(name, version, payload) for name, version, payload in game]
+            for game in self.pool[:100]
+        ]
+        context = {"owner_id": self.user.pk}
+        note_game = StreamKey("game", uuid.uuid4())
+        placed = store.append(
+            note_game,
+            [NewEvent(games[0][0], context), *games[0][1:]],
+            expected_version=0,
+            recorded_by=self.user,
+        )
+        target = next(
+            recorded.version
+            for recorded in placed.recorded
+            if isinstance(recorded.event, ev.TilesPlaced)
+        )
+
+        def rolled_back(call: Any) -> None:
+            try:
+                with transaction.atomic():
+                    call()
+                    raise Rollback
+            except Rollback:
+                pass
+
+        def whole_games() -> float:
+            events, t0 = 0, time.perf_counter()
+            for game in games:
+                rolled_back(
+                    lambda game=game: store.append(
+                        StreamKey("game", uuid.uuid4()),
+                        [NewEvent(game[0], context), *game[1:]],
+                        expected_version=0,
+                        recorded_by=self.user,
+                    )
+                )
+                events += len(game)
+            return events / (time.perf_counter() - t0)
+
+        def single_notes(count: int = 500) -> float:
+            note = ev.NoteAdded(target_version=target, text="a note")
+            t0 = time.perf_counter()
+            for _ in range(count):
+                rolled_back(
+                    lambda: store.append(
+                        note_game,
+                        [note],
+                        expected_version=placed.version,
+                        recorded_by=self.user,
+                    )
+                )
+            return count / (time.perf_counter() - t0)
+
+        keyed = store.log_key
+        figures: dict[str, list[float]] = {
+            "keyed_games": [],
+            "plain_games": [],
+            "keyed_notes": [],
+            "plain_notes": [],
+        }
+        try:
+            for _ in range(rounds):
+                for side in ("keyed", "plain"):
+                    store.log_key = keyed if side == "keyed" else PlainKey
+                    figures[f"{side}_games"].append(whole_games())
+                    figures[f"{side}_notes"].append(single_notes())
+        finally:
+            store.log_key = keyed
+        best = {name: max(values) for name, values in figures.items()}
+        self.results["chain"] = {
+            "rounds": rounds,
+            "games": len(games),
+            **{f"{name}_per_second": value for name, value in best.items()},
+            "games_ratio": best["keyed_games"] / best["plain_games"],
+            "notes_ratio": best["keyed_notes"] / best["plain_notes"],
+            "all": figures,
+        }
+
+    # --- verify_events -------------------------------------------------------
+
+    def bench_verify(self) -> None:
+        """verify_events over the whole log: the chains and heads alone, then with
+        every projection compared with a replay (the command's default)."""
+        import io
+
+        from django.core.management import call_command
+
+        timings = {}
+        for label, options in (("chains", ["--skip-contents"]), ("full", [])):
+            out, err = io.StringIO(), io.StringIO()
+            t0 = time.perf_counter()
+            call_command("verify_events", *options, stdout=out, stderr=err)
+            timings[f"{label}_seconds"] = time.perf_counter() - t0
+            if err.getvalue():
+                raise RuntimeError(f"verify_events reported:\n{err.getvalue()}")
+        from games.eventstore.models import StoredEvent
+
+        self.results["verify"] = {"events": StoredEvent.objects.count(), **timings}
 
     # --- eventsourcing ------------------------------------------------------
 
@@ -835,6 +968,30 @@ def _stage_lines(results: dict[str, Any]) -> list[tuple[str, str]]:
                 f"append: eventsourcing {label} (events/s)",
                 f"{figure['events_per_second']:,.0f} "
                 f"(ours {figure['ours_ratio']:.2f}x)",
+            )
+        )
+    chain = results.get("chain")
+    if chain:
+        lines += [
+            (
+                "append: whole games, HMAC / plain sha256 (events/s)",
+                f"{chain['keyed_games_per_second']:,.0f} / "
+                f"{chain['plain_games_per_second']:,.0f} "
+                f"({chain['games_ratio']:.3f}x)",
+            ),
+            (
+                "append: one note each, HMAC / plain sha256 (appends/s)",
+                f"{chain['keyed_notes_per_second']:,.0f} / "
+                f"{chain['plain_notes_per_second']:,.0f} "
+                f"({chain['notes_ratio']:.3f}x)",
+            ),
+        ]
+    verify = results.get("verify")
+    if verify:
+        lines.append(
+            (
+                f"verify_events over {verify['events']:,} events: chains / full (s)",
+                f"{verify['chains_seconds']:.1f} / {verify['full_seconds']:.1f}",
             )
         )
     replay = results.get("replay", {})

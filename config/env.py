@@ -57,6 +57,14 @@ def env_int(name: str, default: int) -> int:
         raise EnvError(f"{name}={value!r} is not an integer") from None
 
 
+def env_choice(name: str, choices: tuple[str, ...], default: str) -> str:
+    """Return the variable if it is one of `choices` (default when unset)."""
+    value = os.environ.get(name, "").strip() or default
+    if value not in choices:
+        raise EnvError(f"{name}={value!r} is not one of {', '.join(choices)}")
+    return value
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     """Return the variable split on commas, blanks dropped."""
     value = os.environ.get(name)

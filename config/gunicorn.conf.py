@@ -22,6 +22,11 @@ whichever worker is free accept the next request (CPU 42/42/40%; p95 81 ms). Beh
 a reverse proxy that keeps upstream connections open, or for few long-lived
 clients, set ``WEB_KEEPALIVE`` (seconds).
 
+A live-feed stream (Server-Sent Events, games/livefeed.py) holds a thread while it
+is open: at most ``FEED_STREAMS`` a worker (default half its threads), so the rest
+always serve pages; followers beyond are answered at once and retry a second
+later (docs/RELIABILITY.md, "The live feed").
+
 ``WEB_CONCURRENCY``, ``WEB_THREADS`` and ``WEB_KEEPALIVE`` override these; ``--bind``
 and the other command-line options still apply on top of this file.
 """

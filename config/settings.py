@@ -4,6 +4,7 @@ DATABASE_URL   postgresql://… of an existing server; unset: the embedded Postg
 DATABASE_REPLICA_URLS  comma-separated postgresql://… of streaming replicas for reads
 SECRET_KEY     required when DEBUG is off
 DEBUG          1/0 (default 0)
+EVENT_LOG_KEY  the event log's HMAC key; required when DEBUG is off
 ALLOWED_HOSTS  comma-separated (default 127.0.0.1,localhost)
 """
 
@@ -17,6 +18,7 @@ from csp.constants import NONE, SELF, UNSAFE_INLINE
 from config.env import (
     EnvError,
     env_bool,
+    env_choice,
     env_int,
     env_list,
     env_mapping,
@@ -32,6 +34,14 @@ _DEV_SECRET_KEY = "django-insecure-development-only-key-never-use-in-production"
 SECRET_KEY = env_str("SECRET_KEY", default=_DEV_SECRET_KEY if DEBUG else None)
 if not DEBUG and SECRET_KEY == _DEV_SECRET_KEY:
     raise EnvError("SECRET_KEY is the development key; set a real one with DEBUG off")
+
+# The key of the event log's hash chain and of its backups (games/eventstore/chain.py),
+# kept out of the database: someone who can write the log cannot make hashes that
+# verify. Its own variable, so SECRET_KEY can change without re-keying the log
+# (docs/RELIABILITY.md, "Key rotation").
+EVENT_LOG_KEY = env_str("EVENT_LOG_KEY", default=SECRET_KEY if DEBUG else None)
+if not DEBUG and len(EVENT_LOG_KEY) < 32:
+    raise EnvError("EVENT_LOG_KEY is too short: use at least 32 random characters")
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost"])
 
@@ -148,6 +158,15 @@ LEXICONS = env_mapping("LEXICONS")
 # (LEAVE,VALUE lines, as macondo's and Quackle's superleaves). None ships.
 LEAVES = env_mapping("LEAVES")
 
+# Who may create tournaments (tournaments.services.may_create_tournament): "staff"
+# accounts only, or any signed-in user ("users").
+TOURNAMENT_CREATORS = env_choice(
+    "TOURNAMENT_CREATORS", ("staff", "users"), default="staff"
+)
+# Notes a user may add to games in a minute (games.quotas), counted in the database
+# every worker shares; more is a 429. 0: no quota.
+NOTES_PER_MINUTE = env_int("NOTES_PER_MINUTE", default=20)
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
@@ -162,6 +181,15 @@ CACHES = {
         "OPTIONS": {"MAX_BYTES": env_int("READ_CACHE_MB", default=64) * 2**20},
     }
 }
+# The live feed (games/livefeed.py): Server-Sent Events held open per process at
+# most (default: half of gunicorn's threads, WEB_THREADS), how long each is held
+# before the browser reconnects, how often a held stream polls for new events, and
+# the retry a follower beyond the limit is told to wait.
+FEED_STREAMS = env_int("FEED_STREAMS", default=max(1, env_int("WEB_THREADS", 8) // 2))
+FEED_HOLD_SECONDS = env_int("FEED_HOLD_SECONDS", default=30)
+FEED_POLL_SECONDS = 0.5
+FEED_KEEPALIVE_SECONDS = 5
+FEED_RETRY_MS = 1000
 # One sign-in throttle for every way in (config/auth.py): django-axes counts failures
 # in the database, which every worker and machine shares, per username and per
 # address (so spraying one password over many usernames is limited too).

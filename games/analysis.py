@@ -17,6 +17,7 @@ no word list configured.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,7 @@ from rules.analysis import (
     TurnAnalysis,
     analyse,
 )
+from rules.errors import RulesError
 from rules.movegen import WordGraph
 from rules.state import GameState, Turn, TurnKind
 
@@ -55,12 +57,16 @@ _GRAPHS: dict[str, WordGraph] = {}
 _LEAVES: dict[str, LeaveTable] = {}
 
 
-def game_lexicon_name(state_lexicon: str | None, tournament_id: str | None) -> str:
-    """The word list a game is analysed with: its own, else its tournament's."""
+def game_lexicon_name(state_lexicon: str | None, context: Mapping[str, Any]) -> str:
+    """The word list a game is analysed with: its own, else its division's or
+    tournament's (a game started before they named one)."""
     if state_lexicon:
         return state_lexicon
-    if tournament_id:
-        return tournament_link().game_lexicon(tournament_id) or ""
+    if context.get("tournament_id"):
+        try:
+            return tournament_link().game_setup(context).lexicon or ""
+        except RulesError:
+            return ""  # the division was renamed since: it names none
     return ""
 
 
@@ -107,7 +113,7 @@ def turn_analysis(game_id: uuid.UUID, turn: int, *, version: int) -> AnalysisRes
     if line.kind not in MOVES or line.player is None:
         raise AnalysisError("not_a_move", f"Turn {turn} is not a player's move.")
     before = selectors.state_after(aggregate, line.version - 1)
-    name = game_lexicon_name(final.lexicon, aggregate.context.get("tournament_id"))
+    name = game_lexicon_name(final.lexicon, aggregate.context)
     graph = word_graph(name)
     result = AnalysisResult(
         turn=turn,

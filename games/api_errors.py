@@ -6,6 +6,7 @@
   ``message``, and the ``field`` at fault (or a file's ``problems``) when known;
 * a stale ``expected_version`` (the store's ``ConcurrencyError``): 409 with the
   current version;
+* a quota spent (``games.quotas.QuotaExceededError``): 429 with ``Retry-After``;
 * missing rights (Django's ``PermissionDenied``, which the services' errors
   subclass): 403, by DRF's own handler, as is everything else.
 """
@@ -19,6 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from games.eventstore.errors import ConcurrencyError
+from games.quotas import QuotaExceededError
 from rules.errors import RulesError
 
 
@@ -33,9 +35,16 @@ def rejection_body(error: RulesError) -> dict[str, Any]:
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """DRF's handler, plus RulesError → 400 and ConcurrencyError → 409."""
+    """DRF's handler, plus RulesError → 400, QuotaExceededError → 429 and
+    ConcurrencyError → 409."""
     if isinstance(exc, RulesError):
         return Response(rejection_body(exc), status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, QuotaExceededError):
+        return Response(
+            {"code": "note_quota", "message": str(exc)},
+            status=status.HTTP_429_TOO_MANY_REQUESTS,
+            headers={"Retry-After": str(exc.retry_after)},
+        )
     if isinstance(exc, ConcurrencyError):
         return Response(
             {

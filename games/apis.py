@@ -94,6 +94,7 @@ class GameListApi(ListAPIView):
             # Left out, a tournament's game plays under the tournament's rules.
             ruleset_name=v["ruleset"] if "ruleset" in request.data else None,
             lexicon=v.get("lexicon"),
+            tile_set_name=v.get("tile_set"),
             seed=v.get("seed"),
             racks=v.get("racks"),
             context=context,

@@ -13,5 +13,11 @@ class GamesConfig(AppConfig):
         from games.streams import GameStream
 
         register_stream_type(
-            GameStream(), projection=ProjectionIndex(GameProjection, "game_id")
+            GameStream(),
+            projection=ProjectionIndex(
+                GameProjection,
+                "game_id",
+                # Write times, and the page's snapshot (authenticated on its own).
+                unchecked=frozenset({"updated_at", "snapshot"}),
+            ),
         )

@@ -6,8 +6,8 @@ names the tournament, and the division, round and board of the pairing it was
 played for. Games import nothing of tournaments (which builds on games); the
 tournaments app registers a :class:`TournamentLink` from its ``ready()``, and the
 games app asks it whom a tournament's games are readable by, who may record them,
-which of the tournament's players a user is, and under which rules a game started
-for it plays::
+which of the tournament's players a user is, and under which rules and with which
+tile set and lexicon a game started for it plays::
 
     register_tournament_link(link)                   # tournaments' AppConfig.ready
     tournament_link().may_read(tournament_id, user)  # games' selectors and services
@@ -24,7 +24,7 @@ from django.db.models import QuerySet
 
 from games.models import GameProjection
 from rules.ruleset import Ruleset
-from rules.tournament import TournamentError
+from rules.tournament import GameSetup, TournamentError
 
 TournamentId = uuid.UUID | str
 
@@ -77,9 +77,14 @@ class TournamentLink(Protocol):
         """The players linked to `user`'s account, in tournaments `user` may read
         (newest first): whose games are theirs."""
 
-    def game_lexicon(self, tournament_id: TournamentId) -> str | None:
-        """The word list the tournament's games are played with, when it names
-        one."""
+    def game_setup(self, context: Mapping[str, Any]) -> GameSetup:
+        """The tile set and lexicon (both given; lexicon "": none named) a game
+        started for the tournament is played with: its division's, or the
+        tournament's when the context names no division.
+
+        Raises a ``RulesError`` naming the field (``tournament_id``,
+        ``division``) when the context names no real tournament or division.
+        """
 
     def game_ruleset(self, context: Mapping[str, Any]) -> Ruleset:
         """The rules a game started for the tournament plays under.
@@ -112,8 +117,10 @@ class _NoTournaments:
     def player_records(self, user: Any) -> list[PlayerRecord]:
         return []
 
-    def game_lexicon(self, tournament_id: TournamentId) -> str | None:
-        return None
+    def game_setup(self, context: Mapping[str, Any]) -> GameSetup:
+        raise TournamentError(
+            "unknown_tournament", "There are no tournaments here.", "tournament_id"
+        )
 
     def game_ruleset(self, context: Mapping[str, Any]) -> Ruleset:
         raise TournamentError(

@@ -284,6 +284,8 @@ def state_payload(state: rs.GameState, *, version: int) -> dict[str, Any]:
     return {
         "version": version,
         "players": list(state.players),
+        "tile_set": state.tile_set.name,
+        "lexicon": state.lexicon or "",
         "scores": list(state.scores),
         "scores_before_adjustments": list(
             state.scores_before_adjustments or state.scores

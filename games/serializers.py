@@ -2,18 +2,28 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.core.validators import MaxLengthValidator
 from rest_framework import serializers
 
 from games.models import GameProjection, GameTurn
 from games.serializer_base import StrictSerializer
+from rules import events as ev
+from rules import tournament as rt
 from rules.events import ChallengeOutcome, EndReason, Visibility
 from rules.ruleset import PRESETS
+from rules.tilesets import TILE_SETS
 
 # Bounds on integers a client sends: past them a value is a typing slip, and the
 # read models' integer columns are 32-bit.
 MAX_VERSION = 1_000_000
-MAX_ROUNDS = 100
+MAX_ROUNDS = rt.MAX_ROUNDS
 MAX_BOARD = 10_000
+# A game has two to four players (rules.state); a play lays at most a rack's seven
+# tiles, so it forms its main word and at most one cross-word per tile.
+MAX_PLAYERS = 4
+MAX_WORDS_FORMED = 8
 
 
 class ExpectedVersion(StrictSerializer):
@@ -105,6 +115,8 @@ class RackOutput(serializers.Serializer):
 class StateOutput(serializers.Serializer):
     version = serializers.IntegerField()
     players = serializers.ListField(child=serializers.CharField())
+    tile_set = serializers.CharField(help_text="The tile set the game is played with.")
+    lexicon = serializers.CharField(help_text="Its lexicon (empty: none named).")
     scores = serializers.ListField(child=serializers.IntegerField())
     scores_before_adjustments = serializers.ListField(child=serializers.IntegerField())
     adjustments = serializers.ListField(child=serializers.IntegerField())
@@ -145,22 +157,42 @@ VISIBILITY = serializers.ChoiceField(
 )
 
 
+def tiles_pattern(least: int, most: int) -> str:
+    """Tiles as printed on them in any tile set (Spanish [CH], Catalan L·L; . a
+    tile on the board, ? a blank): the game's tile set checks them, naming what
+    it lacks."""
+    return rf"^(?:[^\W\d_]|[.?·\[\]]){{{least},{most}}}$"
+
+
 class GameStartInput(StrictSerializer):
     players = serializers.ListField(
-        child=serializers.CharField(max_length=100), min_length=2, max_length=4
+        child=serializers.CharField(max_length=ev.MAX_PLAYER_NAME_LENGTH),
+        min_length=2,
+        max_length=MAX_PLAYERS,
     )
     ruleset = serializers.ChoiceField(list(PRESETS), default="classic")
     lexicon = serializers.CharField(max_length=64, required=False, allow_null=True)
+    tile_set = serializers.ChoiceField(
+        list(TILE_SETS),
+        required=False,
+        allow_null=True,
+        help_text="English by default; a tournament's game is played with its "
+        "division's (leave it out).",
+    )
     seed = serializers.IntegerField(
         min_value=0, max_value=2**63 - 1, required=False, allow_null=True
     )
     racks = serializers.ListField(
-        child=serializers.RegexField(r"^[A-Za-z?]{0,7}$", allow_blank=True),
+        child=serializers.RegexField(tiles_pattern(0, 28), allow_blank=True),
         required=False,
-        help_text="Opening racks read off a scoresheet (default: drawn at random).",
+        max_length=MAX_PLAYERS,
+        help_text="Opening racks read off a scoresheet (default: drawn at random), "
+        "as printed on the tiles.",
     )
     tournament_id = serializers.UUIDField(required=False, allow_null=True)
-    division = serializers.CharField(max_length=64, required=False, default="")
+    division = serializers.CharField(
+        max_length=rt.MAX_DIVISION_NAME_LENGTH, required=False, default=""
+    )
     round = serializers.IntegerField(
         min_value=1, max_value=MAX_ROUNDS, required=False, allow_null=True
     )
@@ -168,7 +200,9 @@ class GameStartInput(StrictSerializer):
         min_value=1, max_value=MAX_BOARD, required=False, allow_null=True
     )
     player_ids = serializers.ListField(
-        child=serializers.CharField(max_length=64), required=False
+        child=serializers.CharField(max_length=rt.MAX_ID_LENGTH),
+        required=False,
+        max_length=MAX_PLAYERS,
     )
     visibility = VISIBILITY
 
@@ -176,9 +210,19 @@ class GameStartInput(StrictSerializer):
 class DrawsField(serializers.DictField):
     """Tiles each player drew, read off a scoresheet: {"0": "AEIRST"}."""
 
-    child = serializers.RegexField(r"^[A-Za-z?]{1,7}$")
+    child = serializers.RegexField(tiles_pattern(1, 28))
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("help_text", "Keys: player numbers 0-3.")
+        super().__init__(**kwargs)
+        # A validator the schema reads (maxProperties).
+        self.validators.append(MaxLengthValidator(MAX_PLAYERS))
 
     def to_internal_value(self, data: object) -> dict[int, str]:
+        if isinstance(data, dict) and len(data) > MAX_PLAYERS:
+            raise serializers.ValidationError(
+                f"At most {MAX_PLAYERS} entries, one per player."
+            )
         values = super().to_internal_value(data)
         draws: dict[int, str] = {}
         for key, tiles in values.items():
@@ -197,7 +241,7 @@ class PlaceInput(ExpectedVersion):
         error_messages={"invalid": "Give a square like 8D (across) or D8 (down)."},
     )
     word = serializers.RegexField(
-        r"^[A-Za-z.]{1,15}$",
+        tiles_pattern(1, 60),
         help_text="The whole word; . for a tile on the board, lower case = blank.",
         error_messages={"invalid": "Letters only, . for tiles already on the board."},
     )
@@ -205,12 +249,12 @@ class PlaceInput(ExpectedVersion):
     score = serializers.IntegerField(
         min_value=0, max_value=2000, required=False, allow_null=True
     )
-    rack = serializers.RegexField(r"^[A-Za-z?]{0,7}$", required=False, allow_null=True)
+    rack = serializers.RegexField(tiles_pattern(0, 28), required=False, allow_null=True)
     draws = DrawsField(required=False)
 
 
 class ExchangeInput(ExpectedVersion):
-    tiles = serializers.RegexField(r"^[A-Za-z?]{0,7}$", required=False, default="")
+    tiles = serializers.RegexField(tiles_pattern(0, 28), required=False, default="")
     count = serializers.IntegerField(
         min_value=0, max_value=7, required=False, default=0
     )
@@ -233,7 +277,10 @@ class ChallengeInput(ExpectedVersion):
         [o.value for o in ChallengeOutcome], required=False, allow_null=True
     )
     words = serializers.ListField(
-        child=serializers.RegexField(r"^[A-Za-z]{2,15}$"), required=False, default=list
+        child=serializers.RegexField(tiles_pattern(2, 60)),
+        required=False,
+        default=list,
+        max_length=MAX_WORDS_FORMED,
     )
     challenger = serializers.IntegerField(
         min_value=0, max_value=3, required=False, allow_null=True
@@ -242,11 +289,11 @@ class ChallengeInput(ExpectedVersion):
 
 class NoteInput(ExpectedVersion):
     target_version = serializers.IntegerField(min_value=1, max_value=MAX_VERSION)
-    text = serializers.CharField(max_length=4000)
+    text = serializers.CharField(max_length=ev.MAX_NOTE_LENGTH)
 
 
 class NoteEditInput(ExpectedVersion):
-    text = serializers.CharField(max_length=4000)
+    text = serializers.CharField(max_length=ev.MAX_NOTE_LENGTH)
 
 
 class NoteDeleteInput(ExpectedVersion):
@@ -302,13 +349,13 @@ class AnalysisOutput(serializers.Serializer):
 
 class CorrectionInput(ExpectedVersion):
     from_version = serializers.IntegerField(min_value=2, max_value=MAX_VERSION)
-    reason = serializers.CharField(max_length=500)
+    reason = serializers.CharField(max_length=ev.MAX_REASON_LENGTH)
 
 
 class ScoreCorrectionInput(ExpectedVersion):
     player = serializers.IntegerField(min_value=0, max_value=3)
     amount = serializers.IntegerField(min_value=-1000, max_value=1000)
-    reason = serializers.CharField(max_length=500)
+    reason = serializers.CharField(max_length=ev.MAX_REASON_LENGTH)
 
 
 class TimePenaltyInput(ExpectedVersion):
@@ -325,7 +372,7 @@ class EndInput(ExpectedVersion):
         child=serializers.IntegerField(min_value=-1000, max_value=2000),
         required=False,
         default=list,
-        max_length=4,
+        max_length=MAX_PLAYERS,
     )
 
 
@@ -334,7 +381,9 @@ class GcgUploadInput(StrictSerializer):
     rules = serializers.ChoiceField(list(PRESETS), required=False, allow_null=True)
     visibility = VISIBILITY
     tournament_id = serializers.UUIDField(required=False, allow_null=True)
-    division = serializers.CharField(max_length=64, required=False, default="")
+    division = serializers.CharField(
+        max_length=rt.MAX_DIVISION_NAME_LENGTH, required=False, default=""
+    )
     round = serializers.IntegerField(
         min_value=1, max_value=MAX_ROUNDS, required=False, allow_null=True
     )

@@ -19,16 +19,19 @@ from __future__ import annotations
 import random
 import uuid
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.http import Http404
 
 from games.context import tournament_link
 from games.eventstore.store import AppendResult, append, load_state
 from games.eventstore.streams import NewEvent, StreamKey
 from games.notes import note_stamps
+from games.quotas import check_note_quota
 from games.streams import GameAggregate
 from rules import events as ev
 from rules import gcg
@@ -38,6 +41,7 @@ from rules.ruleset import Ruleset
 from rules.ruleset import ruleset as make_ruleset
 from rules.state import GameState
 from rules.state import apply as rules_apply
+from rules.tiles import TileSet
 from rules.tilesets import tile_set
 from rules.tournament import TournamentError
 
@@ -173,6 +177,13 @@ def _turn_append(
     )
 
 
+def _as_tiles(tiles: TileSet, text: str) -> str:
+    """Text as printed on the tiles (Spanish [CH], Catalan L·L, a blank in lower
+    case) as the engine's tiles; text that is not made of them goes on as it is,
+    for the rules to refuse."""
+    return tiles.read_tiles(text) or text
+
+
 def _draws(
     aggregate: GameAggregate,
     state: GameState,
@@ -181,7 +192,7 @@ def _draws(
 ) -> list[ev.TilesDrawn]:
     if draws:
         return [
-            ev.TilesDrawn(player=player, tiles=tiles.upper())
+            ev.TilesDrawn(player=player, tiles=_as_tiles(state.tile_set, tiles.upper()))
             for player, tiles in sorted(draws.items())
             if tiles
         ]
@@ -198,7 +209,7 @@ def game_start(
     ruleset_name: str | None = None,
     overrides: Mapping[str, Any] | None = None,
     lexicon: str | None = None,
-    tile_set_name: str = "english",
+    tile_set_name: str | None = None,
     seed: int | str | None = None,
     context: Mapping[str, Any] | None = None,
     racks: Sequence[str] | None = None,
@@ -207,14 +218,15 @@ def game_start(
 ) -> AppendResult:
     """Start a game and draw the opening racks (recorded `racks`, or at random).
 
-    `tile_set_name` is one of rules.tilesets.TILE_SETS (the game's start records the
-    whole set); `lexicon` is the word list's name. `context` may link the game to a
-    tournament: tournament_id, division, round, board, player_ids (the tournament's
-    ids, in turn order). A tournament's game plays under the tournament's rules,
-    and the context must name a real pairing of it (TournamentError naming the
-    field); otherwise the game plays under `ruleset_name` (classic by default) with
-    `overrides`, and is readable as `visibility` says (its owner's only, by
-    default: see game_set_visibility).
+    `tile_set_name` is one of rules.tilesets.TILE_SETS (English by default; the
+    game's start records the whole set); `lexicon` is the word list's name.
+    `context` may link the game to a tournament: tournament_id, division, round,
+    board, player_ids (the tournament's ids, in turn order). A tournament's game
+    plays under the tournament's rules, with its division's tile set and lexicon
+    (see game_setup), and the context must name a real pairing of it
+    (TournamentError naming the field); otherwise the game plays under
+    `ruleset_name` (classic by default) with `overrides`, and is readable as
+    `visibility` says (its owner's only, by default: see game_set_visibility).
 
     Raises UnknownTileSetError (a RulesError: 400 at the API) for an unknown set.
     """
@@ -230,7 +242,7 @@ def game_start(
         context, ruleset_name, overrides, field="ruleset", default="classic"
     )
     assert rules is not None
-    tiles = tile_set(tile_set_name)
+    tiles, lexicon = game_setup(context, tile_set_name, lexicon)
     start = ev.GameStarted(
         players=tuple(players), ruleset=rules, tile_set=tiles, lexicon=lexicon
     )
@@ -239,9 +251,7 @@ def game_start(
     if racks:
         draws: list[ev.TilesDrawn] = [
             # Racks as printed on the tiles (Spanish [CH]) become the set's tiles.
-            ev.TilesDrawn(
-                player=index, tiles=tiles.read_tiles(rack.upper()) or rack.upper()
-            )
+            ev.TilesDrawn(player=index, tiles=_as_tiles(tiles, rack.upper()))
             for index, rack in enumerate(racks)
             if rack
         ]
@@ -305,6 +315,40 @@ def _game_rules(
     return rules
 
 
+def game_setup(
+    context: Mapping[str, Any], tile_set_name: str | None, lexicon: str | None
+) -> tuple[TileSet, str | None]:
+    """The tile set and lexicon a new game is played with: for a tournament's
+    game, its division's (asked of the tournament link); otherwise those asked
+    for (English and no lexicon by default).
+
+    A tournament's game may name them only as its division's: another tile set
+    is refused naming ``tile_set``, another lexicon (where the division names
+    one) naming ``lexicon``. Raises UnknownTileSetError for an unknown set.
+    """
+    if not context.get("tournament_id"):
+        return tile_set(tile_set_name or "english"), lexicon
+    setup = tournament_link().game_setup(context)
+    assert setup.tile_set is not None  # the link resolves both
+    where = f"division {context['division']}" if context.get("division") else ""
+    where = f"A game of {where or 'this tournament'}"
+    if tile_set_name not in (None, setup.tile_set):
+        raise TournamentError(
+            "tournament_tile_set",
+            f"{where} is played with the {setup.tile_set} tile set: leave the"
+            " tile_set out.",
+            "tile_set",
+        )
+    if lexicon and setup.lexicon and lexicon != setup.lexicon:
+        raise TournamentError(
+            "tournament_lexicon",
+            f"{where} is played with the lexicon {setup.lexicon}: leave the lexicon"
+            " out.",
+            "lexicon",
+        )
+    return tile_set(setup.tile_set), lexicon or setup.lexicon or None
+
+
 def game_place(
     *,
     game_id: uuid.UUID,
@@ -320,7 +364,11 @@ def game_place(
     return _turn_append(
         game_id,
         lambda state: ev.TilesPlaced(
-            player=state.turn, position=position, word=word, score=score, rack=rack
+            player=state.turn,
+            position=position,
+            word=_as_tiles(state.tile_set, word),
+            score=score,
+            rack=None if rack is None else _as_tiles(state.tile_set, rack),
         ),
         user=user,
         expected_version=expected_version,
@@ -341,7 +389,9 @@ def game_exchange(
     return _turn_append(
         game_id,
         lambda state: ev.TilesExchanged(
-            player=state.turn, tiles=tiles.upper(), unknown=count
+            player=state.turn,
+            tiles=_as_tiles(state.tile_set, tiles.upper()),
+            unknown=count,
         ),
         user=user,
         expected_version=expected_version,
@@ -510,8 +560,9 @@ def game_note(
     user: Any,
     expected_version: int | None = None,
 ) -> AppendResult:
-    """Annotate a turn; the game's directors and its own players may."""
-    return _checked_append(
+    """Annotate a turn; the game's directors and its own players may, up to
+    NOTES_PER_MINUTE note writes a minute each (QuotaExceededError: a 429)."""
+    return _note_write(
         game_id,
         ev.NoteAdded(target_version=target_version, text=text),
         lambda aggregate: can_annotate(aggregate, user),
@@ -581,7 +632,7 @@ def _note_change(
         author = note_author_id(aggregate, game_id, note_version)
         return bool(getattr(user, "is_authenticated", False) and author == user.pk)
 
-    return _checked_append(
+    return _note_write(
         game_id,
         event,
         is_author,
@@ -589,6 +640,30 @@ def _note_change(
         user=user,
         expected_version=expected_version,
     )
+
+
+def _note_write(
+    game_id: uuid.UUID,
+    event: ev.Event,
+    allowed: Callable[[GameAggregate], bool],
+    refusal: str,
+    *,
+    user: Any,
+    expected_version: int | None,
+) -> AppendResult:
+    """A note added, edited or deleted, within the writer's quota (checked in the
+    append's transaction, so two notes sent at once count one after the other)."""
+    with transaction.atomic():
+        if getattr(user, "is_authenticated", False):
+            check_note_quota(user)
+        return _checked_append(
+            game_id,
+            event,
+            allowed,
+            refusal,
+            user=user,
+            expected_version=expected_version,
+        )
 
 
 def game_set_visibility(
@@ -684,7 +759,16 @@ def game_import_gcg(
     )
     context = _game_context(context, user, visibility)
     rules = _game_rules(context, rules_name, None, field="rules", default=None)
-    record = gcg.read(text, rules=rules)
+    tiles: TileSet | None = None
+    lexicon = None
+    if context.get("tournament_id"):
+        tiles, lexicon = game_setup(context, None, None)
+    record = gcg.read(text, rules=rules, tile_set=tiles)
+    events = list(record.events)
+    start = events[0]
+    if lexicon and isinstance(start, ev.GameStarted) and start.lexicon is None:
+        # A record that names no lexicon was played with its division's.
+        events[0] = replace(start, lexicon=lexicon)
     meta = record.metadata
     context.update(
         source="gcg",
@@ -702,7 +786,7 @@ def game_import_gcg(
     wrapped = [
         NewEvent(event, {**context, "line": line} if index == 0 else {"line": line})
         for index, (event, line) in enumerate(
-            zip(record.events, record.event_lines, strict=True)
+            zip(events, record.event_lines, strict=True)
         )
     ]
     result = append(

@@ -83,6 +83,10 @@ class GameStream(StreamType[GameAggregate]):
             new_state = rs.apply(state.state, event, version=version)
         return GameAggregate(events=events, state=new_state, context=context)
 
+    def admit(self, state: GameAggregate, event: object) -> None:
+        if isinstance(event, ev.Event):
+            ev.admit(event)
+
     def replay(
         self, stream: StreamKey, events: Iterable[RecordedEvent]
     ) -> GameAggregate:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games import apis
+from games import apis, livefeed
 
 G = "games/<uuid:game_id>"
 
@@ -13,6 +13,7 @@ urlpatterns = [
     path("games/import", apis.GcgUploadApi.as_view(), name="api-game-import"),
     path(f"{G}/", apis.GameDetailApi.as_view(), name="api-game"),
     path(f"{G}/events", apis.GameEventsApi.as_view(), name="api-game-events"),
+    path(f"{G}/feed", livefeed.GameFeedApi.as_view(), name="api-game-feed"),
     path(f"{G}/state", apis.GameStateApi.as_view(), name="api-game-state"),
     path(f"{G}/gcg", apis.GcgDownloadApi.as_view(), name="api-game-gcg"),
     path(f"{G}/place", apis.PlaceApi.as_view(), name="api-game-place"),

@@ -44,6 +44,7 @@ from games.presenters import (
     turn_url,
     viewer_page,
 )
+from games.quotas import QuotaExceededError
 from games.readcache import cached_page
 from games.search import GameSearch, of_user
 from games.streams import GameAggregate
@@ -250,6 +251,7 @@ def game_note_add(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     if not services.can_annotate(aggregate, request.user):
         raise PermissionDenied("Only the game's players and directors may annotate it.")
     form = NoteForm(request.POST)
+    quota: QuotaExceededError | None = None
     turns = aggregate.state.turns if aggregate.state else ()
     if form.is_valid():
         index = form.cleaned_data["turn"]
@@ -267,12 +269,19 @@ def game_note_add(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
                 add_rejection(form, error, {"text": "text"})
             except ConcurrencyError:
                 form.add_error(None, STALE)
+            except QuotaExceededError as error:
+                form.add_error(None, str(error))
+                quota = error
             else:
                 messages.success(request, f"Your note on turn {index} is saved.")
                 return redirect(turn_url(game_id, index) + "#notes")
     context = _viewer_context(request, game, _turn_param(request.POST.get("turn")))
     context["note_form"] = form
-    return render(request, "games/viewer.html", context, status=400)
+    if quota is None:
+        return render(request, "games/viewer.html", context, status=400)
+    response = render(request, "games/viewer.html", context, status=429)
+    response["Retry-After"] = str(quota.retry_after)
+    return response
 
 
 def _note_change(

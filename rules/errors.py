@@ -307,6 +307,18 @@ class SupersedeError(RulesError):
     code = "bad_supersede"
 
 
+class LimitExceededError(RulesError):
+    """Raised when a new event goes beyond what a game accepts from now on (a note
+    or a reason too long, a player's name too long). ``field`` names the event's
+    field at fault. Checked only when an event is added, never on a replay."""
+
+    code = "too_long"
+
+    def __init__(self, message: str, field: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
 class ReplayRequiredError(RulesError):
     """Raised when ``apply`` is given a correction (events superseded): only a replay
     of the whole stream can resolve it."""

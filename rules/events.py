@@ -21,11 +21,15 @@ import enum
 from dataclasses import dataclass
 from typing import ClassVar
 
+from rules.errors import LimitExceededError
 from rules.ruleset import ChallengeRule, GoingOutRule, Ruleset, ScorelessRule
 from rules.tiles import ENGLISH, TileKind, TileSet
 
 __all__ = [
     "EVENT_TYPES",
+    "MAX_NOTE_LENGTH",
+    "MAX_PLAYER_NAME_LENGTH",
+    "MAX_REASON_LENGTH",
     "ChallengeOutcome",
     "ChallengeRule",
     "EndReason",
@@ -53,6 +57,7 @@ __all__ = [
     "TurnPassed",
     "Visibility",
     "VisibilityChanged",
+    "admit",
 ]
 
 
@@ -338,6 +343,39 @@ class EventsSuperseded(Event):
 
     from_version: int
     reason: str
+
+
+# --- Limits on new events ------------------------------------------------------------
+# Checked by ``admit`` when an event is appended (the API's serializers cite the same
+# numbers), never on a replay: a log keeps what earlier versions accepted.
+MAX_NOTE_LENGTH = 4000
+MAX_REASON_LENGTH = 500
+MAX_PLAYER_NAME_LENGTH = 100
+
+
+def admit(event: Event) -> None:
+    """Raise LimitExceededError when `event` is larger than a new event may be."""
+    limits: list[tuple[str, int, str]] = []
+    if isinstance(event, (NoteAdded, NoteEdited)):
+        limits = [("text", MAX_NOTE_LENGTH, "A note")]
+    elif isinstance(event, (ScoreCorrected, EventsSuperseded)):
+        limits = [("reason", MAX_REASON_LENGTH, "A reason")]
+    elif isinstance(event, GameStarted):
+        for name in event.players if isinstance(event.players, tuple) else ():
+            if isinstance(name, str) and len(name) > MAX_PLAYER_NAME_LENGTH:
+                raise LimitExceededError(
+                    f"A player's name may be at most {MAX_PLAYER_NAME_LENGTH} "
+                    f"characters; {name[:20]!r}… has {len(name)}.",
+                    "players",
+                )
+    for field, limit, what in limits:
+        value = getattr(event, field)
+        if isinstance(value, str) and len(value) > limit:
+            raise LimitExceededError(
+                f"{what} may be at most {limit:,} characters; this one has "
+                f"{len(value):,}.",
+                field,
+            )
 
 
 EVENT_TYPES: dict[str, type[Event]] = {

@@ -228,13 +228,20 @@ class _Line:
 # --- reading ---------------------------------------------------------------------
 
 
-def read(text: str | bytes, *, rules: str | Ruleset | None = None) -> GcgRecord:
+def read(
+    text: str | bytes,
+    *,
+    rules: str | Ruleset | None = None,
+    tile_set: TileSet | None = None,
+) -> GcgRecord:
     """Read a GCG record.
 
     ``text`` may be bytes: ISO-8859-1 unless the first line is
     ``#character-encoding UTF-8``. ``rules`` is a preset name or a ruleset; without
     one it is the record's ``#ruleset`` pragma, or else inferred from the record
-    (see the module notes).
+    (see the module notes). ``tile_set`` is the set the game must be played with
+    (a tournament division's): a record that names none is read with it, and one
+    whose pragma or lexicon names another is refused at that line.
 
     Raises :class:`GcgError` listing every syntax problem of the file, or the first
     rule the game breaks, each with its line number.
@@ -243,8 +250,8 @@ def read(text: str | bytes, *, rules: str | Ruleset | None = None) -> GcgRecord:
     decoded = _decode(text, problems)
     parser = _Parser(problems)
     parser.read(decoded)
-    tile_set = parser.tile_set()
-    lines, racks_at_end = _to_tiles(parser, tile_set)
+    tiles = parser.tile_set(tile_set)
+    lines, racks_at_end = _to_tiles(parser, tiles)
     if problems:
         raise GcgError(sorted(problems, key=lambda problem: problem[0]))
     if isinstance(rules, Ruleset):
@@ -257,8 +264,8 @@ def read(text: str | bytes, *, rules: str | Ruleset | None = None) -> GcgRecord:
     elif parser.ruleset is not None:
         chosen = parser.ruleset
     else:
-        chosen = _infer_ruleset(lines, tile_set)
-    builder = _Builder(lines, parser.metadata(), chosen, tile_set, racks_at_end)
+        chosen = _infer_ruleset(lines, tiles)
+    builder = _Builder(lines, parser.metadata(), chosen, tiles, racks_at_end)
     builder.warnings.extend(parser.warnings)
     builder.run(parser.start_line)
     assert builder.state is not None
@@ -325,6 +332,7 @@ class _Parser:
         self.players: list[GcgPlayer | None] = [None, None]
         self.start_line = 1
         self.fields: dict[str, str] = {}
+        self.field_lines: dict[str, int] = {}
         self.pragmas: list[tuple[str, str]] = []
         self.racks_at_end: dict[int, tuple[str, int]] = {}
         self.lines: list[_Line] = []
@@ -412,6 +420,7 @@ class _Parser:
             self.player(number, name, value)
         elif name in _METADATA:
             self.fields[name] = value
+            self.field_lines[name] = number
         elif name in ("rack1", "rack2"):
             self.racks_at_end[int(name[-1]) - 1] = (value.replace(" ", ""), number)
         elif name == _RULESET_PRAGMA:
@@ -468,22 +477,26 @@ class _Parser:
             parsed.player = self.turns.player_of(parsed.kind)
         return parsed
 
-    def tile_set(self) -> TileSet:
+    def tile_set(self, expected: TileSet | None = None) -> TileSet:
         """The tile set the record names (``#tile-distribution``, ``#letterdist``
-        or ``#lexicon``), or else the one whose letters the record uses (with a
-        warning), or else English."""
+        or ``#lexicon``), or else ``expected``, or else the one whose letters the
+        record uses (with a warning), or else English. A set named that is not
+        ``expected`` is a problem at its line."""
         if self.tile_set_named is not None:
             name, number = self.tile_set_named
             try:
-                return tile_set(name)
+                return self.agreeing(tile_set(name), expected, number, f"#{name}")
             except RulesError as error:
                 self.problem(number, error.code, error.message)
-                return ENGLISH
+                return expected or ENGLISH
         lexicon = self.fields.get("lexicon")
         if lexicon:
             named = tile_set_for_lexicon(lexicon)
             if named is not None:
-                return named
+                number = self.field_lines["lexicon"]
+                return self.agreeing(named, expected, number, f"#lexicon {lexicon}")
+        if expected is not None:
+            return expected
         written = "".join(
             line.rack + line.word + line.tiles for line in self.lines
         ) + "".join(rack for rack, _ in self.racks_at_end.values())
@@ -500,6 +513,19 @@ class _Parser:
             )
         )
         return guessed
+
+    def agreeing(
+        self, named: TileSet, expected: TileSet | None, number: int, source: str
+    ) -> TileSet:
+        if expected is not None and named != expected:
+            self.problem(
+                number,
+                "tile_set_mismatch",
+                f"{source} names the {named.name} tile set, but this game is"
+                f" played with the {expected.name} set",
+            )
+            return expected
+        return named
 
     def metadata(self) -> GcgMetadata:
         return GcgMetadata(

@@ -47,6 +47,7 @@ noted where it is applied):
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import date
@@ -65,6 +66,7 @@ from rules.records import (
     TournamentRecord,
 )
 from rules.ruleset import PRESETS, ChallengeRule
+from rules.tilesets import TILE_SETS, tile_set_for_lexicon
 
 __all__ = [
     "EVENT_TYPES",
@@ -81,6 +83,9 @@ __all__ = [
     "Extension",
     "ForfeitRecorded",
     "GameResult",
+    "GameSetup",
+    "GameSetupSet",
+    "LexiconChosen",
     "Outcome",
     "PairingMethod",
     "PairingOptions",
@@ -209,6 +214,9 @@ class TournamentCreated:
     ``spread_caps`` caps each round's spread by round (tsh's list form, ``[200,
     700, ...]``); a round beyond the list, or an empty list, takes ``spread_cap``.
     ``club_event`` marks a club tournament (NASPA's LCT rule for the estimates).
+    ``tile_set`` (``rules.tilesets``) and ``lexicon`` (a word list's short name,
+    ``CSW24``; "": none named) are what the games are played with, unless a
+    division sets its own (``GameSetupSet``).
     """
 
     type_name: ClassVar[str] = "tournament_created"
@@ -228,6 +236,8 @@ class TournamentCreated:
     ranking: Ranking = Ranking.EXTENDED
     rating_system: RatingSystem = RatingSystem.NSA2008
     club_event: bool = False
+    tile_set: str = "english"
+    lexicon: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -427,7 +437,10 @@ class SettingsChanged:
     change, and every result is counted again under them (a cap, a bye spread).
 
     ``rounds`` may not go below a division's paired rounds. An empty
-    ``spread_caps`` tuple clears the per-round caps; ``clear_spread_cap`` the cap.
+    ``spread_caps`` tuple clears the per-round caps; ``clear_spread_cap`` the cap;
+    an empty ``lexicon`` names none. A games' tile set or lexicon that is already
+    the tournament's is refused as nothing to change (the older settings keep
+    their rule: any value given is stored).
     """
 
     type_name: ClassVar[str] = "settings_changed"
@@ -440,6 +453,40 @@ class SettingsChanged:
     spread_caps: tuple[int, ...] | None = None
     rating_system: RatingSystem | None = None
     club_event: bool | None = None
+    tile_set: str | None = None
+    lexicon: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LexiconChosen:
+    """The games' word list named ("": none): the older event, kept so that the
+    logs written before the lexicon was a setting replay. New logs record the
+    choice as ``SettingsChanged(lexicon=...)``; this one checks nothing, as it
+    never did."""
+
+    type_name: ClassVar[str] = "lexicon_chosen"
+
+    lexicon: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameSetup:
+    """A division's own tile set and lexicon; None: the tournament's."""
+
+    tile_set: str | None = None
+    lexicon: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameSetupSet:
+    """The tile set and lexicon a division's games are played with, replacing its
+    earlier choice. Games already started keep theirs (each game's start records
+    its tile set)."""
+
+    type_name: ClassVar[str] = "game_setup_set"
+
+    division: str
+    setup: GameSetup
 
 
 @dataclass(frozen=True, slots=True)
@@ -476,6 +523,8 @@ Event = (
     | PlayerRegistered
     | PlayerEdited
     | SettingsChanged
+    | LexiconChosen
+    | GameSetupSet
     | PairingRulesSet
     | PrizeTableSet
     | PlayerWithdrawn
@@ -496,6 +545,8 @@ EVENT_TYPES: dict[str, type] = {
         PlayerRegistered,
         PlayerEdited,
         SettingsChanged,
+        LexiconChosen,
+        GameSetupSet,
         PairingRulesSet,
         PrizeTableSet,
         PlayerWithdrawn,
@@ -527,6 +578,8 @@ class Settings:
     ranking: Ranking = Ranking.EXTENDED
     rating_system: RatingSystem = RatingSystem.NSA2008
     club_event: bool = False
+    tile_set: str = "english"
+    lexicon: str = ""
 
     def cap(self, round_: int) -> int | None:
         """Return the spread cap of ``round_`` (None: uncapped)."""
@@ -856,6 +909,28 @@ class TournamentState:
         default_factory=dict
     )
     prize_tables: Mapping[str, PrizeTable] = dataclasses.field(default_factory=dict)
+    game_setups: Mapping[str, GameSetup] = dataclasses.field(default_factory=dict)
+
+    def setup_of(self, division: str) -> GameSetup:
+        """Return the division's own choices (None fields: the tournament's)."""
+        return self.game_setups.get(division, GameSetup())
+
+    def tile_set_of(self, division: str) -> str:
+        """Return the name of the tile set the division's games are played with."""
+        own = self.setup_of(division).tile_set
+        return self.settings.tile_set if own is None else own
+
+    def lexicon_of(self, division: str) -> str:
+        """Return the lexicon the division's games are played with ("": none)."""
+        own = self.setup_of(division).lexicon
+        return self.settings.lexicon if own is None else own
+
+    def game_setup(self, division: str | None = None) -> GameSetup:
+        """Return the tile set and lexicon (both given) the division's games are
+        played with; without a division, the tournament's."""
+        if division is None:
+            return GameSetup(self.settings.tile_set, self.settings.lexicon)
+        return GameSetup(self.tile_set_of(division), self.lexicon_of(division))
 
     def options_of(self, division: str) -> PairingOptions:
         """Return the division's pairing options (the defaults when none are set)."""
@@ -933,6 +1008,57 @@ def _check_enum(value: object, enum: type[StrEnum], field: str) -> StrEnum:
         raise TournamentError(
             "invalid_setting", f"{field} must be one of {allowed}.", field
         ) from None
+
+
+# A lexicon is named as the word lists are published and as GCG's #lexicon names
+# them (CSW24, NWL2023, OSPS49, FILE2017): a short name, never a path.
+_LEXICON_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,23}")
+
+
+def _check_tile_set(value: object, field: str = "tile_set") -> str:
+    if not isinstance(value, str) or value not in TILE_SETS:
+        raise TournamentError(
+            "unknown_tile_set",
+            f"{field} must be one of {', '.join(TILE_SETS)}; got {value!r}.",
+            field,
+        )
+    return value
+
+
+def _check_lexicon(value: object, field: str = "lexicon") -> str:
+    if not isinstance(value, str) or (value and _LEXICON_NAME.fullmatch(value) is None):
+        raise TournamentError(
+            "invalid_lexicon",
+            f"{field} is a word list's short name such as CSW24, NWL23 or OSPS49"
+            f" (a letter, then letters, digits, - or _; at most 24), or empty for"
+            f" none; got {value!r}.",
+            field,
+        )
+    return value
+
+
+def _check_agree(tile_set: str, lexicon: str, field: str, where: str = "") -> None:
+    """Refuse a lexicon whose language is played with another tile set."""
+    implied = tile_set_for_lexicon(lexicon) if lexicon else None
+    if implied is not None and implied.name != tile_set:
+        raise TournamentError(
+            "tile_set_clash",
+            f"{where}The lexicon {lexicon} is played with the {implied.name} tile"
+            f" set, not the {tile_set} set: choose them together.",
+            field,
+        )
+
+
+def _check_setups(state: TournamentState, field: str) -> None:
+    """Check that every division's tile set and lexicon (its own or the
+    tournament's) go together."""
+    settings = state.settings
+    _check_agree(settings.tile_set, settings.lexicon, field)
+    for division in state.game_setups:
+        where = f"Division {division}: "
+        _check_agree(
+            state.tile_set_of(division), state.lexicon_of(division), field, where
+        )
 
 
 # --- Deriving entries (the incremental core) ------------------------------------------
@@ -1254,7 +1380,10 @@ def _create(event: TournamentCreated) -> TournamentState:
             _check_enum(event.rating_system, RatingSystem, "rating_system")
         ),
         club_event=event.club_event,
+        tile_set=_check_tile_set(event.tile_set),
+        lexicon=_check_lexicon(event.lexicon),
     )
+    _check_agree(settings.tile_set, settings.lexicon, "lexicon")
     return TournamentState(
         name=event.name,
         start_date=event.start_date,
@@ -1317,20 +1446,11 @@ def _division_added(event: DivisionAdded, state: TournamentState) -> TournamentS
         raise TournamentError(
             "duplicate_division", f"Division {name!r} already exists.", "name"
         )
-    _check_division_name(name, "name")
     return replace(
         state,
         divisions=(*state.divisions, name),
         division_players={**state.division_players, name: ()},
     )
-
-
-def _check_division_name(name: str, field: str) -> None:
-    """A division's name is a segment of its pages' addresses: no slash."""
-    if "/" in name or "\\" in name:
-        raise TournamentError(
-            "invalid_name", "A division's name has no / or \\.", field
-        )
 
 
 def _check_division(state: TournamentState, division: object) -> str:
@@ -2014,7 +2134,6 @@ def _division_renamed(
         raise TournamentError(
             "duplicate_division", f"Division {new!r} already exists.", "new_name"
         )
-    _check_division_name(new, "new_name")
     players = {
         pid: replace(p, division=new) if p.division == old else p
         for pid, p in state.players.items()
@@ -2037,6 +2156,7 @@ def _division_renamed(
         rounds=rounds,
         pairing_options=_renamed_key(state.pairing_options, old, new),
         prize_tables=_renamed_key(state.prize_tables, old, new),
+        game_setups=_renamed_key(state.game_setups, old, new),
     )
 
 
@@ -2086,9 +2206,14 @@ def _settings_changed(
             )
         changes["club_event"] = event.club_event
     if not changes:
+        if event.tile_set is not None or event.lexicon is not None:
+            return _setup_changed(event, state)
         raise TournamentError(
             "nothing_to_change", "Give at least one setting to change.", None
         )
+    if event.tile_set is not None or event.lexicon is not None:
+        state = _setup_changed(event, state, unchanged_ok=True)
+        current = state.settings
     settings = replace(current, **changes)  # type: ignore[arg-type]  # checked
     _check_caps(settings.spread_cap, settings.spread_caps, settings.rounds)
     for table in state.prize_tables.values():
@@ -2098,6 +2223,74 @@ def _settings_changed(
     # Every count may change (a cap, a bye spread, the number of rounds): counted
     # again from the facts, as a replay would.
     return replace(changed, cards=derive_cards(changed))
+
+
+def _setup_changed(
+    event: SettingsChanged, state: TournamentState, *, unchanged_ok: bool = False
+) -> TournamentState:
+    """The games' tile set and lexicon of ``event`` (no count depends on them)."""
+    current = state.settings
+    tile_set = (
+        current.tile_set if event.tile_set is None else _check_tile_set(event.tile_set)
+    )
+    lexicon = (
+        current.lexicon if event.lexicon is None else _check_lexicon(event.lexicon)
+    )
+    field = "tile_set" if event.lexicon is None else "lexicon"
+    if not unchanged_ok and (tile_set, lexicon) == (current.tile_set, current.lexicon):
+        raise TournamentError(
+            "nothing_to_change",
+            f"The games are already played with {_setup_text(tile_set, lexicon)}.",
+            field,
+        )
+    settings = replace(current, tile_set=tile_set, lexicon=lexicon)
+    changed = replace(state, settings=settings)
+    _check_setups(changed, field)
+    return changed
+
+
+def _setup_text(tile_set: str, lexicon: str) -> str:
+    return f"the {tile_set} tile set and " + (
+        f"the lexicon {lexicon}" if lexicon else "no lexicon named"
+    )
+
+
+@_apply.register(LexiconChosen)
+def _lexicon_chosen(event: LexiconChosen, state: TournamentState) -> TournamentState:
+    # An old log's choice, applied as it was then: unchecked ("" names none).
+    lexicon = event.lexicon.strip() if isinstance(event.lexicon, str) else ""
+    return replace(state, settings=replace(state.settings, lexicon=lexicon))
+
+
+@_apply.register(GameSetupSet)
+def _game_setup_set(event: GameSetupSet, state: TournamentState) -> TournamentState:
+    division = _check_division(state, event.division)
+    setup = event.setup
+    if not isinstance(setup, GameSetup):
+        raise TournamentError("invalid_setting", "setup is missing.", "setup")
+    if setup.tile_set is not None:
+        _check_tile_set(setup.tile_set)
+    if setup.lexicon is not None:
+        _check_lexicon(setup.lexicon)
+    before = state.setup_of(division)
+    # A refusal names what the director changed.
+    field = "lexicon" if setup.lexicon != before.lexicon else "tile_set"
+    if setup == before:
+        raise TournamentError(
+            "nothing_to_change",
+            f"Division {division}'s games are already played with "
+            f"{_setup_text(state.tile_set_of(division), state.lexicon_of(division))}"
+            ".",
+            field,
+        )
+    changed = replace(state, game_setups={**state.game_setups, division: setup})
+    _check_agree(
+        changed.tile_set_of(division),
+        changed.lexicon_of(division),
+        field,
+        f"Division {division}: ",
+    )
+    return changed
 
 
 @_apply.register(PairingRulesSet)
@@ -2330,3 +2523,124 @@ def round_entry(entry: Entry, opponent_number: int | None) -> RoundEntry:
         result=result,
         board=entry.board,
     )
+
+
+# --- Limits on new events -------------------------------------------------------------
+# What a director may add from now on, checked by ``admit`` when an event is appended
+# and never on a replay: a log keeps what earlier versions accepted (a division named
+# "A/B", 100,000 divisions), and its pages must still show it. The API's serializers
+# and the forms cite these numbers; the public pages are built for them
+# (docs/RELIABILITY.md, "Bounded input"). The sizes leave room above the national
+# scale the benchmark measures (4 divisions of 125 players).
+MAX_DIVISIONS = 32
+MAX_PLAYERS_PER_DIVISION = 1000
+MAX_PLAYERS = 4000
+MAX_NAME_LENGTH = 200  # a tournament's, its venue's and a player's name
+MAX_DIVISION_NAME_LENGTH = 64
+MAX_ID_LENGTH = 64  # a player's id and member id
+MAX_REASON_LENGTH = 500  # an amendment's reason
+
+
+def check_division_name(name: object, field: str = "name") -> str:
+    """Return `name` if a new division may be called so; else raise TournamentError
+    (``invalid_name``) saying why.
+
+    A division's name is a segment of its pages' addresses (``…/divisions/A/``): no
+    slash or backslash, no control character, not "." or "..", no space at either
+    end, at most MAX_DIVISION_NAME_LENGTH characters.
+    """
+    text = _require_text(name, field)
+    if len(text) > MAX_DIVISION_NAME_LENGTH:
+        raise TournamentError(
+            "invalid_name",
+            f"A division's name may be at most {MAX_DIVISION_NAME_LENGTH} characters.",
+            field,
+        )
+    _check_segment(text, field, f"The division name {text!r}")
+    return text
+
+
+def _check_segment(text: str, field: str, what: str) -> None:
+    """Refuse text that cannot be one segment of a page's address."""
+    problem = None
+    if "/" in text or "\\" in text:
+        problem = "cannot contain / or \\"
+    elif text in (".", ".."):
+        problem = "cannot be . or .."
+    elif text != text.strip():
+        problem = "cannot start or end with a space"
+    elif _has_control(text):
+        problem = "cannot contain control characters"
+    if problem is not None:
+        raise TournamentError(
+            "invalid_name", f"{what} {problem}: it is part of a web address.", field
+        )
+
+
+def _has_control(text: str) -> bool:
+    return any(ord(char) < 32 or 127 <= ord(char) < 160 for char in text)
+
+
+def _check_length(value: object, field: str, limit: int, what: str) -> None:
+    if isinstance(value, str):
+        if len(value) > limit:
+            raise TournamentError(
+                "too_long", f"{what} may be at most {limit} characters.", field
+            )
+        if _has_control(value):
+            raise TournamentError(
+                "invalid_name", f"{what} cannot contain control characters.", field
+            )
+
+
+def admit(state: TournamentState | None, event: object) -> None:
+    """Raise TournamentError when `event` goes beyond the limits on new events.
+
+    Only what ``apply`` does not check (it checks types, existence and the rules of
+    play); called before ``apply`` for each event an append adds.
+    """
+    if isinstance(event, TournamentCreated):
+        _check_length(event.name, "name", MAX_NAME_LENGTH, "A tournament's name")
+        _check_length(event.venue, "venue", MAX_NAME_LENGTH, "A venue's name")
+    elif isinstance(event, DivisionAdded):
+        if state is not None and len(state.divisions) >= MAX_DIVISIONS:
+            raise TournamentError(
+                "too_many_divisions",
+                f"A tournament may have at most {MAX_DIVISIONS} divisions.",
+                "name",
+            )
+        check_division_name(event.name)
+    elif isinstance(event, DivisionRenamed):
+        check_division_name(event.new_name, "new_name")
+    elif isinstance(event, PlayerRegistered):
+        _admit_player(state, event)
+    elif isinstance(event, PlayerEdited):
+        _check_length(event.name, "name", MAX_NAME_LENGTH, "A player's name")
+        _check_length(event.member_id, "member_id", MAX_ID_LENGTH, "A member id")
+    elif isinstance(event, ResultAmended):
+        _check_length(event.reason, "reason", MAX_REASON_LENGTH, "A reason")
+
+
+def _admit_player(state: TournamentState | None, event: PlayerRegistered) -> None:
+    _check_length(event.name, "name", MAX_NAME_LENGTH, "A player's name")
+    _check_length(event.member_id, "member_id", MAX_ID_LENGTH, "A member id")
+    if isinstance(event.player_id, str):
+        _check_length(event.player_id, "player_id", MAX_ID_LENGTH, "A player id")
+        _check_segment(event.player_id, "player_id", "A player id")
+    if state is None or not isinstance(event.division, str):
+        return  # apply refuses these
+    players = state.division_players.get(event.division, ())
+    if len(players) >= MAX_PLAYERS_PER_DIVISION:
+        raise TournamentError(
+            "division_full",
+            f"Division {event.division} has {len(players)} players, the most a "
+            "division may have.",
+            "division",
+        )
+    if len(state.players) >= MAX_PLAYERS:
+        raise TournamentError(
+            "tournament_full",
+            f"The tournament has {len(state.players)} players, the most a "
+            "tournament may have.",
+            "division",
+        )

@@ -49,3 +49,30 @@ def _flush_may_truncate_the_event_log(request: pytest.FixtureRequest):
     DatabaseOperations.sql_flush = sql_flush
     yield
     DatabaseOperations.sql_flush = original
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _signed_in_users_may_create_tournaments():
+    """The suite's users create tournaments, as any signed-in user may where the
+    site allows it (TOURNAMENT_CREATORS=users); by default only staff may, which
+    tests/reliability_tests/test_quotas.py checks with the setting put back."""
+    from django.conf import settings
+
+    previous = settings.TOURNAMENT_CREATORS
+    settings.TOURNAMENT_CREATORS = "users"
+    yield
+    settings.TOURNAMENT_CREATORS = previous
+
+
+@pytest.fixture
+def feed_at_once(db):
+    """Number events for the feed as they are inserted, not at commit.
+
+    The feed's trigger is deferred to COMMIT (games/eventstore/feed.py), and a
+    test's transaction is rolled back, never committed: without this its events
+    would never reach the feed. One test, one connection: the order is the same.
+    """
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SET CONSTRAINTS event_feed_number IMMEDIATE")

@@ -1,13 +1,11 @@
 """Pages of players' accounts: a user's member id and linked players, and the
-director's page that confirms the links members claim and names the word list
-the tournament's games are analysed with (``tournaments.accounts``)."""
+director's page that confirms the links members claim (``tournaments.accounts``)."""
 
 from __future__ import annotations
 
 import uuid
 
 from django import forms
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -31,15 +29,6 @@ class MemberIdForm(forms.Form):
         help_text="Your membership number with your ratings body (NASPA, WESPA, "
         "ABSP…). Leave it empty to forget it.",
     )
-
-
-class LexiconForm(forms.Form):
-    lexicon = forms.ChoiceField(label="Word list", required=False)
-
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        names = sorted(getattr(settings, "LEXICONS", {}))
-        self.fields["lexicon"].choices = [("", "None"), *((n, n) for n in names)]
 
 
 @login_required
@@ -81,31 +70,18 @@ def _directed(request: HttpRequest, tournament_id: uuid.UUID) -> Tournament:
 @login_required
 @require_http_methods(["GET", "POST"])
 def manage_accounts(request: HttpRequest, tournament_id: uuid.UUID) -> HttpResponse:
-    """Confirm the players' accounts members claim; choose the games' word list."""
+    """Confirm the players' accounts members claim."""
     tournament = _directed(request, tournament_id)
-    lexicon_form = LexiconForm(
-        initial={"lexicon": accounts.tournament_lexicon(tournament_id) or ""}
-    )
     status = 200
     if request.method == "POST":
         try:
-            if "confirm" in request.POST:
-                accounts.account_link_confirm(
-                    tournament_id=tournament_id,
-                    player_id=request.POST["confirm"],
-                    user=request.user,
-                )
-                messages.success(request, "The player is linked to the account.")
-                return redirect("manage-accounts", tournament_id=tournament_id)
-            lexicon_form = LexiconForm(request.POST)
-            if lexicon_form.is_valid():
-                accounts.tournament_lexicon_choose(
-                    tournament_id=tournament_id,
-                    lexicon=lexicon_form.cleaned_data["lexicon"],
-                    user=request.user,
-                )
-                messages.success(request, "The word list is saved.")
-                return redirect("manage-accounts", tournament_id=tournament_id)
+            accounts.account_link_confirm(
+                tournament_id=tournament_id,
+                player_id=request.POST.get("confirm", ""),
+                user=request.user,
+            )
+            messages.success(request, "The player is linked to the account.")
+            return redirect("manage-accounts", tournament_id=tournament_id)
         except RulesError as error:
             messages.error(request, error.message)
         except ConcurrencyError:
@@ -117,7 +93,6 @@ def manage_accounts(request: HttpRequest, tournament_id: uuid.UUID) -> HttpRespo
         {
             "tournament": tournament,
             "claims": accounts.account_claims(tournament_id),
-            "lexicon_form": lexicon_form,
         },
         status=status,
     )

@@ -1,5 +1,5 @@
-"""Players' accounts: a user's member id, the links it makes to tournaments'
-players, and the word list a tournament's games are analysed with.
+"""Players' accounts: a user's member id and the links it makes to tournaments'
+players.
 
 A signed-in user records the membership id that is theirs (``MemberProfile``).
 A tournament's player with that member id becomes theirs (``PlayerAccountLinked``
@@ -175,31 +175,3 @@ def player_records(user: Any) -> list[PlayerRecord]:
         )
         for player in players
     ]
-
-
-# --- the games' word list ----------------------------------------------------------
-
-
-def tournament_lexicon(tournament_id: Any) -> str | None:
-    """The word list the tournament chose for its games (None: none)."""
-    try:
-        _, state = services.tournament_state(uuid.UUID(str(tournament_id)))
-    except (services.TournamentNotFoundError, ValueError):
-        return None
-    return state.lexicon
-
-
-def tournament_lexicon_choose(
-    *,
-    tournament_id: uuid.UUID,
-    lexicon: str,
-    user: Any,
-    expected_version: int | None = None,
-) -> AppendResult:
-    """Name the word list the tournament's games are played with ("": none)."""
-    return services.tournament_append(
-        tournament_id=tournament_id,
-        events=[te.LexiconChosen(lexicon=lexicon.strip())],
-        user=user,
-        expected_version=expected_version,
-    )

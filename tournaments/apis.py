@@ -164,20 +164,38 @@ class PlayerDetailApi(APIView):
 
 
 class DivisionApi(APIView):
-    permission_classes = (IsAuthenticated,)
+    permission_classes = (IsAuthenticatedOrReadOnly,)
+
+    @extend_schema(responses=s.DivisionOutput)
+    def get(self, request: Request, tournament_id: UUID, division: str) -> Response:
+        """The division and the tile set and lexicon its games are played with."""
+        tournament = get_tournament(request, tournament_id)
+        _known_division(tournament, division)
+        _, state = services.tournament_state(tournament_id)
+        assert state.rules is not None
+        return Response(division_rules.division_document(state.rules, division))
 
     @extend_schema(request=s.DivisionPatchInput, responses={201: s.CommandOutput})
     def patch(self, request: Request, tournament_id: UUID, division: str) -> Response:
-        """Rename a division: everything of it takes the new name."""
+        """Rename a division (everything of it takes the new name), or choose the
+        tile set and lexicon its games are played with (games already started
+        keep theirs)."""
         get_tournament(request, tournament_id)
         data = s.DivisionPatchInput(data=request.data)
         data.is_valid(raise_exception=True)
-        result = corrections.division_rename(
+        v = data.validated_data
+        setup = {key: v[key] for key in ("tile_set", "lexicon") if key in v}
+        if "name" not in v and not setup:
+            raise ValidationError(
+                {"non_field_errors": ["Give a new name, a tile_set or a lexicon."]}
+            )
+        result = division_rules.division_change(
             tournament_id=tournament_id,
-            name=division,
-            new_name=data.validated_data["name"],
+            division=division,
+            new_name=v.get("name"),
+            setup=setup,
             user=request.user,
-            expected_version=data.validated_data.get("expected_version"),
+            expected_version=v.get("expected_version"),
         )
         return command_response(result)
 

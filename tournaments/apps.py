@@ -17,7 +17,13 @@ class TournamentsConfig(AppConfig):
 
         register_stream_type(
             TournamentStream(),
-            projection=ProjectionIndex(Tournament, "tournament_id"),
+            projection=ProjectionIndex(
+                Tournament,
+                "tournament_id",
+                # A write time, and the per-division cache keys (an append moves
+                # only the divisions it changes; a re-projection moves them all).
+                unchecked=frozenset({"updated_at", "division_versions"}),
+            ),
             members=game_selectors.tournament_game_ids,
         )
         register_tournament_link(TournamentGames())

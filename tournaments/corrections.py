@@ -130,6 +130,8 @@ SETTINGS = (
     "spread_caps",
     "rating_system",
     "club_event",
+    "tile_set",
+    "lexicon",
 )
 
 

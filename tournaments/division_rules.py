@@ -1,6 +1,7 @@
-"""Services of a division's own rules: how its rounds are paired, and its prizes.
+"""Services of a division's own rules: how its rounds are paired, its prizes, and
+the tile set and lexicon its games are played with.
 
-Both are events of the tournament's log (``PairingRulesSet``, ``PrizeTableSet``),
+Each is an event of the tournament's log (``PairingRulesSet``, ``PrizeTableSet``),
 validated by ``rules/`` like every other director action: a bad option or prize
 is refused (400 naming the field) and nothing is stored. The prize winners are
 never stored: ``selectors.prize_board`` computes them from the table and the
@@ -11,12 +12,15 @@ Usage::
     pairing_rules_set(tournament_id=tid, division="A",
                       options=PairingOptions(gibson=True, prize_places=3), user=mara)
     prize_table_set(tournament_id=tid, division="A", table=table, user=mara)
+    game_setup_set(tournament_id=tid, division="B",
+                   setup=GameSetup(tile_set="polish", lexicon="OSPS49"), user=mara)
 """
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping
+from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
@@ -33,7 +37,7 @@ from rules.division_rules import (
     TieRule,
 )
 from rules.errors import RulesError
-from tournaments.services import append_as_director
+from tournaments.services import append_as_director, tournament_state
 
 
 def pairing_rules_set(
@@ -62,6 +66,65 @@ def pairing_rules_set(
         if field:
             error.field = field.removeprefix("options.")  # type: ignore[attr-defined]
         raise
+
+
+def game_setup_set(
+    *,
+    tournament_id: uuid.UUID,
+    division: str,
+    setup: rt.GameSetup,
+    user: Any,
+    expected_version: int | None = None,
+) -> AppendResult:
+    """Set the tile set and lexicon the division's games are played with (None
+    fields: the tournament's); games already started keep theirs."""
+    return append_as_director(
+        tournament_id,
+        [rt.GameSetupSet(division=division, setup=setup)],
+        user=user,
+        expected_version=expected_version,
+    )
+
+
+def division_change(
+    *,
+    tournament_id: uuid.UUID,
+    division: str,
+    user: Any,
+    new_name: str | None = None,
+    setup: Mapping[str, str | None] | None = None,
+    expected_version: int | None = None,
+) -> AppendResult:
+    """Rename the division and/or change the fields of its own tile set and
+    lexicon that ``setup`` gives (None: the tournament's), in one append."""
+    events: list[object] = []
+    if new_name is not None:
+        events.append(rt.DivisionRenamed(name=division, new_name=new_name))
+    if setup:
+        _, state = tournament_state(tournament_id)
+        assert state.rules is not None
+        own = replace(state.rules.setup_of(division), **setup)
+        events.append(
+            rt.GameSetupSet(
+                division=division if new_name is None else new_name, setup=own
+            )
+        )
+    return append_as_director(
+        tournament_id, events, user=user, expected_version=expected_version
+    )
+
+
+def division_document(state: rt.TournamentState, division: str) -> dict[str, Any]:
+    """The division as the API shows it: what its games are played with."""
+    own = state.setup_of(division)
+    played = state.game_setup(division)
+    return {
+        "name": division,
+        "tile_set": played.tile_set,
+        "lexicon": played.lexicon,
+        "own_tile_set": own.tile_set,
+        "own_lexicon": own.lexicon,
+    }
 
 
 def prize_table_set(

@@ -1,5 +1,5 @@
 """Pages of a division's own rules: the prize page (public), and the console's
-pairing rules and prize table.
+pairing rules, prize table, and the tile set and lexicon of its games.
 
 The prize page reads ``selectors.prize_board``: the winners as ``rules.prizes``
 computes them from the table and the results, never stored.
@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from tournaments import division_rules, presenters, selectors
 from tournaments.division_forms import PairingRulesForm, PrizeTableForm
+from tournaments.forms import DivisionSetupForm
 from tournaments.views import _directed, _division, _readable, _rules, _submit
 
 PAIRING_FIELDS = {
@@ -48,21 +49,7 @@ def prizes(
             "tournament": tournament,
             "division": division,
             "board": board,
-            "lines": [
-                {
-                    "title": presenters.prize_title(line.prize),
-                    "amount": presenters.money(line.prize.amount),
-                    "winners": [
-                        {
-                            "winner": w,
-                            "amount": presenters.money(w.amount_cents),
-                            "figure": presenters.award_figure(line.prize, w),
-                        }
-                        for w in line.winners
-                    ],
-                }
-                for line in board.lines
-            ],
+            "lines": presenters.prize_lines(board),
             "is_director": selectors.tournament_is_director(tournament, request.user),
         },
     )
@@ -136,6 +123,47 @@ def manage_prizes(
         request,
         "tournaments/manage/prizes.html",
         {"tournament": tournament, "division": division, "form": form},
+        status=status,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def manage_division_setup(
+    request: HttpRequest, tournament_id: uuid.UUID, division: str
+) -> HttpResponse:
+    """Choose the tile set and lexicon the division's games are played with."""
+    tournament = _directed(request, tournament_id)
+    division = _division(tournament, division)
+    form = DivisionSetupForm.showing(_rules(tournament).setup_of(division), tournament)
+    status = 200
+    if request.method == "POST":
+        form = DivisionSetupForm(request.POST, tournament=tournament)
+        if form.is_valid() and _submit(
+            form,
+            lambda: division_rules.game_setup_set(
+                tournament_id=tournament_id,
+                division=division,
+                setup=form.setup(),
+                user=request.user,
+            ),
+            {"tile_set": "tile_set", "lexicon": "lexicon"},
+        ):
+            messages.success(
+                request, f"Division {division}'s tile set and lexicon are set."
+            )
+            return redirect("manage-division-setup", tournament_id, division)
+        status = 400
+    played = _rules(tournament).game_setup(division)
+    return render(
+        request,
+        "tournaments/manage/division_setup.html",
+        {
+            "tournament": tournament,
+            "division": division,
+            "form": form,
+            "played": played,
+        },
         status=status,
     )
 

@@ -71,14 +71,27 @@ class PlayerAccountLinked:
 
 
 @dataclass(frozen=True, slots=True)
-class LexiconChosen:
-    """The word list the tournament's games are played with, by the name the
-    server's LEXICONS setting gives it ("": none); a game that names its own
-    keeps it (tournaments.accounts)."""
+class SelfEntryChanged:
+    """Players may (or may no longer) report their own games' scores."""
 
-    type_name: ClassVar[str] = "lexicon_chosen"
+    type_name: ClassVar[str] = "self_entry_changed"
 
-    lexicon: str
+    enabled: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreReported:
+    """A player reported their round's game: their score and their opponent's
+    (``rules.selfentry``). ``by_code``: proved by the round's code printed on
+    their scorecard, not by a signed-in account linked to them."""
+
+    type_name: ClassVar[str] = "score_reported"
+
+    round: int
+    player_id: str
+    own_score: int
+    opponent_score: int
+    by_code: bool = False
 
 
 SYSTEM_EVENT_TYPES: dict[str, type] = {
@@ -90,7 +103,8 @@ SYSTEM_EVENT_TYPES: dict[str, type] = {
         ScorekeeperRemoved,
         PublicationChanged,
         PlayerAccountLinked,
-        LexiconChosen,
+        SelfEntryChanged,
+        ScoreReported,
     )
 }
 
@@ -100,8 +114,9 @@ SYSTEM_EVENT_TYPES: dict[str, type] = {
 # unpaired round, withdrawing or re-activating a player, which turn paired games into
 # forfeits and back) and a publication, which makes a tournament's earlier results
 # visible at once. The event log's partial index event_log_result_feed names the
-# same types (games/eventstore/migrations/0002): the feed's query uses it only while
-# the two lists agree (tests/tournaments_tests/test_result_feed_index.py).
+# same types (games/eventstore/migrations/0002; tests/tournaments_tests/
+# test_result_feed_index.py), from when the feed read the log by position; it
+# now reads the commit-ordered feed (games/eventstore/feed.py).
 RESULT_EVENT_TYPES: tuple[str, ...] = tuple(
     cls.type_name
     for cls in (

@@ -14,10 +14,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
+from django.conf import settings
 
 from rules import tournament as rt
 from rules.errors import RulesError
 from rules.ruleset import ChallengeRule
+from rules.tilesets import TILE_SETS
 from tournaments.uploads import (
     MAX_CONFIG_BYTES,
     MAX_LIST_BYTES,
@@ -62,6 +64,22 @@ POLICY_CHOICES = [
     (rt.WithdrawalPolicy.FORFEIT.value, "Forfeit every later paired round"),
     (rt.WithdrawalPolicy.NOT_PAIRED.value, "Simply not paired any more"),
 ]
+
+
+TILE_SET_CHOICES = [(name, name.capitalize()) for name in TILE_SETS]
+
+
+def lexicon_field(**options: Any) -> forms.CharField:
+    """A lexicon's short name; the help names the word lists the server has."""
+    configured = ", ".join(sorted(getattr(settings, "LEXICONS", {}))) or "none"
+    return forms.CharField(
+        label="Lexicon",
+        max_length=32,
+        required=False,
+        help_text="Its short name, e.g. CSW24, NWL23, OSPS49. This server rules"
+        f" challenges with: {configured}.",
+        **options,
+    )
 
 
 def _number_input(**attrs: Any) -> forms.NumberInput:
@@ -140,6 +158,10 @@ class TournamentCreateForm(forms.Form):
     club_event = forms.BooleanField(
         label="Club tournament (NASPA's LCT rule for the estimates)", required=False
     )
+    tile_set = forms.ChoiceField(
+        label="Tile set", choices=TILE_SET_CHOICES, initial="english", required=False
+    )
+    lexicon = lexicon_field()
     divisions = forms.CharField(
         label="Divisions",
         initial="A",
@@ -169,6 +191,8 @@ class TournamentCreateForm(forms.Form):
         "ranking": "ranking",
         "rating_system": "rating_system",
         "club_event": "club_event",
+        "tile_set": "tile_set",
+        "lexicon": "lexicon",
     }
 
     def clean_spread_caps(self) -> list[int]:
@@ -184,9 +208,12 @@ class TournamentCreateForm(forms.Form):
         names = [name for name in names if name]
         if not names:
             raise forms.ValidationError("Name at least one division.")
+        if len(names) > rt.MAX_DIVISIONS:
+            raise forms.ValidationError(
+                f"A tournament may have at most {rt.MAX_DIVISIONS} divisions."
+            )
         for name in names:
-            if "/" in name:
-                raise forms.ValidationError(f"{name!r}: a division name has no /.")
+            _check_division_name(name)
         if len(set(names)) != len(names):
             raise forms.ValidationError("Each division name once.")
         return names
@@ -210,6 +237,8 @@ class TournamentCreateForm(forms.Form):
             "ranking": data.get("ranking") or rt.Ranking.EXTENDED.value,
             "rating_system": data.get("rating_system") or rt.RatingSystem.NSA2008.value,
             "club_event": data.get("club_event", False),
+            "tile_set": data.get("tile_set") or "english",
+            "lexicon": data.get("lexicon", "").strip(),
             "divisions": data["divisions"],
             "published": data.get("published", False),
         }
@@ -219,10 +248,15 @@ class DivisionAddForm(forms.Form):
     name = forms.CharField(label="New division", max_length=64)
 
     def clean_name(self) -> str:
-        name = self.cleaned_data["name"].strip()
-        if "/" in name:
-            raise forms.ValidationError("A division name has no /.")
-        return name
+        return _check_division_name(self.cleaned_data["name"].strip())
+
+
+def _check_division_name(name: str) -> str:
+    """The rules' verdict on a new division's name, as the field's error."""
+    try:
+        return rt.check_division_name(name)
+    except RulesError as error:
+        raise forms.ValidationError(error.message) from None
 
 
 class PublishForm(forms.Form):
@@ -479,7 +513,8 @@ class MissedRoundForm(RosterForm):
 
 
 class SettingsForm(forms.Form):
-    """Settings a director may correct after set-up (empty boxes: unchanged)."""
+    """Settings a director may correct after set-up (empty boxes: unchanged; the
+    tile set and lexicon show the current ones and change when edited)."""
 
     rounds = forms.IntegerField(
         label="Rounds", min_value=1, max_value=rt.MAX_ROUNDS, required=False
@@ -493,8 +528,18 @@ class SettingsForm(forms.Form):
     spread_caps = forms.CharField(
         label="Spread cap by round", max_length=600, required=False
     )
+    tile_set = forms.ChoiceField(
+        label="Tile set", choices=TILE_SET_CHOICES, required=False
+    )
+    lexicon = lexicon_field()
 
     clean_spread_caps = TournamentCreateForm.clean_spread_caps
+
+    @classmethod
+    def of(cls, tournament: Any, data: Any = None) -> SettingsForm:
+        """The form showing the tournament's tile set and lexicon."""
+        initial = {"tile_set": tournament.tile_set, "lexicon": tournament.lexicon}
+        return cls(data, initial=initial)
 
     def changes(self) -> dict[str, Any]:
         data = self.cleaned_data
@@ -507,7 +552,46 @@ class SettingsForm(forms.Form):
             changes["spread_cap"] = None
         if self.data.get("spread_caps", "").strip():
             changes["spread_caps"] = data["spread_caps"]
+        for field in ("tile_set", "lexicon"):
+            if field in self.data and field in self.changed_data:
+                changes[field] = data[field].strip()
         return changes
+
+
+class DivisionSetupForm(forms.Form):
+    """The tile set and lexicon of a division's games: its own, or the
+    tournament's."""
+
+    tile_set = forms.ChoiceField(label="Tile set", required=False)
+    lexicon = lexicon_field()
+    no_lexicon = forms.BooleanField(label="Name no lexicon", required=False)
+
+    def __init__(self, *args: Any, tournament: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["tile_set"].choices = [
+            ("", f"As the tournament ({tournament.tile_set})"),
+            *TILE_SET_CHOICES,
+        ]
+        self.fields["lexicon"].help_text = (
+            f"Empty: as the tournament ({tournament.lexicon or 'none named'}). "
+            + str(self.fields["lexicon"].help_text)
+        )
+
+    @classmethod
+    def showing(cls, setup: rt.GameSetup, tournament: Any) -> DivisionSetupForm:
+        return cls(
+            initial={
+                "tile_set": setup.tile_set or "",
+                "lexicon": setup.lexicon or "",
+                "no_lexicon": setup.lexicon == "",
+            },
+            tournament=tournament,
+        )
+
+    def setup(self) -> rt.GameSetup:
+        data = self.cleaned_data
+        lexicon = "" if data.get("no_lexicon") else data["lexicon"].strip() or None
+        return rt.GameSetup(tile_set=data["tile_set"] or None, lexicon=lexicon)
 
 
 class DivisionRenameForm(forms.Form):

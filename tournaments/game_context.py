@@ -71,10 +71,14 @@ class TournamentGames:
 
         return player_records(user)
 
-    def game_lexicon(self, tournament_id: TournamentId) -> str | None:
-        from tournaments.accounts import tournament_lexicon
-
-        return tournament_lexicon(tournament_id)
+    def game_setup(self, context: Mapping[str, Any]) -> rt.GameSetup:
+        state = _tournament_rules(context.get("tournament_id"))
+        division = context.get("division") or None
+        if division is not None and division not in state.divisions:
+            raise rt.TournamentError(
+                "unknown_division", f"There is no division {division!r}.", "division"
+            )
+        return state.game_setup(division)
 
     def game_ruleset(self, context: Mapping[str, Any]) -> Ruleset:
         state = _tournament_rules(context.get("tournament_id"))

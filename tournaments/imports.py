@@ -41,6 +41,7 @@ from tournaments.services import (
     append_as_director,
     is_director,
     new_player_id,
+    require_may_create_tournament,
     tournament_state,
     tournament_stream,
 )
@@ -141,8 +142,7 @@ def tsh_event_import(
     file), ``spread_cap``, ``bye_spread`` and ``rating_system`` come from the config.
     Raises TshError for a file or config line that cannot be read, naming it.
     """
-    if user is None or not getattr(user, "is_authenticated", False):
-        raise PermissionDeniedError("Sign in to create a tournament.")
+    require_may_create_tournament(user)
     parsed = tsh.read_config(config)
     texts = _division_files(parsed, files)
     rounds = parsed.settings.get("max_rounds") or max(

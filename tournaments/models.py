@@ -37,12 +37,19 @@ class Tournament(models.Model):
     ranking = models.CharField(max_length=16, default="extended")
     rating_system = models.CharField(max_length=16, default="nsa2008")
     club_event = models.BooleanField(default=False)
+    # The games' tile set and lexicon ("": none named); a division may set its
+    # own (the rules' state has them: rt.TournamentState.game_setup).
+    tile_set = models.CharField(max_length=16, default="english")
+    lexicon = models.CharField(max_length=32, blank=True, default="")
     divisions = models.JSONField(default=list)
     # Per division, the stream version of the last event that rewrote its players,
     # pairings or standings: the read cache key of its standings and scorecards, so
     # a result in division A leaves division B's cached pages valid.
     division_versions = models.JSONField(default=dict)
     published = models.BooleanField(default=False)
+    # Players may report their own games (tournaments.selfentry): the scorecard
+    # pages offer it, read with the tournament's header.
+    self_entry = models.BooleanField(default=False)
     created_at = models.DateTimeField()
     updated_at = models.DateTimeField()
 

@@ -6,17 +6,22 @@ recorded games. Director console: everything under ``tournaments/<id>/manage/``.
 
 from __future__ import annotations
 
-from django.urls import path
+from django.urls import include, path, register_converter
 
 from tournaments import account_views, division_views, views
+from tournaments.converters import DivisionConverter
+
+# Division names from old logs may hold a "/" (tournaments/converters.py).
+register_converter(DivisionConverter, "division")
 
 T = "tournaments/<uuid:tournament_id>"
-D = f"{T}/divisions/<str:division>"
+D = f"{T}/divisions/<division:division>"
 M = f"{T}/manage"
-MD = f"{M}/divisions/<str:division>"
+MD = f"{M}/divisions/<division:division>"
 MR = f"{MD}/rounds/<int:round_>"
 
 urlpatterns = [
+    path("", include("tournaments.room_urls")),
     path("", views.tournament_list, name="home"),
     path("tournaments/", views.tournament_list, name="tournament-list"),
     path("tournaments/new/", views.tournament_create, name="tournament-create"),
@@ -54,6 +59,11 @@ urlpatterns = [
         name="manage-pairing-rules",
     ),
     path(f"{MD}/prizes/", division_views.manage_prizes, name="manage-prizes"),
+    path(
+        f"{MD}/setup/",
+        division_views.manage_division_setup,
+        name="manage-division-setup",
+    ),
     path(f"{MR}/results/", views.manage_results, name="manage-results"),
     path(
         f"{MR}/results/check",

@@ -155,6 +155,27 @@ def money(cents: Fraction | int) -> str:
     return f"{whole // 100}.{whole % 100:02d}"
 
 
+def prize_lines(board: PrizeBoard) -> list[dict[str, Any]]:
+    """A division's prizes as the prize page and the printed prize list show
+    them: each prize's title and amount, and its winners with what they won it
+    with and their share."""
+    return [
+        {
+            "title": prize_title(line.prize),
+            "amount": money(line.prize.amount),
+            "winners": [
+                {
+                    "winner": winner,
+                    "amount": money(winner.amount_cents),
+                    "figure": award_figure(line.prize, winner),
+                }
+                for winner in line.winners
+            ],
+        }
+        for line in board.lines
+    ]
+
+
 def prize_board_document(board: PrizeBoard) -> dict[str, Any]:
     """The prize page's data as the API writes it (``PrizeBoardOutput``)."""
     table = board.table

@@ -5,7 +5,7 @@ results model (``PlayerRound``: one listed row per game, bye, forfeit or credit,
 stamped with the event that last changed it); rating estimates and submission files
 are built from the same rows (``tournament_record``) by the writers and formulas of
 ``rules.tsh``, ``rules.submissions`` and ``rules.ratings``; the change feed reads the
-log itself (``games.eventstore.store.read_all``).
+log itself, in commit order (``games.eventstore.feed.read_feed``).
 
 Only published tournaments are visible to the cross-tournament reads (``*_list``,
 ``result_changes``); the per-tournament files are for whoever may read the tournament.
@@ -31,10 +31,9 @@ from typing import Any
 from anyascii import anyascii
 from django.core.cache import cache
 from django.db.models import Exists, OuterRef, Q, QuerySet
-from django.utils import timezone
 
+from games.eventstore.feed import read_feed
 from games.eventstore.models import StoredEvent
-from games.eventstore.store import read_all
 from games.eventstore.streams import stream_type
 from rules.ratings import (
     ABSP,
@@ -716,7 +715,7 @@ class ResultChange:
 class ResultChangePage:
     """A page of the feed: pass ``next`` as ``after`` to continue.
 
-    ``more`` is true when the page is full or newer events are still settling.
+    ``more`` is true when the page is full: ask again at once.
     """
 
     changes: tuple[ResultChange, ...]
@@ -729,44 +728,39 @@ def result_changes(
     after: int = 0,
     limit: int = 100,
     tournament_id: uuid.UUID | None = None,
-    settle: datetime.timedelta = datetime.timedelta(0),
 ) -> ResultChangePage:
-    """Return up to ``limit`` result-changing events after log position ``after``.
+    """Return up to ``limit`` result-changing events after feed position ``after``.
 
-    Only events of tournaments published now are returned; ``next`` moves past the
-    others, so a follower never rescans them. Events recorded less than ``settle``
-    ago are held back (and stop the page): positions are taken when an append
-    starts writing but become visible when it commits, so a younger event of one
-    tournament can commit before an older one of another, and a follower that had
-    moved past the younger would never see the older.
+    Positions are the feed's (``games.eventstore.feed``): numbered in commit
+    order, so an event committed after this page is read always comes after
+    ``next``, and nothing is held back. Only events of tournaments published now
+    are returned; ``next`` moves past the others (and past the tournaments' other
+    events), so a follower never rescans them.
     """
     published = Tournament.objects.filter(published=True)
     if tournament_id is not None:
         published = published.filter(pk=tournament_id)
     visible = set(published.values_list("tournament_id", flat=True))
     codec = stream_type(STREAM_TYPE).codec
-    horizon = timezone.now() - settle
     changes: list[ResultChange] = []
     cursor = after
-    more = False
-    events = read_all(
-        after_position=after,
-        stream_type_name=STREAM_TYPE,
-        event_types=RESULT_EVENT_TYPES,
-        chunk_size=max(limit, 100),
-    )
-    try:
-        for recorded in events:
-            if recorded.recorded_at > horizon:
-                more = True
-                break
-            cursor = recorded.position
+    while True:
+        page = read_feed(
+            after=cursor,
+            stream_types=None if tournament_id else [STREAM_TYPE],
+            stream_ids=[tournament_id] if tournament_id else None,
+            limit=max(limit, 100),
+        )
+        for item in page.events:
+            recorded = item.event
+            if recorded.type_name not in RESULT_EVENT_TYPES:
+                continue
             if recorded.stream.id not in visible:
                 continue
             _, _, payload = codec.encode(recorded.event)
             changes.append(
                 ResultChange(
-                    position=recorded.position,
+                    position=item.feed_position,
                     tournament=recorded.stream.id,
                     version=recorded.version,
                     event_type=recorded.type_name,
@@ -775,8 +769,7 @@ def result_changes(
                 )
             )
             if len(changes) == limit:
-                more = True
-                break
-    finally:
-        events.close()
-    return ResultChangePage(tuple(changes), cursor, more)
+                return ResultChangePage(tuple(changes), item.feed_position, True)
+        cursor = page.head
+        if not page.full:
+            return ResultChangePage(tuple(changes), cursor, False)

@@ -26,7 +26,6 @@ from typing import Any
 from uuid import UUID
 
 import django_filters
-from django.conf import settings
 from django.db.models import QuerySet
 from django.http import HttpResponse, StreamingHttpResponse
 from django.utils.http import content_disposition_header
@@ -49,12 +48,6 @@ from tournaments import ratings
 from tournaments import ratings_serializers as rs
 from tournaments.apis import get_tournament
 from tournaments.models import Player, PlayerRound, Tournament
-
-# Events younger than this are held back by the change feed (see
-# ratings.result_changes). It must exceed the time from an append taking its log
-# positions to its commit (its projection runs in between): a generous bound, not a
-# measurement. Settings may override it (RATINGS_FEED_SETTLE_SECONDS).
-DEFAULT_FEED_SETTLE_SECONDS = 5.0
 
 
 class CsvRenderer(BaseRenderer):
@@ -319,15 +312,8 @@ class PlayerRatingsApi(ListAPIView):
 # --- /api/ratings/changes ---------------------------------------------------------
 
 
-def feed_settle() -> datetime.timedelta:
-    seconds = getattr(settings, "RATINGS_FEED_SETTLE_SECONDS", None)
-    if seconds is None:
-        seconds = DEFAULT_FEED_SETTLE_SECONDS
-    return datetime.timedelta(seconds=float(seconds))
-
-
 class ResultChangesApi(APIView):
-    """The events that changed results, by global log position."""
+    """The events that changed results, in commit order (the feed's positions)."""
 
     permission_classes = (AllowAny,)
 
@@ -339,7 +325,6 @@ class ResultChangesApi(APIView):
             after=data.validated_data["after"],
             limit=data.validated_data["limit"],
             tournament_id=data.validated_data.get("tournament"),
-            settle=feed_settle(),
         )
         return Response(rs.ChangesOutput(page).data)
 

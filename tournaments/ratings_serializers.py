@@ -189,14 +189,18 @@ class PlayerRatingInput(serializers.Serializer):
 
 class ChangesInput(serializers.Serializer):
     after = serializers.IntegerField(
-        min_value=0, default=0, help_text="Log position: return events after it."
+        min_value=0,
+        default=0,
+        help_text="Feed position (commit order): return events after it.",
     )
     limit = serializers.IntegerField(min_value=1, max_value=1000, default=100)
     tournament = serializers.UUIDField(required=False)
 
 
 class ChangeOutput(serializers.Serializer):
-    position = serializers.IntegerField()
+    position = serializers.IntegerField(
+        help_text="The event's feed position: events are numbered as they commit."
+    )
     tournament = serializers.UUIDField()
     version = serializers.IntegerField()
     event_type = serializers.CharField()
@@ -208,7 +212,7 @@ class ChangesOutput(serializers.Serializer):
     results = ChangeOutput(many=True, source="changes")
     next = serializers.IntegerField(help_text="Pass as `after` for the next page.")
     more = serializers.BooleanField(
-        help_text="True when the page is full or newer events are still settling."
+        help_text="True when the page is full: ask again at once."
     )
 
 

@@ -59,6 +59,7 @@ class TournamentHeader:
     # Set by scorecard_header: the player's row, when the player exists.
     player: dict[str, Any] | None = None
     ranking: str = "extended"  # the rule the standings are ranked by
+    self_entry: bool = False  # players may report their own games
 
     def division_version(self, division: str) -> int:
         # A tournament projected before division versions existed: the stream's.
@@ -115,7 +116,7 @@ def readable_header(header: TournamentHeader | None, user: Any) -> TournamentHea
 
 _HEADER = """
 SELECT tournament_id, version, published, rounds, divisions, division_versions, name,
-       ranking
+       ranking, self_entry
 FROM tournaments_tournament WHERE tournament_id = %s
 """
 
@@ -124,7 +125,17 @@ def _header(
     row: tuple[Any, ...], player: dict[str, Any] | None = None
 ) -> TournamentHeader:
     # Django's connection hands jsonb over as text (JSONField parses it itself).
-    pk, version, published, rounds, divisions, division_versions, name, ranking = row
+    (
+        pk,
+        version,
+        published,
+        rounds,
+        divisions,
+        division_versions,
+        name,
+        ranking,
+        self_entry,
+    ) = row
     return TournamentHeader(
         pk,
         version,
@@ -135,6 +146,7 @@ def _header(
         name,
         player,
         ranking,
+        self_entry,
     )
 
 
@@ -155,7 +167,7 @@ _PLAYER_COLUMNS = ", ".join(
 # player's division.
 _SCORECARD_HEADER = f"""
 SELECT t.tournament_id, t.version, t.published, t.rounds, t.divisions,
-       t.division_versions, t.name, t.ranking,
+       t.division_versions, t.name, t.ranking, t.self_entry,
        {_PLAYER_COLUMNS}
 FROM tournaments_tournament t
 LEFT JOIN tournaments_player p
@@ -172,8 +184,8 @@ def scorecard_header(
         row = cursor.fetchone()
     if row is None:
         return None
-    player = None if row[8] is None else dict(zip(PLAYER_FIELDS, row[8:], strict=True))
-    return _header(row[:8], player)
+    player = None if row[9] is None else dict(zip(PLAYER_FIELDS, row[9:], strict=True))
+    return _header(row[:9], player)
 
 
 # --- Players -----------------------------------------------------------------------
@@ -562,6 +574,8 @@ _CORRECTED = {
             "spread_caps",
             "rating_system",
             "club_event",
+            "tile_set",
+            "lexicon",
         ),
     ),
 }
@@ -575,7 +589,10 @@ def _before(
     if type_name == "player_registered":
         known[payload["player_id"]] = dict(payload)
     elif type_name == "tournament_created":
-        known[""] = dict(payload)
+        # An older log's creation has no tile set or lexicon: it had these.
+        known[""] = {"tile_set": "english", "lexicon": "", **payload}
+    elif type_name == "lexicon_chosen":
+        known.setdefault("", {})["lexicon"] = payload["lexicon"]
     elif type_name == "division_renamed":
         rules = known.pop(f"pairing:{payload['name']}", None)
         if rules is not None:
@@ -687,6 +704,13 @@ def _summary(
             )
         case "lexicon_chosen":
             return f"Word list: {p['lexicon'] or 'none'}"
+        case "game_setup_set":
+            own = p["setup"]
+            tiles = own["tile_set"] or "the tournament's"
+            words = {None: "the tournament's", "": "none"}.get(
+                own["lexicon"], own["lexicon"]
+            )
+            return f"Games of {p['division']}: tile set {tiles}, lexicon {words}"
     return type_name
 
 
@@ -768,3 +792,42 @@ def prize_board(
     )
     classes = player_classes(rules, division, table.classes)
     return PrizeBoard(division, table, classes, lines, after_round)
+
+
+# --- A tournament's page -------------------------------------------------------------
+
+# One statement whatever the number of divisions shown: per division, its players
+# (player_division), its last round with rows (player_round_standings) and its
+# recorded games (games_game_division), each through its index.
+_DIVISION_SUMMARIES = """
+SELECT d.name,
+       (SELECT count(*) FROM tournaments_player p
+        WHERE p.tournament_id = %(t)s AND p.division = d.name),
+       (SELECT max(r.round) FROM tournaments_player_round r
+        WHERE r.tournament_id = %(t)s AND r.division = d.name),
+       (SELECT count(*) FROM games_game g
+        WHERE g.tournament_id = %(t)s AND g.division = d.name)
+FROM unnest(%(names)s::text[]) WITH ORDINALITY AS d(name, n)
+ORDER BY d.n
+"""
+
+
+def division_summaries(
+    tournament_id: uuid.UUID, divisions: list[str]
+) -> list[dict[str, Any]]:
+    """The tournament page's card of each division: its players, paired rounds,
+    latest standings (None: no player yet) and recorded games."""
+    with reading().cursor() as cursor:
+        cursor.execute(_DIVISION_SUMMARIES, {"t": tournament_id, "names": divisions})
+        rows = cursor.fetchall()
+    return [
+        {
+            "name": name,
+            "players": players,
+            "paired": last or 0,
+            "rounds": range(1, (last or 0) + 1),
+            "standings_after": last,
+            "games": games,
+        }
+        for name, players, last, games in rows
+    ]

@@ -7,10 +7,11 @@ from decimal import Decimal
 from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
-from games.serializer_base import StrictSerializer
+from games.serializer_base import BoundedListField, StrictSerializer
 from rules import tournament as rt
 from rules.division_rules import DEFAULT_GIBSON_SPREAD, PrizeKind, TieBreak, TieRule
 from rules.records import EntryKind
+from rules.tilesets import TILE_SETS
 from tournaments.models import Player, Tournament
 
 
@@ -46,18 +47,58 @@ class TournamentOutput(serializers.ModelSerializer):
             "ranking",
             "rating_system",
             "club_event",
+            "tile_set",
+            "lexicon",
             "divisions",
             "published",
             "updated_at",
         ]
 
 
+def division_name_field(**options: object) -> serializers.CharField:
+    """A new division's name, refused as the rules refuse it (no "/": it is part
+    of the division's web address)."""
+
+    def check(name: str) -> None:
+        try:
+            rt.check_division_name(name)
+        except rt.TournamentError as error:
+            raise serializers.ValidationError(error.message) from None
+
+    return serializers.CharField(
+        max_length=rt.MAX_DIVISION_NAME_LENGTH,
+        validators=[check],
+        help_text="No / or \\, not . or .., no space at either end.",
+        **options,
+    )
+
+
+def player_id_field(**options: object) -> serializers.CharField:
+    return serializers.CharField(max_length=rt.MAX_ID_LENGTH, **options)
+
+
+def division_field(**options: object) -> serializers.CharField:
+    return serializers.CharField(max_length=rt.MAX_DIVISION_NAME_LENGTH, **options)
+
+
+TILE_SET_HELP = (
+    "The tile set the games are played with (a division may choose its own)."
+)
+LEXICON_HELP = (
+    "The word list the games are played with, by its short name (CSW24, NWL23, "
+    "OSPS49; empty: none). A lexicon of a known language must go with its tile "
+    "set. The server's LEXICONS setting says which it can rule challenges with."
+)
+
+
 class TournamentCreateInput(StrictSerializer):
-    name = serializers.CharField(max_length=200)
+    name = serializers.CharField(max_length=rt.MAX_NAME_LENGTH)
     start_date = serializers.DateField()
     end_date = serializers.DateField(required=False)
-    venue = serializers.CharField(max_length=200, required=False, default="")
-    rounds = serializers.IntegerField(min_value=1, max_value=100)
+    venue = serializers.CharField(
+        max_length=rt.MAX_NAME_LENGTH, required=False, default=""
+    )
+    rounds = serializers.IntegerField(min_value=1, max_value=rt.MAX_ROUNDS)
     preset = serializers.ChoiceField([p.value for p in rt.Preset], default="classic")
     challenge_rule = serializers.ChoiceField(
         [c.value for c in rt.ChallengeRule], required=False, allow_null=True
@@ -88,8 +129,21 @@ class TournamentCreateInput(StrictSerializer):
     club_event = serializers.BooleanField(
         default=False, help_text="A club tournament (NASPA's LCT rule)."
     )
-    divisions = serializers.ListField(
-        child=serializers.CharField(max_length=64), min_length=1, default=["A"]
+    tile_set = serializers.ChoiceField(
+        list(TILE_SETS), default="english", help_text=TILE_SET_HELP
+    )
+    lexicon = serializers.CharField(
+        max_length=32,
+        required=False,
+        default="",
+        allow_blank=True,
+        help_text=LEXICON_HELP,
+    )
+    divisions = BoundedListField(
+        child=division_name_field(),
+        min_length=1,
+        max_length=rt.MAX_DIVISIONS,
+        default=["A"],
     )
     published = serializers.BooleanField(default=True)
 
@@ -127,9 +181,11 @@ class PlayerOutput(serializers.ModelSerializer):
 
 
 class PlayerEntryInput(StrictSerializer):
-    name = serializers.CharField(max_length=200)
+    name = serializers.CharField(max_length=rt.MAX_NAME_LENGTH)
     rating = serializers.IntegerField(min_value=0, max_value=3500, default=0)
-    member_id = serializers.CharField(max_length=64, required=False, default="")
+    member_id = serializers.CharField(
+        max_length=rt.MAX_ID_LENGTH, required=False, default=""
+    )
     career_games = serializers.IntegerField(
         min_value=0,
         max_value=100_000,
@@ -141,38 +197,50 @@ class PlayerEntryInput(StrictSerializer):
 
 
 class PlayersRegisterInput(ExpectedVersionMixin):
-    division = serializers.CharField(max_length=64)
-    players = PlayerEntryInput(many=True, allow_empty=False)
+    division = division_field()
+    # A ListField rather than many=True: the schema then documents the maximum.
+    players = BoundedListField(
+        child=PlayerEntryInput(),
+        min_length=1,
+        max_length=rt.MAX_PLAYERS_PER_DIVISION,
+    )
 
 
 class WithdrawInput(ExpectedVersionMixin):
-    from_round = serializers.IntegerField(min_value=1, max_value=100)
+    from_round = serializers.IntegerField(min_value=1, max_value=rt.MAX_ROUNDS)
     policy = serializers.ChoiceField(
         [p.value for p in rt.WithdrawalPolicy], default="forfeit"
     )
 
 
 class ReactivateInput(ExpectedVersionMixin):
-    from_round = serializers.IntegerField(min_value=1, max_value=100)
+    from_round = serializers.IntegerField(min_value=1, max_value=rt.MAX_ROUNDS)
 
 
 class BoardInput(StrictSerializer):
     board = serializers.IntegerField(min_value=1, max_value=10_000)
-    first = serializers.CharField(max_length=64)
-    second = serializers.CharField(max_length=64)
+    first = player_id_field()
+    second = player_id_field()
 
 
 class PairRoundInput(ExpectedVersionMixin):
-    division = serializers.CharField(max_length=64)
+    division = division_field()
     method = serializers.ChoiceField(
         [m.value for m in rt.PairingMethod if m is not rt.PairingMethod.IMPORTED]
     )
-    games = BoardInput(many=True, required=False)
-    byes = serializers.ListField(
-        child=serializers.CharField(max_length=64), required=False, default=list
+    games = BoundedListField(
+        child=BoardInput(),
+        required=False,
+        max_length=rt.MAX_PLAYERS_PER_DIVISION // 2,
+    )
+    byes = BoundedListField(
+        child=player_id_field(),
+        required=False,
+        default=list,
+        max_length=rt.MAX_PLAYERS_PER_DIVISION,
     )
     based_on_round = serializers.IntegerField(
-        min_value=0, max_value=100, required=False
+        min_value=0, max_value=rt.MAX_ROUNDS, required=False
     )
     allow_repeats = serializers.BooleanField(
         default=False,
@@ -257,8 +325,8 @@ PRE_HELP = (
 
 class ResultInput(ExpectedVersionMixin):
     round = serializers.IntegerField(min_value=1, max_value=rt.MAX_ROUNDS)
-    player_a = serializers.CharField(max_length=64)
-    player_b = serializers.CharField(max_length=64)
+    player_a = player_id_field()
+    player_b = player_id_field()
     score_a = _score("Required unless game_id is given.")
     score_b = _score("Required unless game_id is given.")
     pre_adjustment_a = _score(PRE_HELP)
@@ -281,8 +349,8 @@ class ResultInput(ExpectedVersionMixin):
 
 class AmendInput(ExpectedVersionMixin):
     round = serializers.IntegerField(min_value=1, max_value=rt.MAX_ROUNDS)
-    player_a = serializers.CharField(max_length=64)
-    player_b = serializers.CharField(max_length=64)
+    player_a = player_id_field()
+    player_b = player_id_field()
     score_a = _score("The new scores (or absentee, for a forfeit).")
     score_b = _score("The new scores (or absentee, for a forfeit).")
     pre_adjustment_a = _score(PRE_HELP)
@@ -290,13 +358,15 @@ class AmendInput(ExpectedVersionMixin):
     game_id = serializers.UUIDField(
         required=False, allow_null=True, help_text=GAME_ID_HELP
     )
-    absentee = serializers.CharField(max_length=64, required=False, allow_null=True)
-    reason = serializers.CharField(max_length=500, required=False, default="")
+    absentee = player_id_field(required=False, allow_null=True)
+    reason = serializers.CharField(
+        max_length=rt.MAX_REASON_LENGTH, required=False, default=""
+    )
 
 
 class ForfeitInput(ExpectedVersionMixin):
-    round = serializers.IntegerField(min_value=1, max_value=100)
-    absentee = serializers.CharField(max_length=64)
+    round = serializers.IntegerField(min_value=1, max_value=rt.MAX_ROUNDS)
+    absentee = player_id_field()
 
 
 class StandingOutput(serializers.Serializer):
@@ -383,12 +453,12 @@ class CommandOutput(serializers.Serializer):
 
 
 class TshImportInput(ExpectedVersionMixin):
-    division = serializers.CharField(max_length=64)
+    division = division_field()
     file = serializers.FileField()
 
 
 class TshEventImportInput(StrictSerializer):
-    name = serializers.CharField(max_length=200)
+    name = serializers.CharField(max_length=rt.MAX_NAME_LENGTH)
     start_date = serializers.DateField()
     end_date = serializers.DateField(required=False, allow_null=True)
     published = serializers.BooleanField(default=True)
@@ -396,7 +466,7 @@ class TshEventImportInput(StrictSerializer):
     files = serializers.ListField(
         child=serializers.FileField(),
         min_length=1,
-        max_length=50,
+        max_length=rt.MAX_DIVISIONS,
         help_text="The .t file of every division config.tsh names.",
     )
 
@@ -443,14 +513,22 @@ class SettingsPatchInput(ExpectedVersionMixin):
         [r.value for r in rt.RatingSystem], required=False
     )
     club_event = serializers.BooleanField(required=False)
+    tile_set = serializers.ChoiceField(
+        list(TILE_SETS), required=False, help_text=TILE_SET_HELP
+    )
+    lexicon = serializers.CharField(
+        max_length=32, required=False, allow_blank=True, help_text=LEXICON_HELP
+    )
 
 
 class PlayerPatchInput(ExpectedVersionMixin):
     """A player's details to correct; give only those to change."""
 
-    name = serializers.CharField(max_length=200, required=False)
+    name = serializers.CharField(max_length=rt.MAX_NAME_LENGTH, required=False)
     rating = serializers.IntegerField(min_value=0, max_value=3500, required=False)
-    member_id = serializers.CharField(max_length=64, required=False, allow_blank=True)
+    member_id = serializers.CharField(
+        max_length=rt.MAX_ID_LENGTH, required=False, allow_blank=True
+    )
     career_games = serializers.IntegerField(
         min_value=0, max_value=100_000, required=False
     )
@@ -466,8 +544,42 @@ class CorrectionOutput(serializers.Serializer):
     )
 
 
+class DivisionOutput(serializers.Serializer):
+    """A division and what its games are played with."""
+
+    name = serializers.CharField()
+    tile_set = serializers.CharField(help_text="Its own, or else the tournament's.")
+    lexicon = serializers.CharField(
+        help_text="Its own, or else the tournament's (empty: none named)."
+    )
+    own_tile_set = serializers.CharField(
+        allow_null=True, help_text="null: the division plays the tournament's."
+    )
+    own_lexicon = serializers.CharField(
+        allow_null=True, help_text="null: the division plays the tournament's."
+    )
+
+
 class DivisionPatchInput(ExpectedVersionMixin):
-    name = serializers.CharField(max_length=64, help_text="The division's new name.")
+    """Give only what changes: a new name, the division's own tile set or lexicon
+    (null: back to the tournament's)."""
+
+    # The rules refuse a name that cannot be in an address (field new_name).
+    name = division_field(required=False, help_text="The division's new name.")
+    tile_set = serializers.ChoiceField(
+        list(TILE_SETS),
+        required=False,
+        allow_null=True,
+        help_text="The division's own tile set; null: the tournament's.",
+    )
+    lexicon = serializers.CharField(
+        max_length=32,
+        required=False,
+        allow_null=True,
+        allow_blank=True,
+        help_text="The division's own lexicon (empty: none named); null: the "
+        "tournament's.",
+    )
 
 
 class TeamMemberInput(ExpectedVersionMixin):
@@ -488,10 +600,12 @@ class TeamMemberOutput(serializers.Serializer):
 
 
 class LateEntryInput(ExpectedVersionMixin):
-    division = serializers.CharField(max_length=64)
-    name = serializers.CharField(max_length=200)
+    division = division_field()
+    name = serializers.CharField(max_length=rt.MAX_NAME_LENGTH)
     rating = serializers.IntegerField(min_value=0, max_value=3500, default=0)
-    member_id = serializers.CharField(max_length=64, required=False, default="")
+    member_id = serializers.CharField(
+        max_length=rt.MAX_ID_LENGTH, required=False, default=""
+    )
     career_games = serializers.IntegerField(
         min_value=0, max_value=100_000, required=False, allow_null=True, default=None
     )
@@ -527,9 +641,7 @@ class RatingsListImportInput(ExpectedVersionMixin):
         help_text="CSV: membership id, name, rating, career games (an optional "
         "header row; comma, semicolon or tab)."
     )
-    division = serializers.CharField(
-        max_length=64, required=False, help_text="Only this division's players."
-    )
+    division = division_field(required=False, help_text="Only this division's players.")
 
 
 class UnmatchedPlayerOutput(serializers.Serializer):

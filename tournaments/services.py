@@ -23,6 +23,7 @@ import uuid
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import connection, transaction
 from django.http import Http404
@@ -168,6 +169,25 @@ def _refuse_unless(
         )
 
 
+def may_create_tournament(user: Any) -> bool:
+    """Whether `user` may create a tournament: a staff account, or any signed-in
+    user where the site allows it (``settings.TOURNAMENT_CREATORS``)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    return bool(user.is_staff) or settings.TOURNAMENT_CREATORS == "users"
+
+
+def require_may_create_tournament(user: Any) -> None:
+    """Raise PermissionDeniedError (403) unless `user` may create a tournament:
+    every way of creating one (the form, the API, a tsh event's import) asks."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise PermissionDeniedError("Sign in to create a tournament.")
+    if not may_create_tournament(user):
+        raise PermissionDeniedError(
+            "On this site only staff accounts may create tournaments."
+        )
+
+
 def tournament_create(
     *,
     user: Any,
@@ -186,13 +206,17 @@ def tournament_create(
     ranking: str = "extended",
     rating_system: str = "nsa2008",
     club_event: bool = False,
+    tile_set: str = "english",
+    lexicon: str = "",
     divisions: Iterable[str] = ("A",),
     published: bool = True,
     tournament_id: uuid.UUID | None = None,
 ) -> AppendResult:
-    """Create a tournament directed by `user`, with its divisions."""
-    if user is None or not getattr(user, "is_authenticated", False):
-        raise PermissionDeniedError("Sign in to create a tournament.")
+    """Create a tournament directed by `user`, with its divisions.
+
+    Raises PermissionDeniedError unless `user` may create tournaments here.
+    """
+    require_may_create_tournament(user)
     events: list[object] = [
         rt.TournamentCreated(
             name=name,
@@ -212,6 +236,8 @@ def tournament_create(
             ranking=rt.Ranking(ranking),
             rating_system=rt.RatingSystem(rating_system),
             club_event=club_event,
+            tile_set=tile_set,
+            lexicon=lexicon,
         ),
         *(rt.DivisionAdded(name=division) for division in divisions),
         te.DirectorAdded(user_id=user.pk, username=user.get_username()),

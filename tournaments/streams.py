@@ -28,6 +28,7 @@ from games.eventstore.codec import Codec
 from games.eventstore.models import StoredEvent
 from games.eventstore.sql import BulkInsert
 from games.eventstore.streams import RecordedEvent, StreamKey, StreamType
+from rules import selfentry
 from rules import tournament as rt
 from rules.errors import RulesError
 from rules.records import EntryKind
@@ -66,7 +67,6 @@ class TournamentAggregate:
     scorekeepers: Mapping[int, str] = field(default_factory=dict)
     published: bool = False
     accounts: Mapping[str, int] = field(default_factory=dict)  # player id -> user id
-    lexicon: str | None = None  # the games' word list (te.LexiconChosen)
     # Stream versions of the system events: the rules count only their own events,
     # so rules version n is stream version n plus the system events before it.
     system_versions: tuple[int, ...] = ()
@@ -75,6 +75,12 @@ class TournamentAggregate:
     # The stream version of each player's last withdrawal or re-activation: it can
     # turn a paired game into a forfeit without any result event.
     status_versions: Mapping[str, int] = field(default_factory=dict)
+    # Self-entry (tournaments.selfentry): whether players may report their games,
+    # and each game's reports so far, by (round, both players) and reporter.
+    self_entry: bool = False
+    reports: Mapping[tuple[int, frozenset[str]], Mapping[str, selfentry.Report]] = (
+        field(default_factory=dict)
+    )
 
     def stream_version_of(self, rules_version: int) -> int:
         version = rules_version
@@ -139,9 +145,31 @@ def _system_apply(state: TournamentAggregate, event: object) -> TournamentAggreg
         return replace(
             state, accounts={**state.accounts, event.player_id: event.user_id}
         )
-    if isinstance(event, te.LexiconChosen):
-        return replace(state, lexicon=event.lexicon or None)
+    if isinstance(event, te.SelfEntryChanged):
+        return replace(state, self_entry=event.enabled)
+    if isinstance(event, te.ScoreReported):
+        return _score_reported(state, event)
     raise TournamentAccessError("unknown_event", f"Unknown event {event!r}.")
+
+
+def _score_reported(
+    state: TournamentAggregate, event: te.ScoreReported
+) -> TournamentAggregate:
+    assert state.rules is not None
+    if not state.self_entry:
+        raise TournamentAccessError(
+            "self_entry_off", "This tournament does not take results from players."
+        )
+    report = selfentry.check_report(
+        state.rules,
+        round_=event.round,
+        player_id=event.player_id,
+        own=event.own_score,
+        opponent=event.opponent_score,
+    )
+    key = (report.round, frozenset((report.player_id, report.opponent_id)))
+    game = {**state.reports.get(key, {}), report.player_id: report}
+    return replace(state, reports={**state.reports, key: game})
 
 
 # Schema 2 of a result: scores before the end-of-game adjustments only where the
@@ -226,6 +254,10 @@ class TournamentStream(StreamType[TournamentAggregate]):
             return replace(state, rules=rules_state, status_versions=statuses)
         return replace(state, rules=rules_state)
 
+    def admit(self, state: TournamentAggregate, event: object) -> None:
+        if not isinstance(event, _SYSTEM_TYPES):
+            rt.admit(state.rules, event)
+
     def reset_projections(self) -> None:
         # Every tournament read model, at once (the ORM's cascading delete reads
         # each row's key first).
@@ -276,8 +308,11 @@ class TournamentStream(StreamType[TournamentAggregate]):
             "ranking": settings.ranking.value,
             "rating_system": settings.rating_system.value,
             "club_event": settings.club_event,
+            "tile_set": settings.tile_set,
+            "lexicon": settings.lexicon,
             "divisions": list(rules.divisions),
             "published": state.published,
+            "self_entry": state.self_entry,
             "updated_at": now,
         }
         tournament = (
@@ -377,7 +412,7 @@ class _Scope:
     ) -> _Scope:
         scope = cls()
         renamed = any(isinstance(event, rt.DivisionRenamed) for event in events)
-        if full or renamed or any(isinstance(e, rt.SettingsChanged) for e in events):
+        if full or renamed or any(_recounts(event) for event in events):
             # Every count may have changed (a cap, a bye spread, the rounds).
             scope.directors = scope.players = True
             scope.renamed = renamed
@@ -387,7 +422,8 @@ class _Scope:
         for event in events:
             if isinstance(event, _ROLE_EVENTS):
                 scope.directors = True
-            elif isinstance(event, te.PlayerAccountLinked):
+            elif isinstance(event, (te.PlayerAccountLinked, te.SelfEntryChanged)):
+                # Self-entry shows on every scorecard page (their cache key).
                 scope.players = True
             elif isinstance(
                 event,
@@ -416,6 +452,15 @@ class _Scope:
             elif isinstance(event, rt.DivisionAdded):
                 scope.touch(event.name, 0)
         return scope
+
+
+def _recounts(event: object) -> bool:
+    """Whether a settings change can change a count: any but one of the games'
+    tile set and lexicon only (which no row shows)."""
+    return (
+        isinstance(event, rt.SettingsChanged)
+        and replace(event, tile_set=None, lexicon=None) != rt.SettingsChanged()
+    )
 
 
 _ROLE_EVENTS = (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tournaments import apis
+from tournaments import apis, feed
 
 T = "tournaments/<uuid:tournament_id>"
 
@@ -73,6 +73,7 @@ urlpatterns = [
     path(f"{T}/forfeits", apis.ForfeitApi.as_view(), name="api-forfeits"),
     path(f"{T}/standings", apis.StandingsApi.as_view(), name="api-standings"),
     path(f"{T}/audit", apis.AuditApi.as_view(), name="api-audit"),
+    path(f"{T}/feed", feed.TournamentFeedApi.as_view(), name="api-tournament-feed"),
     path(f"{T}/import/tsh", apis.TshImportApi.as_view(), name="api-tsh-import"),
     path(f"{T}/import/tou", apis.TouImportApi.as_view(), name="api-tou-import"),
     path(

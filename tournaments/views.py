@@ -18,6 +18,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -170,60 +171,100 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     tournaments = selectors.tournament_list(request.user).order_by(
         "-start_date", "name"
     )
-    return render(request, "tournaments/list.html", {"tournaments": tournaments})
+    return render(
+        request,
+        "tournaments/list.html",
+        {
+            "tournaments": tournaments,
+            "may_create": services.may_create_tournament(request.user),
+        },
+    )
 
 
 @require_GET
 def tournament_detail(request: HttpRequest, tournament_id: uuid.UUID) -> HttpResponse:
-    tournament = _readable(request, tournament_id)
-    divisions = []
-    for division in tournament.divisions:
-        paired = _paired_rounds(tournament, division)
-        divisions.append(
-            {
-                "name": division,
-                "players": Player.objects.filter(
-                    tournament=tournament, division=division
-                ).count(),
-                "paired": paired,
-                "rounds": range(1, paired + 1),
-                "standings_after": selectors.last_round(
-                    tournament.tournament_id, division
-                ),
-                "games": GameProjection.objects.filter(
-                    tournament_id=tournament.tournament_id, division=division
-                ).count(),
-            }
-        )
-    return render(
-        request,
-        "tournaments/detail.html",
-        {
-            "tournament": tournament,
-            "divisions": divisions,
-            "is_director": selectors.tournament_is_director(tournament, request.user),
-        },
+    header = selectors.readable_header(
+        selectors.tournament_header(tournament_id), request.user
     )
+
+    def build() -> HttpResponse:
+        # Bounded whatever the log holds (a tournament from before the limits may
+        # have thousands of divisions): the first MAX_DIVISIONS, then a count.
+        shown = header.divisions[: rt.MAX_DIVISIONS]
+        return render(
+            request,
+            "tournaments/detail.html",
+            {
+                "tournament": Tournament.objects.defer(
+                    "divisions", "division_versions"
+                ).get(pk=tournament_id),
+                "divisions": selectors.division_summaries(tournament_id, shown),
+                "more_divisions": len(header.divisions) - len(shown),
+                "is_director": selectors.tournament_is_director(header, request.user),
+            },
+        )
+
+    # Everything the page shows moves with the tournament's version.
+    return cached_page(request, [tournament_id], header.version, build)
+
+
+# A division's lists, a page at a time: bounded whatever an old log holds.
+PLAYERS_PER_PAGE = 250
+GAMES_PER_PAGE = 200
+
+
+def _page_number(request: HttpRequest) -> int:
+    """The ?page= asked for; 1 when absent or not a page number."""
+    value = request.GET.get("page", "")
+    return int(value) if value.isdigit() and len(value) < 7 and value != "0" else 1
+
+
+def _page(items: Any, per_page: int, number: int) -> Any:
+    """Page `number` of `items`; 404 past the last (never a page kept for it)."""
+    pages = Paginator(items, per_page)
+    if number > pages.num_pages:
+        raise Http404("No such page.")
+    return pages.page(number)
 
 
 @require_GET
 def division_detail(
     request: HttpRequest, tournament_id: uuid.UUID, division: str
 ) -> HttpResponse:
-    tournament = _readable(request, tournament_id)
-    division = _division(tournament, division)
-    players = Player.objects.filter(tournament=tournament, division=division)
-    paired = _paired_rounds(tournament, division)
-    return render(
+    header = selectors.readable_header(
+        selectors.tournament_header(tournament_id), request.user
+    )
+    if division not in header.divisions:
+        raise Http404(f"No division {division!r}.")
+    number = _page_number(request)
+
+    def build() -> HttpResponse:
+        players = Player.objects.filter(
+            tournament_id=tournament_id, division=division
+        ).order_by("number")
+        page = _page(players, PLAYERS_PER_PAGE, number)
+        last = selectors.last_round(tournament_id, division)
+        return render(
+            request,
+            "tournaments/division.html",
+            {
+                # Unsaved, from the header: the page shows only the name.
+                "tournament": Tournament(tournament_id=tournament_id, name=header.name),
+                "division": division,
+                "players": page.object_list,
+                "page": page,
+                "rounds": range(1, (last or 0) + 1),
+                "standings_after": last,
+            },
+        )
+
+    # Players and pairings both move the division's version.
+    return cached_page(
         request,
-        "tournaments/division.html",
-        {
-            "tournament": tournament,
-            "division": division,
-            "players": players,
-            "rounds": range(1, paired + 1),
-            "standings_after": selectors.last_round(tournament.tournament_id, division),
-        },
+        [tournament_id, division, number],
+        header.division_version(division),
+        build,
+        reads=("page",),
     )
 
 
@@ -337,6 +378,8 @@ def scorecard(
                 ),
                 "standing": SimpleLazyObject(lambda: selectors.latest_standing(lines)),
                 "division_version": version,
+                # Self-entry's switch counts for the division's version.
+                "self_entry": header.self_entry,
             },
         )
 
@@ -375,10 +418,18 @@ def division_games(
     games = GameProjection.objects.filter(
         tournament_id=tournament.tournament_id, division=division
     ).order_by("round", "board_number", "started_at")
+    # Paged, not cached: a game's moves change its row without any tournament
+    # version moving.
+    page = _page(games, GAMES_PER_PAGE, _page_number(request))
     return render(
         request,
         "tournaments/games.html",
-        {"tournament": tournament, "division": division, "games": games},
+        {
+            "tournament": tournament,
+            "division": division,
+            "games": page.object_list,
+            "page": page,
+        },
     )
 
 
@@ -388,6 +439,7 @@ def division_games(
 @login_required
 @require_http_methods(["GET", "POST"])
 def tournament_create(request: HttpRequest) -> HttpResponse:
+    services.require_may_create_tournament(request.user)
     today = timezone.localdate()
     form = TournamentCreateForm(
         initial={
@@ -423,6 +475,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def tournament_import_tsh(request: HttpRequest) -> HttpResponse:
     """Set up a tournament from tsh's config.tsh and its divisions' .t files."""
+    services.require_may_create_tournament(request.user)
     form = TshEventImportForm(initial={"start_date": timezone.localdate()})
     status = 200
     if request.method == "POST":
@@ -538,6 +591,8 @@ CONSOLE_RULE_FIELDS = {
     "spread_caps": "spread_caps",
     "username": "username",
     "role": "role",
+    "tile_set": "tile_set",
+    "lexicon": "lexicon",
 }
 
 
@@ -549,6 +604,7 @@ def manage(request: HttpRequest, tournament_id: uuid.UUID) -> HttpResponse:
     tournament = _team_member(request, tournament_id)
     is_director = selectors.tournament_is_director(tournament, request.user)
     forms_ = {action: form() for action, form in CONSOLE_FORMS.items()}
+    forms_["settings"] = SettingsForm.of(tournament)
     status = 200
     if request.method == "POST":
         if not is_director:
@@ -565,7 +621,11 @@ def manage(request: HttpRequest, tournament_id: uuid.UUID) -> HttpResponse:
             return redirect("manage", tournament_id=tournament_id)
         if action not in CONSOLE_FORMS:
             return HttpResponse("Unknown action.", status=400)
-        form = CONSOLE_FORMS[action](request.POST)
+        form = (
+            SettingsForm.of(tournament, request.POST)
+            if action == "settings"
+            else CONSOLE_FORMS[action](request.POST)
+        )
         done: list[str] = []
         if form.is_valid() and _submit(
             form,

@@ -1,4 +1,4 @@
-"""Admin: the event log is shown read-only."""
+"""Admin: the event log, and the streams flagged by its checks, shown read-only."""
 
 from __future__ import annotations
 
@@ -7,11 +7,29 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from games.eventstore.models import StoredEvent
+from games.eventstore.models import FlaggedStream, StoredEvent
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows can be read, never added, changed or deleted here."""
+
+    actions = None
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        return [field.name for field in self.model._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(StoredEvent)
-class StoredEventAdmin(admin.ModelAdmin):
+class StoredEventAdmin(ReadOnlyAdmin):
     """Events can be read, never added, changed or deleted here."""
 
     list_display = (
@@ -26,16 +44,12 @@ class StoredEventAdmin(admin.ModelAdmin):
     list_filter = ("stream_type", "event_type")
     search_fields = ("stream_id",)
     ordering = ("-position",)
-    actions = None
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        return [field.name for field in self.model._meta.fields]
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
+@admin.register(FlaggedStream)
+class FlaggedStreamAdmin(ReadOnlyAdmin):
+    """The streams whose log failed a check (verify_events, the start-up repair): a
+    flag goes when the stream verifies again, not by hand."""
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+    list_display = ("stream_type", "stream_id", "problem", "flagged_at")
+    ordering = ("-flagged_at",)

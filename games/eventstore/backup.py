@@ -4,33 +4,39 @@ A backup file has one JSON object per line, each written with ``canonical_json``
 (so an export of the same log is the same bytes):
 
 * line 1, the header: the format, what was exported, and the user accounts the
-  events name (``[id, username]``: restoring needs them, the events keep the ids);
+  events name (``[id, username]``: restoring needs them, the events keep the ids),
+  with its ``mac`` (an HMAC under the log's key: a header whose users were swapped
+  is refused at line 1);
 * one line per event, in log order, with every column of ``event_log`` and its
-  ``chain_hash`` (sha256 over the previous event's hash and this event's content,
-  see :func:`games.eventstore.chain.chain_hash`);
-* the last line, the end: how many events and streams, and the sha256 of every
-  byte before it (a line changed outside the chained content, removed, added or a
-  truncated file is refused too).
+  ``chain_hash`` (the keyed chain, :mod:`games.eventstore.chain`);
+* the last line, the end: how many events and streams, the sha256 of every byte
+  before it, and its ``mac`` over that (a line removed, added or reordered, or a
+  truncated file, is refused too).
+
+Every check that matters needs the key (``EVENT_LOG_KEY``): a forger who recomputes
+plain hashes and the checksum is refused at the first line changed. Restoring needs
+the key of the log that exported the file.
 
 Usage::
 
     with open("backup.jsonl", "w") as out:
         export_events(out)         # or scope=StreamKey("tournament", tid)
     import_events("backup.jsonl")                # verifies everything, then writes
-    problems = verify_log()                      # the database's own chains
 
-:func:`import_events` verifies the whole file before writing anything: every chain,
-every stream's versions (1, 2, 3… with no gap), every event decoded and accepted by
-the rules in order, the end line. A refusal is a :class:`BackupError` that names
-the line: ``line 17: chain hash mismatch for tournament/…@5``.
+:func:`import_events` verifies the whole file before writing anything: the header's
+and the end's authentication codes, every chain, every stream's versions (1, 2, 3…
+with no gap), every event decoded and accepted by the rules in order. A refusal is
+a :class:`BackupError` that names the line: ``line 17: chain hash mismatch … for
+tournament/…@5``.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import uuid
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -41,34 +47,25 @@ from django.core.management.color import no_style
 from django.db import connection, transaction
 from django.db.models import Q
 
-from games.eventstore.chain import canonical_json, chain_hash
-from games.eventstore.errors import CodecError, EventStoreError
-from games.eventstore.models import StoredEvent
-from games.eventstore.repair import reproject
-from games.eventstore.store import database_is_postgresql
-from games.eventstore.streams import (
-    StreamKey,
-    StreamType,
-    stream_members,
-    stream_type,
+from games.eventstore.chain import (
+    ChainKey,
+    canonical_json,
+    chain_hash_of_line,
+    legacy_chain_hash,
+    log_key,
 )
+from games.eventstore.errors import EventStoreError
+from games.eventstore.models import FlaggedStream, StoredEvent
+from games.eventstore.rekey import record_heads
+from games.eventstore.repair import reproject
+from games.eventstore.store import database_is_postgresql, reserve_positions
+from games.eventstore.streams import StreamKey, stream_members
+from games.eventstore.verify import EVENT_FIELDS, LogChecker, event_line
 
 FORMAT = "scrabble-records/event-log"
-FORMAT_VERSION = 1
-EVENT_FIELDS = (
-    "position",
-    "stream_type",
-    "stream_id",
-    "version",
-    "event_type",
-    "schema_version",
-    "payload",
-    "metadata",
-    "recorded_at",
-    "recorded_by",
-    "correlation_id",
-    "chain_hash",
-)
+# 2: keyed chain hashes and authenticated header and end (1: plain sha256 hashes).
+FORMAT_VERSION = 2
+LEGACY_FORMAT_VERSION = 1
 _BATCH = 1000
 
 
@@ -100,18 +97,6 @@ class ImportSummary:
     positions_kept: bool
 
 
-@dataclass(frozen=True, slots=True)
-class ChainProblem:
-    """A place where the database's log does not verify."""
-
-    stream: StreamKey
-    version: int
-    problem: str
-
-    def __str__(self) -> str:
-        return f"{self.stream}@{self.version}: {self.problem}"
-
-
 # --- export ------------------------------------------------------------------------
 
 
@@ -139,25 +124,6 @@ def _referenced_user_ids(rows: Any) -> set[int]:
         )
         ids.update(value for value in values if isinstance(value, int))
     return ids
-
-
-def event_line(row: StoredEvent) -> dict[str, Any]:
-    """One event row as a backup line's object."""
-    return {
-        "kind": "event",
-        "position": row.position,
-        "stream_type": row.stream_type,
-        "stream_id": str(row.stream_id),
-        "version": row.version,
-        "event_type": row.event_type,
-        "schema_version": row.schema_version,
-        "payload": row.payload,
-        "metadata": row.metadata,
-        "recorded_at": row.recorded_at.isoformat(),
-        "recorded_by": row.recorded_by_id,
-        "correlation_id": str(row.correlation_id) if row.correlation_id else None,
-        "chain_hash": row.chain_hash,
-    }
 
 
 def export_events(out: IO[str], *, scope: StreamKey | None = None) -> ExportSummary:
@@ -198,6 +164,7 @@ def _export(out: IO[str], scope: StreamKey | None) -> ExportSummary:
         )
     )
     digest = hashlib.sha256()
+    key = log_key()
 
     def write(value: dict[str, Any]) -> None:
         line = canonical_json(value) + "\n"
@@ -205,13 +172,18 @@ def _export(out: IO[str], scope: StreamKey | None) -> ExportSummary:
         out.write(line)
 
     write(
-        {
-            "kind": "header",
-            "format": FORMAT,
-            "format_version": FORMAT_VERSION,
-            "scope": {f"{scope.type}_id": str(scope.id)} if scope else {"all": True},
-            "users": [list(user) for user in users],
-        }
+        _signed(
+            {
+                "kind": "header",
+                "format": FORMAT,
+                "format_version": FORMAT_VERSION,
+                "scope": (
+                    {f"{scope.type}_id": str(scope.id)} if scope else {"all": True}
+                ),
+                "users": [list(user) for user in users],
+            },
+            key,
+        )
     )
     count = 0
     streams: set[uuid.UUID] = set()
@@ -220,40 +192,26 @@ def _export(out: IO[str], scope: StreamKey | None) -> ExportSummary:
         count += 1
         streams.add(row.stream_id)
     sha = digest.hexdigest()
-    out.write(
-        canonical_json(
-            {"kind": "end", "events": count, "streams": len(streams), "sha256": sha}
-        )
-        + "\n"
-    )
+    end = {"kind": "end", "events": count, "streams": len(streams), "sha256": sha}
+    out.write(canonical_json(_signed(end, key)) + "\n")
     return ExportSummary(count, len(streams), sha)
 
 
-# --- verification shared by the file and the database --------------------------------
+def _signed(line: dict[str, Any], key: ChainKey) -> dict[str, Any]:
+    """The line with its ``mac``: an HMAC over its other fields. The end's fields
+    hold the sha256 of every line before it, so its mac authenticates the file."""
+    return {**line, "mac": key.mac(canonical_json(line).encode())}
 
 
-@dataclass
-class _StreamCheck:
-    """What is known of one stream so far while walking a log in order."""
-
-    handler: StreamType[Any]
-    version: int = 0
-    hash: str = ""
-    state: Any = None
-
-
-def recompute_hash(previous_hash: str, event: dict[str, Any]) -> str:
-    """The chain hash an event line (or row as a line) should carry."""
-    return chain_hash(
-        previous_hash,
-        stream_id=uuid.UUID(event["stream_id"]),
-        version=event["version"],
-        event_type=event["event_type"],
-        schema_version=event["schema_version"],
-        payload=event["payload"],
-        metadata=event["metadata"],
-        recorded_at=datetime.fromisoformat(event["recorded_at"]),
+def _mac_matches(line: dict[str, Any], key: ChainKey) -> bool:
+    fields = {name: value for name, value in line.items() if name != "mac"}
+    mac = line.get("mac")
+    return isinstance(mac, str) and hmac.compare_digest(
+        mac, key.mac(canonical_json(fields).encode())
     )
+
+
+# --- verification of a file -------------------------------------------------------
 
 
 _TYPES: dict[str, tuple[type, ...]] = {
@@ -297,88 +255,6 @@ def _check_shape(event: dict[str, Any], line: int) -> StreamKey:
     return stream
 
 
-class _LogChecker:
-    """Walks events in log order and checks each stream's versions, chain and rules."""
-
-    def __init__(self, *, replay: bool) -> None:
-        self.replay = replay
-        self.streams: dict[uuid.UUID, _StreamCheck] = {}
-        self.events = 0
-
-    def check(self, stream: StreamKey, event: dict[str, Any]) -> list[str]:
-        """Problems of this event (empty when it verifies)."""
-        try:
-            handler = stream_type(stream.type)
-        except EventStoreError as error:
-            return [str(error)]
-        seen = self.streams.setdefault(stream.id, _StreamCheck(handler))
-        if seen.handler is not handler:
-            return [f"stream {stream.id} is also a {seen.handler.name} stream"]
-        problems = []
-        version = event["version"]
-        if version != seen.version + 1:
-            # The chain cannot be checked across a gap: the link is what is missing.
-            problems.append(
-                f"version {version} follows {seen.version}: "
-                f"version {seen.version + 1} is missing or out of order"
-            )
-        elif recompute_hash(seen.hash, event) != event["chain_hash"]:
-            problems.append("chain hash mismatch")
-        if self.replay and not problems:
-            problems.extend(self._apply(stream, seen, event))
-        seen.version = version
-        seen.hash = event["chain_hash"]
-        self.events += 1
-        return problems
-
-    def _apply(
-        self, stream: StreamKey, seen: _StreamCheck, event: dict[str, Any]
-    ) -> list[str]:
-        handler = seen.handler
-        try:
-            decoded = handler.codec.decode(
-                event["event_type"], event["schema_version"], event["payload"]
-            )
-            if seen.state is None:
-                seen.state = handler.initial_state(stream)
-            seen.state = handler.apply(
-                seen.state, decoded, event["version"], event["metadata"]
-            )
-        except CodecError as error:
-            return [f"cannot be decoded: {error}"]
-        except handler.rejection_errors as error:
-            message = getattr(error, "message", str(error))
-            return [f"refused by the rules: {message}"]
-        except (TypeError, ValueError, KeyError) as error:
-            return [f"refused by the rules: {error}"]
-        return []
-
-
-def verify_log(
-    *, replay: bool = False, progress: Callable[[int], None] | None = None
-) -> tuple[int, int, list[ChainProblem]]:
-    """Recompute every stream's chain from the database.
-
-    Returns (events, streams, problems). A changed payload, metadata, time or type
-    breaks its event's hash; a changed hash breaks the next event's; a deleted event
-    leaves a gap. After a mismatch the stored hash is trusted for the next event, so
-    each problem is reported where it is. With `replay`, every event is also decoded
-    and applied through the rules (slower: the whole log is replayed).
-    """
-    checker = _LogChecker(replay=replay)
-    problems: list[ChainProblem] = []
-    rows = StoredEvent.objects.order_by("stream_id", "version").iterator(
-        chunk_size=5000
-    )
-    for count, row in enumerate(rows, start=1):
-        stream = StreamKey(row.stream_type, row.stream_id)
-        for problem in checker.check(stream, event_line(row)):
-            problems.append(ChainProblem(stream, row.version, problem))
-        if progress is not None and count % 1000 == 0:
-            progress(1000)
-    return checker.events, len(checker.streams), problems
-
-
 # --- import ------------------------------------------------------------------------
 
 
@@ -389,6 +265,11 @@ class _VerifiedFile:
     events: int = 0
     streams: dict[uuid.UUID, str] = field(default_factory=dict)  # id -> type
     positions: list[int] = field(default_factory=list)
+
+    @property
+    def legacy(self) -> bool:
+        """A file of the first format: plain hashes, chained again on import."""
+        return self.header["format_version"] == LEGACY_FORMAT_VERSION
 
 
 def _lines(path: Path) -> Iterator[tuple[int, bytes]]:
@@ -412,15 +293,25 @@ def _parse(raw: bytes, number: int) -> dict[str, Any]:
     return value
 
 
-def _check_header(header: dict[str, Any]) -> None:
+def _check_header(header: dict[str, Any], key: ChainKey, legacy: bool) -> None:
     if header.get("kind") != "header" or header.get("format") != FORMAT:
         raise BackupError(f"not a {FORMAT} file (no header)", 1)
-    if header.get("format_version") != FORMAT_VERSION:
+    version = header.get("format_version")
+    if version == LEGACY_FORMAT_VERSION and not legacy:
         raise BackupError(
-            f"format version {header.get('format_version')!r} is not "
-            f"{FORMAT_VERSION}: this code cannot read it",
+            "format version 1: a backup made before the log had a key, whose hashes "
+            "and checksum anyone can recompute; restore it with --legacy-unkeyed "
+            "only if you are sure the file was kept safe",
             1,
         )
+    if version not in (FORMAT_VERSION, LEGACY_FORMAT_VERSION):
+        raise BackupError(
+            f"format version {version!r} is not {FORMAT_VERSION}: this code cannot "
+            "read it",
+            1,
+        )
+    if version == FORMAT_VERSION and not _mac_matches(header, key):
+        raise BackupError(_CHANGED.format(what="the header"), 1)
     users = header.get("users")
     if not isinstance(users, list) or not all(
         isinstance(user, list)
@@ -432,11 +323,21 @@ def _check_header(header: dict[str, Any]) -> None:
         raise BackupError("the header's users are not [id, username] pairs", 1)
 
 
-def verify_file(path: str | Path) -> _VerifiedFile:
-    """Check a backup file completely; raise BackupError at the first bad line."""
+_CHANGED = (
+    "{what} does not match its authentication code: the file was changed after "
+    "the export (or exported under another EVENT_LOG_KEY)"
+)
+
+
+def verify_file(path: str | Path, *, legacy: bool = False) -> _VerifiedFile:
+    """Check a backup file completely; raise BackupError at the first bad line.
+
+    `legacy` accepts a file of the first format (plain hashes, no key).
+    """
     path = Path(path)
     digest = hashlib.sha256()
-    checker = _LogChecker(replay=True)
+    key = log_key()
+    checker = LogChecker(key, replay=True)
     verified: _VerifiedFile | None = None
     users: set[int] = set()
     ended = False
@@ -447,15 +348,17 @@ def verify_file(path: str | Path) -> _VerifiedFile:
             raise BackupError("a line after the end line", number)
         value = _parse(raw, number)
         if number == 1:
-            _check_header(value)
+            _check_header(value, key, legacy)
             verified = _VerifiedFile(header=value)
+            if verified.legacy:
+                checker = LogChecker(key, replay=True, scheme=legacy_chain_hash)
             users = {user_id for user_id, _ in value["users"]}
             digest.update(raw)
             continue
         assert verified is not None
         if value["kind"] == "end":
             verified.sha256 = digest.hexdigest()
-            _check_end(value, verified, verified.sha256, number)
+            _check_end(value, verified, number, key)
             ended = True
             continue
         if value["kind"] != "event":
@@ -475,7 +378,7 @@ def verify_file(path: str | Path) -> _VerifiedFile:
             )
         problems = checker.check(stream, value)
         if problems:
-            raise BackupError(f"{problems[0]} for {stream}@{value['version']}", number)
+            raise BackupError(f"{stream}@{value['version']}: {problems[0]}", number)
         verified.events += 1
         verified.streams[stream.id] = stream.type
         verified.positions.append(value["position"])
@@ -501,7 +404,7 @@ def _unlisted_user(event: dict[str, Any], users: set[int]) -> int | None:
 
 
 def _check_end(
-    end: dict[str, Any], verified: _VerifiedFile, sha: str, number: int
+    end: dict[str, Any], verified: _VerifiedFile, number: int, key: ChainKey
 ) -> None:
     if end.get("events") != verified.events:
         raise BackupError(
@@ -515,10 +418,12 @@ def _check_end(
             f"{len(verified.streams)}",
             number,
         )
-    if end.get("sha256") != sha:
+    if end.get("sha256") != verified.sha256:
         raise BackupError(
             "file checksum mismatch: a line was changed after the export", number
         )
+    if not verified.legacy and not _mac_matches(end, key):
+        raise BackupError(_CHANGED.format(what="the end line"), number)
 
 
 def _restore_users(users: Iterable[list[Any]]) -> int:
@@ -560,10 +465,10 @@ def _reset_sequences(models: list[type]) -> None:
             cursor.execute(statement)
 
 
-def _row(event: dict[str, Any], position: int | None) -> StoredEvent:
+def _row(event: dict[str, Any]) -> StoredEvent:
     correlation = event["correlation_id"]
     return StoredEvent(
-        position=position,
+        position=event["position"],
         stream_type=event["stream_type"],
         stream_id=uuid.UUID(event["stream_id"]),
         version=event["version"],
@@ -578,17 +483,58 @@ def _row(event: dict[str, Any], position: int | None) -> StoredEvent:
     )
 
 
-def import_events(path: str | Path) -> ImportSummary:
+class _Writer:
+    """Writes a verified file's events in batches: at the file's positions, or after
+    the log's own. The chain covers positions, so events that move are chained
+    again under the key, as are a first-format file's plain hashes."""
+
+    def __init__(self, *, keep: bool, rechain: bool) -> None:
+        self.keep = keep
+        self.rechain = rechain
+        self.key = log_key()
+        self.previous: dict[str, str] = {}
+        self.batch: list[dict[str, Any]] = []
+
+    def add(self, event: dict[str, Any]) -> None:
+        self.batch.append(event)
+        if len(self.batch) >= _BATCH:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.batch:
+            return
+        positions = (
+            [event["position"] for event in self.batch]
+            if self.keep
+            else reserve_positions(len(self.batch))
+        )
+        rows = []
+        for event, position in zip(self.batch, positions, strict=True):
+            line = {**event, "position": position}
+            if self.rechain:
+                stream = line["stream_id"]
+                line["chain_hash"] = chain_hash_of_line(
+                    self.previous.get(stream, ""), line, self.key
+                )
+                self.previous[stream] = line["chain_hash"]
+            rows.append(_row(line))
+        StoredEvent.objects.bulk_create(rows)
+        self.batch = []
+
+
+def import_events(path: str | Path, *, legacy: bool = False) -> ImportSummary:
     """Verify a backup file, then write its events and project its streams.
 
     The file's streams must be absent from the log (a restore never merges into a
     stream). The events keep their versions, times, users and hashes; they keep
     their positions too unless the log already has events at or after the first
-    of them (then they are appended in the file's order). Projections of the
-    imported streams are rebuilt. Raises BackupError, having written nothing.
+    of them (then they are appended in the file's order, chained again). Each
+    stream's head is recorded, any flag on it cleared, and its projections
+    rebuilt. `legacy` accepts a first-format file (see :func:`verify_file`).
+    Raises BackupError, having written nothing.
     """
     path = Path(path)
-    verified = verify_file(path)
+    verified = verify_file(path, legacy=legacy)
     with transaction.atomic():
         if database_is_postgresql():
             # No append or other import may interleave with the restore.
@@ -612,26 +558,24 @@ def import_events(path: str | Path) -> ImportSummary:
         )
         last_position = last.first() or 0
         keep = not verified.positions or verified.positions[0] > last_position
+        writer = _Writer(keep=keep, rechain=verified.legacy or not keep)
         # Read again to write: the file must still be the one verified.
         digest = hashlib.sha256()
-        batch: list[StoredEvent] = []
         for _, raw in _lines(path):
             value = json.loads(raw)
             if value["kind"] == "end":
                 break
             digest.update(raw)
-            if value["kind"] != "event":
-                continue
-            batch.append(_row(value, value["position"] if keep else None))
-            if len(batch) >= _BATCH:
-                StoredEvent.objects.bulk_create(batch)
-                batch = []
-        if batch:
-            StoredEvent.objects.bulk_create(batch)
+            if value["kind"] == "event":
+                writer.add(value)
+        writer.flush()
         if digest.hexdigest() != verified.sha256:
             raise BackupError("the file changed while it was being imported")
         if keep:
             _reset_sequences([StoredEvent])
+        streams = list(verified.streams)
+        record_heads(streams)
+        FlaggedStream.objects.filter(stream_id__in=streams).delete()
         for stream_id, type_name in verified.streams.items():
             reproject(StreamKey(type_name, stream_id))
     return ImportSummary(

@@ -1,16 +1,33 @@
-"""The hash chain: each event's hash covers its content and the previous hash.
+"""The hash chain: each event's hash is an HMAC, under the log's key, over every
+column that carries meaning and the previous event's hash.
 
-Tampering done directly in the database (or in a backup file) breaks the chain of
-its stream from that event on (``manage.py verify_events``).
+The key (``settings.EVENT_LOG_KEY``) is not in the database. Someone who can write
+the table can still change, delete or insert rows, but cannot give them hashes that
+verify: ``manage.py verify_events`` reports each such event (and backups are
+authenticated with the same key, ``games.eventstore.backup``). The hash covers the
+global position, the stream's type and id, the version, the event's type and schema,
+its payload and metadata, when it was recorded, by whom and its correlation id::
+
+    key = log_key()
+    link = chain_hash_of_line(previous_hash, line, key)   # a backup line's fields
+
+Logs written before the key existed carry plain sha256 hashes over fewer columns
+(:func:`legacy_chain_hash`); the eventstore's migration 0003 verifies them and
+chains them again under the key (``games.eventstore.rekey``).
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+
+from django.conf import settings
 
 
 def canonical_json(value: Any) -> str:
@@ -18,33 +35,39 @@ def canonical_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def chain_hash(
-    previous_hash: str,
-    *,
-    stream_id: uuid.UUID,
-    version: int,
-    event_type: str,
-    schema_version: int,
-    payload: Any,
-    metadata: Any,
-    recorded_at: datetime,
-) -> str:
-    """Hash an event's content together with the previous event's hash."""
-    return chain_hash_of_json(
-        previous_hash,
-        stream_id=stream_id,
-        version=version,
-        event_type=event_type,
-        schema_version=schema_version,
-        payload_json=canonical_json(payload),
-        metadata_json=canonical_json(metadata),
-        recorded_at=recorded_at,
-    )
+@dataclass(frozen=True, slots=True)
+class ChainKey:
+    """The secret the chain's HMACs are made with (never stored in the database)."""
+
+    secret: bytes
+
+    @classmethod
+    def from_text(cls, text: str) -> ChainKey:
+        # A key of its own for the chain, derived from the configured text: with
+        # DEBUG the text may be SECRET_KEY, which must not sign two kinds of thing.
+        return cls(hmac.digest(text.encode(), b"games.eventstore.chain", "sha256"))
+
+    def link(self, previous_hash: str, content: str) -> str:
+        return hmac.digest(
+            self.secret, f"{previous_hash}\n{content}".encode(), "sha256"
+        ).hex()
+
+    def mac(self, data: bytes) -> str:
+        """An authentication code for other data under the same key (backups)."""
+        return hmac.digest(self.secret, data, "sha256").hex()
+
+
+def log_key(text: str | None = None) -> ChainKey:
+    """The chain key from `text`, by default ``settings.EVENT_LOG_KEY``."""
+    return ChainKey.from_text(settings.EVENT_LOG_KEY if text is None else text)
 
 
 def chain_hash_of_json(
     previous_hash: str,
+    key: ChainKey,
     *,
+    position: int,
+    stream_type: str,
     stream_id: uuid.UUID,
     version: int,
     event_type: str,
@@ -52,19 +75,76 @@ def chain_hash_of_json(
     payload_json: str,
     metadata_json: str,
     recorded_at: datetime,
+    recorded_by: int | None,
+    correlation_id: uuid.UUID | None,
 ) -> str:
-    """:func:`chain_hash` from the canonical JSON of payload and metadata.
+    """Chain one event to `previous_hash`, from the canonical JSON of its payload
+    and metadata (the append path encodes each payload once, for the hash and the
+    row).
 
     The content is the canonical JSON of the whole event, written out key by key in
-    sorted order, so the append path encodes each payload once for both the hash and
-    the row.
+    sorted order.
     """
     dumps = json.dumps
     content = (
-        f'{{"event_type":{dumps(event_type, ensure_ascii=False)},'
+        f'{{"correlation_id":{dumps(correlation_id and str(correlation_id))},'
+        f'"event_type":{dumps(event_type, ensure_ascii=False)},'
         f'"metadata":{metadata_json},"payload":{payload_json},'
+        f'"position":{position},'
         f'"recorded_at":{dumps(recorded_at.isoformat())},'
+        f'"recorded_by":{dumps(recorded_by)},'
         f'"schema_version":{schema_version},"stream_id":"{stream_id}",'
+        f'"stream_type":{dumps(stream_type, ensure_ascii=False)},'
         f'"version":{version}}}'
+    )
+    return key.link(previous_hash, content)
+
+
+# The fields of an event the chain covers, as a backup line names them.
+CHAINED_FIELDS = (
+    "correlation_id",
+    "event_type",
+    "metadata",
+    "payload",
+    "position",
+    "recorded_at",
+    "recorded_by",
+    "schema_version",
+    "stream_id",
+    "stream_type",
+    "version",
+)
+
+
+def chain_hash_of_line(
+    previous_hash: str, line: Mapping[str, Any], key: ChainKey
+) -> str:
+    """The hash an event should carry, from its fields as a backup line holds them
+    (``games.eventstore.verify.line_of``: ids and times as text). The same content
+    as :func:`chain_hash_of_json`'s: the canonical JSON of those fields, with the
+    ids and the time written as the database gives them back."""
+    content = {name: line[name] for name in CHAINED_FIELDS}
+    content["stream_id"] = str(uuid.UUID(line["stream_id"]))
+    if content["correlation_id"] is not None:
+        content["correlation_id"] = str(uuid.UUID(content["correlation_id"]))
+    content["recorded_at"] = datetime.fromisoformat(line["recorded_at"]).isoformat()
+    return key.link(previous_hash, canonical_json(content))
+
+
+def legacy_chain_hash(previous_hash: str, line: Mapping[str, Any]) -> str:
+    """The plain sha256 the log used before the key: over the event's stream id,
+    version, type, schema, payload, metadata and time only (no key, no position,
+    no user). Only for verifying old logs and backups before chaining them again."""
+    recorded_at = datetime.fromisoformat(line["recorded_at"])
+    content = canonical_json(
+        {
+            "event_type": line["event_type"],
+            "metadata": line["metadata"],
+            "payload": line["payload"],
+            "recorded_at": recorded_at.isoformat(),
+            "schema_version": line["schema_version"],
+            "stream_id": line["stream_id"],
+            "version": line["version"],
+        }
     )
     return hashlib.sha256(f"{previous_hash}\n{content}".encode()).hexdigest()

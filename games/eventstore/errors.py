@@ -59,3 +59,23 @@ class EventRejectedError(RulesError):
         self.code = code
         self.index = index
         self.field = field
+
+
+class TamperedStreamError(EventRejectedError):
+    """Raised when an append finds its stream's log not ending where its head was
+    recorded (events deleted or added in the database); nothing was written.
+
+    A refusal like the rules' (a 400 with its code, the message on a form), so that
+    no one adds to a stream whose history is in doubt until an administrator has
+    restored it (``manage.py verify_events`` reports it).
+    """
+
+    def __init__(self, stream: StreamKey) -> None:
+        super().__init__(
+            "stream_tampered",
+            f"The record of {stream} failed its integrity check (its log does not "
+            "end where it was last written): nothing can be added to it until an "
+            "administrator restores it.",
+            0,
+        )
+        self.stream = stream

@@ -35,8 +35,9 @@ class StoredEvent(models.Model):
         related_name="+",
     )
     correlation_id = models.UUIDField(null=True, blank=True)
-    # sha256 over the previous event's hash and this event's content: tampering done
-    # directly in the database breaks the chain (manage.py verify_events).
+    # HMAC, under a key kept out of the database, over the previous event's hash and
+    # this row's every other column (games.eventstore.chain): a row changed, inserted
+    # or deleted in the database breaks the chain (manage.py verify_events).
     chain_hash = models.CharField(max_length=64)
 
     class Meta:
@@ -53,3 +54,79 @@ class StoredEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.stream_type}/{self.stream_id}@{self.version} {self.event_type}"
+
+
+class StreamHead(models.Model):
+    """The last version and chain hash of each stream, written with its events.
+
+    The append that adds events moves the head in the same statement, and refuses
+    to move a head that is not where the log ends. A log that ends before its head
+    (events deleted in the database) or after it (events inserted around the store)
+    is tampering: ``verify_events`` reports it, and the start-up repair never
+    re-projects such a stream (``games.eventstore.repair``). Not a projection: a
+    rebuild leaves it alone.
+    """
+
+    stream_id = models.UUIDField(primary_key=True)
+    stream_type = models.CharField(max_length=32)
+    version = models.PositiveIntegerField()
+    chain_hash = models.CharField(max_length=64)
+
+    class Meta:
+        db_table = "event_stream_head"
+
+    def __str__(self) -> str:
+        return f"{self.stream_type}/{self.stream_id} at {self.version}"
+
+
+class FlaggedStream(models.Model):
+    """A stream whose log failed a check: not re-projected until it verifies again.
+
+    Written by the start-up repair and ``verify_events --repair`` (never by an
+    append); ``verify_events`` lists them. Cleared when the stream verifies again
+    (after a restore from a backup, ``import_events``).
+    """
+
+    stream_id = models.UUIDField(primary_key=True)
+    stream_type = models.CharField(max_length=32)
+    problem = models.TextField()
+    flagged_at = models.DateTimeField()
+
+    class Meta:
+        db_table = "event_stream_flag"
+
+    def __str__(self) -> str:
+        return f"{self.stream_type}/{self.stream_id}: {self.problem}"
+
+
+class FeedEntry(models.Model):
+    """An event's place in commit order: the live feed's cursor (``feed.py``).
+
+    ``position`` is taken from a sequence when an append starts writing, so two
+    appends can commit in the other order and a reader following positions could
+    move past an event not yet visible. ``feed_position`` is assigned at commit,
+    under one short lock (migration 0003's deferred trigger): an event visible at
+    feed position P follows every event that will ever be visible below P.
+    Immutable like the log. Written by the trigger only, never by Python.
+    """
+
+    feed_position = models.BigIntegerField(primary_key=True)
+    position = models.BigIntegerField()
+    stream_type = models.CharField(max_length=32)
+    stream_id = models.UUIDField()
+
+    class Meta:
+        db_table = "event_feed"
+        indexes = [
+            # A stream's or a stream type's events in commit order (a game's live
+            # view, a tournament's feed, the ratings feed).
+            models.Index(
+                fields=["stream_id", "feed_position"], name="event_feed_stream"
+            ),
+            models.Index(
+                fields=["stream_type", "feed_position"], name="event_feed_type"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.feed_position}: event {self.position}"

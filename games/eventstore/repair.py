@@ -1,31 +1,42 @@
-"""Find projections that disagree with the event log and re-project those streams.
+"""Find projections that disagree with the event log and re-project those streams,
+unless the log itself is in doubt.
 
 Every top-level projection row records the last stream version it applied (its
 ``version`` column); each stream type registers which row that is (a
-``ProjectionIndex``, with ``register_stream_type``). An append writes its events
-and its projections in one transaction, so they can only disagree when something
-went around the store: a projection edited or deleted by hand, a restore of one
-table without the other, a bug in a projector. :func:`find_stale` compares each
-stream's last logged version with its projection's; :func:`repair_projections`
-re-projects every stream that differs (``manage.py serve`` calls it before serving,
-``manage.py verify_events --repair`` on demand). Usage::
+``ProjectionIndex``, with ``register_stream_type``). An append writes its events,
+its stream's head and its projections in one transaction, so they can only disagree
+when something went around the store. :func:`find_stale` compares each stream's
+last logged version with its projection's; :func:`projection_differences` compares
+a projection's rows with a fresh replay of the log.
+
+:func:`repair_projections` re-projects a stale stream only when its log is sound: a
+projection *behind* its log is staleness, but a log *shorter* than its projection
+or than its recorded head (``games.eventstore.verify.head_problems``), or a chain
+that does not verify under the key, is tampering: re-projecting would make a
+deleted or forged event official. Such a stream is left as it is and flagged
+(``FlaggedStream``); the site keeps serving. ``manage.py serve`` runs it before
+serving, ``manage.py verify_events --repair`` on demand. Usage::
 
     for stale in find_stale():
         print(stale)            # game/…: log at 12, projection at 11
-    repaired = repair_projections()
+    report = repair_projections()
+    report.repaired, report.refused
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
-from django.db import connection, transaction
+from django.apps import apps
+from django.db import connection, models, transaction
 from django.db.models import Max
+from django.utils import timezone
 
 from games.eventstore.cache import state_cache
-from games.eventstore.models import StoredEvent
+from games.eventstore.models import FlaggedStream, StoredEvent
 from games.eventstore.store import database_is_postgresql, read_stream
 from games.eventstore.streams import (
     ProjectionIndex,
@@ -33,6 +44,7 @@ from games.eventstore.streams import (
     projection_indexes,
     stream_type,
 )
+from games.eventstore.verify import head_problems, verify_stream
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +55,21 @@ class StaleProjection:
     log_version: int  # 0: the stream has no events (an orphan projection row)
     projected_version: int | None  # None: the stream has no projection row
 
+    @property
+    def log_is_shorter(self) -> bool:
+        """The projection applied events the log no longer has: tampering."""
+        return self.projected_version is not None and (
+            self.projected_version > self.log_version
+        )
+
+    @property
+    def shortfall(self) -> str:
+        """What a log shorter than its projection means."""
+        return (
+            f"the log ends at version {self.log_version} but its projection is at "
+            f"{self.projected_version}: events were deleted"
+        )
+
     def __str__(self) -> str:
         if self.projected_version is None:
             return f"{self.stream}: log at {self.log_version}, no projection"
@@ -52,6 +79,23 @@ class StaleProjection:
             f"{self.stream}: log at {self.log_version}, "
             f"projection at {self.projected_version}"
         )
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """A stream the repair would not re-project, and why."""
+
+    stream: StreamKey
+    problem: str
+
+    def __str__(self) -> str:
+        return f"{self.stream}: {self.problem}"
+
+
+@dataclass
+class RepairReport:
+    repaired: list[StaleProjection] = field(default_factory=list)
+    refused: list[Refusal] = field(default_factory=list)
 
 
 def log_versions(stream_type_name: str) -> dict[uuid.UUID, int]:
@@ -106,9 +150,7 @@ def reproject(stream: StreamKey) -> int:
     index = projection_indexes()[stream.type]
     handler = stream_type(stream.type)
     with transaction.atomic():
-        if database_is_postgresql():
-            with connection.cursor() as cursor:
-                cursor.execute("LOCK TABLE event_log IN SHARE MODE")
+        _lock_log()
         index.model.objects.filter(**{index.id_field: stream.id}).delete()
         events = read_stream(stream)
         if not events:
@@ -120,14 +162,210 @@ def reproject(stream: StreamKey) -> int:
     return version
 
 
+def _lock_log() -> None:
+    if database_is_postgresql():
+        with connection.cursor() as cursor:
+            cursor.execute("LOCK TABLE event_log IN SHARE MODE")
+
+
 def repair_projections(
     names: Sequence[str] | None = None,
     progress: Callable[[StaleProjection], None] | None = None,
-) -> list[StaleProjection]:
-    """Re-project every stale stream (one transaction each); return what was stale."""
-    stale = find_stale(names)
-    for item in stale:
+) -> RepairReport:
+    """Re-project every stale stream whose log is sound (one transaction each).
+
+    A stream whose log is shorter than its projection or its head, or whose chain
+    does not verify, is refused and flagged; so is a stream whose head disagrees
+    with its log even where the projection agrees (its last events deleted and the
+    projection set back to match).
+    """
+    report = RepairReport()
+    heads = {problem.stream.id: problem for problem in head_problems()}
+    for item in find_stale(names):
+        problem = _why_not(item, heads)
+        if problem is not None:
+            report.refused.append(Refusal(item.stream, problem))
+            continue
         reproject(item.stream)
+        report.repaired.append(item)
         if progress is not None:
             progress(item)
-    return stale
+    refused = {refusal.stream.id for refusal in report.refused}
+    report.refused += [
+        Refusal(problem.stream, problem.problem)
+        for problem in heads.values()
+        if problem.stream.id not in refused
+        and (names is None or problem.stream.type in names)
+    ]
+    flag_streams(report.refused)
+    return report
+
+
+def _why_not(item: StaleProjection, heads: dict[uuid.UUID, Any]) -> str | None:
+    """Why the stream must not be re-projected, or None when its log is sound."""
+    if item.log_is_shorter:
+        return item.shortfall
+    head = heads.get(item.stream.id)
+    if head is not None:
+        return head.problem
+    problems = verify_stream(item.stream)
+    if problems:
+        first = problems[0]
+        return f"version {first.version}: {first.problem}"
+    return None
+
+
+def flag_streams(refusals: Iterable[Refusal]) -> None:
+    """Record the streams found in doubt (kept until they verify again)."""
+    now = timezone.now()
+    for refusal in refusals:
+        FlaggedStream.objects.update_or_create(
+            stream_id=refusal.stream.id,
+            defaults={
+                "stream_type": refusal.stream.type,
+                "problem": refusal.problem,
+                "flagged_at": now,
+            },
+        )
+
+
+# --- projections against a replay ----------------------------------------------------
+
+
+class _Scratch(Exception):
+    """Raised to roll back a re-projection made only to be compared."""
+
+
+def projection_differences(stream: StreamKey, *, limit: int = 10) -> list[str]:
+    """How the stream's read models differ from a fresh replay of its log.
+
+    The stream is re-projected inside a savepoint that is then rolled back (with
+    the log locked against appends for the comparison), so the comparison uses the
+    projectors themselves and changes nothing. Columns the stream type registered
+    as ``unchecked`` are left out. At most `limit` differences are listed, then a
+    count of the rest.
+    """
+    index = projection_indexes()[stream.type]
+    handler = stream_type(stream.type)
+    tables = _projection_tables(index)
+    with transaction.atomic():
+        _lock_log()
+        before = _rows_of(tables, stream)
+        try:
+            with transaction.atomic():
+                reproject(stream)
+                raise _Scratch(_rows_of(tables, stream))
+        except _Scratch as scratch:
+            after = scratch.args[0]
+        except handler.rejection_errors as error:
+            message = getattr(error, "message", str(error))
+            return [f"the log cannot be replayed: {message}"]
+    differences = [
+        line
+        for table in tables
+        for line in table.differences(before[table.name], after[table.name])
+    ]
+    if len(differences) > limit:
+        rest = len(differences) - limit
+        differences = [*differences[:limit], f"… and {rest} more difference(s)"]
+    return differences
+
+
+@dataclass(frozen=True)
+class _Table:
+    """One read model of a stream type: its compared columns and its rows' key."""
+
+    model: type[models.Model]
+    stream_column: str  # the column holding the stream's id
+    columns: tuple[str, ...]
+    key: tuple[str, ...]
+
+    @property
+    def name(self) -> str:
+        return self.model._meta.db_table
+
+    def rows(self, stream: StreamKey) -> dict[tuple[Any, ...], dict[str, Any]]:
+        values = self.model._base_manager.filter(
+            **{self.stream_column: stream.id}
+        ).values(*self.columns)
+        return {tuple(row[name] for name in self.key): row for row in values}
+
+    def differences(
+        self,
+        projected: dict[tuple[Any, ...], dict[str, Any]],
+        replayed: dict[tuple[Any, ...], dict[str, Any]],
+    ) -> list[str]:
+        lines = []
+        for key in sorted(projected.keys() | replayed.keys(), key=repr):
+            where = "".join(
+                f" {name}={value!r}" for name, value in zip(self.key, key, strict=True)
+            )
+            row, expected = projected.get(key), replayed.get(key)
+            if expected is None:
+                lines.append(f"{self.name}{where}: in the projection, not in a replay")
+            elif row is None:
+                lines.append(f"{self.name}{where}: missing from the projection")
+            else:
+                lines += [
+                    f"{self.name}{where}: {name} {row[name]!r} in the projection, "
+                    f"{expected[name]!r} in a replay"
+                    for name in self.columns
+                    if row[name] != expected[name]
+                ]
+        return lines
+
+
+def _projection_tables(index: ProjectionIndex) -> list[_Table]:
+    """The projection row's table, then every table hanging off it (cascading)."""
+    tables = [_table(index.model, index.id_field, index.unchecked, single=True)]
+    for model in apps.get_models():
+        for model_field in model._meta.concrete_fields:
+            remote = model_field.remote_field
+            if (
+                remote is not None
+                and remote.model is index.model
+                and remote.on_delete is models.CASCADE
+            ):
+                tables.append(_table(model, model_field.attname, index.unchecked))
+    return tables
+
+
+def _table(
+    model: type[models.Model],
+    stream_column: str,
+    unchecked: frozenset[str],
+    *,
+    single: bool = False,
+) -> _Table:
+    """The table's compared columns, and the columns that tell its rows apart (none
+    for the stream's one projection row; else its first unique constraint's)."""
+    meta = model._meta
+    columns = tuple(
+        model_field.attname
+        for model_field in meta.concrete_fields
+        if model_field.name not in unchecked
+        and not isinstance(model_field, models.AutoField)
+        and model_field.attname != stream_column
+    )
+    if single:
+        return _Table(model, stream_column, columns, ())
+    unique = next(
+        (
+            constraint.fields
+            for constraint in meta.constraints
+            if isinstance(constraint, models.UniqueConstraint) and constraint.fields
+        ),
+        (),
+    )
+    key = tuple(
+        meta.get_field(name).attname
+        for name in unique
+        if meta.get_field(name).attname != stream_column
+    )
+    return _Table(model, stream_column, columns, key or columns)
+
+
+def _rows_of(
+    tables: list[_Table], stream: StreamKey
+) -> dict[str, dict[tuple[Any, ...], dict[str, Any]]]:
+    return {table.name: table.rows(stream) for table in tables}

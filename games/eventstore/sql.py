@@ -111,10 +111,16 @@ class BulkInsert:
         """Insert `rows` (in the caller's transaction); the returned columns."""
         if not rows:
             return []
-        arrays = [list(column) for column in zip(*rows, strict=True)]
         with binary_cursor() as cursor:
-            cursor.execute(self.sql, [*constants, *arrays])
+            cursor.execute(self.sql, self.parameters(rows, constants))
             return cursor.fetchall() if cursor.description else []
+
+    def parameters(
+        self, rows: Sequence[Sequence[Any]], constants: Sequence[Any] = ()
+    ) -> list[Any]:
+        """The statement's parameters for `rows` (for a statement that embeds this
+        one, such as the append's, which moves the stream's head too)."""
+        return [*constants, *(list(column) for column in zip(*rows, strict=True))]
 
     def copy(self, rows: Sequence[Sequence[Any]]) -> None:
         """Insert `rows` through COPY, whose rows psycopg formats in C (the arrays

@@ -36,9 +36,13 @@ from django.utils import timezone
 from psycopg.types.json import set_json_loads
 
 from games.eventstore.cache import state_cache
-from games.eventstore.chain import canonical_json, chain_hash_of_json
-from games.eventstore.errors import ConcurrencyError, EventRejectedError
-from games.eventstore.models import StoredEvent
+from games.eventstore.chain import ChainKey, canonical_json, chain_hash_of_json, log_key
+from games.eventstore.errors import (
+    ConcurrencyError,
+    EventRejectedError,
+    TamperedStreamError,
+)
+from games.eventstore.models import StoredEvent, StreamHead
 from games.eventstore.sql import BulkInsert, binary_cursor, loads_utf8
 from games.eventstore.streams import (
     NewEvent,
@@ -299,11 +303,12 @@ def append(
             new_state = _validate(handler, state, new_events, current)
             if after_validate is not None:
                 after_validate(new_state)
-            now = timezone.now()
-            rows = _rows(handler, stream, new_events, current, previous_hash, now)
-            recorded = _insert(
-                stream, rows, new_events, now, user_id, correlation_id, savepoint
+            positions = reserve_positions(len(new_events))
+            stamp = _Stamp(timezone.now(), user_id, correlation_id, positions)
+            rows = _rows(
+                stream, handler.codec.encode, new_events, current, previous_hash, stamp
             )
+            recorded = _insert(stream, rows, new_events, stamp, current, savepoint)
             handler.project(stream, new_state, recorded, previous=state)
             version, last_hash = rows[-1].version, rows[-1].chain_hash
             transaction.on_commit(
@@ -352,6 +357,8 @@ def _validate(
     rules refuse."""
     for index, new in enumerate(new_events):
         try:
+            # Limits on what may be added (never checked on a replay of the log).
+            handler.admit(state, new.event)
             state = handler.apply(state, new.event, current + index + 1, new.metadata)
         except handler.rejection_errors as error:
             raise EventRejectedError(
@@ -366,6 +373,7 @@ def _validate(
 class _Row(NamedTuple):
     """An event as written: its JSON encoded once, for both the hash and the row."""
 
+    position: int
     version: int
     type_name: str
     schema_version: int
@@ -375,33 +383,65 @@ class _Row(NamedTuple):
     chain_hash: str
 
 
+class _Stamp(NamedTuple):
+    """What every event of one append shares, and the positions reserved for them."""
+
+    recorded_at: datetime
+    recorded_by: int | None
+    correlation_id: uuid.UUID | None
+    positions: list[int]
+
+
+def reserve_positions(count: int) -> list[int]:
+    """Positions for `count` new events, taken from the log's sequence before the
+    insert: the chain hash covers each event's position."""
+    with connection.cursor() as cursor:
+        cursor.execute(_RESERVE, [count])
+        return sorted(position for (position,) in cursor.fetchall())
+
+
+_RESERVE = (
+    "SELECT nextval(pg_get_serial_sequence('event_log', 'position'))"
+    " FROM generate_series(1, %s)"
+)
+
+
 def _rows(
-    handler: StreamType[Any],
     stream: StreamKey,
+    encode: Callable[[object], tuple[str, int, dict[str, Any]]],
     new_events: list[NewEvent],
     current: int,
     previous_hash: str,
-    now: datetime,
+    stamp: _Stamp,
+    key: ChainKey | None = None,
 ) -> list[_Row]:
     """Encode the new events and chain each one's hash to the previous one's."""
+    key = key or log_key()
     rows = []
-    for version, new in enumerate(new_events, start=current + 1):
-        type_name, schema_version, payload = handler.codec.encode(new.event)
+    pairs = zip(new_events, stamp.positions, strict=True)
+    for version, (new, position) in enumerate(pairs, start=current + 1):
+        type_name, schema_version, payload = encode(new.event)
         metadata = dict(new.metadata)
         payload_json = canonical_json(payload)
         metadata_json = canonical_json(metadata) if metadata else "{}"
         previous_hash = chain_hash_of_json(
             previous_hash,
+            key,
+            position=position,
+            stream_type=stream.type,
             stream_id=stream.id,
             version=version,
             event_type=type_name,
             schema_version=schema_version,
             payload_json=payload_json,
             metadata_json=metadata_json,
-            recorded_at=now,
+            recorded_at=stamp.recorded_at,
+            recorded_by=stamp.recorded_by,
+            correlation_id=stamp.correlation_id,
         )
         rows.append(
             _Row(
+                position,
                 version,
                 type_name,
                 schema_version,
@@ -422,7 +462,15 @@ class _VersionTaken(Exception):
 
 _INSERT_EVENTS = BulkInsert(
     StoredEvent,
-    ["version", "event_type", "schema_version", "payload", "metadata", "chain_hash"],
+    [
+        "position",
+        "version",
+        "event_type",
+        "schema_version",
+        "payload",
+        "metadata",
+        "chain_hash",
+    ],
     constant=[
         "stream_type",
         "stream_id",
@@ -430,55 +478,79 @@ _INSERT_EVENTS = BulkInsert(
         "recorded_by",
         "correlation_id",
     ],
-    returning=["version", "position"],
+    returning=["stream_id", "stream_type", "version", "chain_hash"],
 )
+# The events and the stream's head in one statement (the head's insert reads the
+# events', so they happen in that order). The head moves only from where the log
+# ended when the append read it: a head elsewhere means rows were deleted or
+# inserted around the store, and then nothing is written (TamperedStreamError).
+_HEAD = StreamHead._meta.db_table
+_APPEND = f"""
+WITH inserted AS ({_INSERT_EVENTS.sql})
+INSERT INTO {_HEAD} (stream_id, stream_type, version, chain_hash)
+SELECT stream_id, stream_type, version, chain_hash FROM inserted
+ORDER BY version DESC LIMIT 1
+ON CONFLICT (stream_id) DO UPDATE
+SET version = EXCLUDED.version, chain_hash = EXCLUDED.chain_hash
+WHERE {_HEAD}.version = %s
+RETURNING version
+"""
 
 
 def _insert(
     stream: StreamKey,
     rows: list[_Row],
     new_events: list[NewEvent],
-    now: datetime,
-    user_id: int | None,
-    correlation_id: uuid.UUID | None,
+    stamp: _Stamp,
+    current: int,
     savepoint: bool,
 ) -> tuple[RecordedEvent, ...]:
-    """Write the rows in one statement; the recorded events, with their positions."""
-    try:
-        with transaction.atomic(savepoint=savepoint):
-            positions = dict(
-                _INSERT_EVENTS.insert(
-                    [
-                        (
-                            row.version,
-                            row.type_name,
-                            row.schema_version,
-                            row.payload_json,
-                            row.metadata_json,
-                            row.chain_hash,
-                        )
-                        for row in rows
-                    ],
-                    [stream.type, stream.id, now, user_id, correlation_id],
-                )
+    """Write the rows and move the stream's head in one statement; the recorded
+    events. Raises TamperedStreamError when the head is not where the log ended."""
+    parameters = _INSERT_EVENTS.parameters(
+        [
+            (
+                row.position,
+                row.version,
+                row.type_name,
+                row.schema_version,
+                row.payload_json,
+                row.metadata_json,
+                row.chain_hash,
             )
+            for row in rows
+        ],
+        [
+            stream.type,
+            stream.id,
+            stamp.recorded_at,
+            stamp.recorded_by,
+            stamp.correlation_id,
+        ],
+    )
+    try:
+        with transaction.atomic(savepoint=savepoint), binary_cursor() as cursor:
+            cursor.execute(_APPEND, [*parameters, current])
+            moved = cursor.fetchall()
     except IntegrityError as error:
         # Another appender committed this version after we read the stream.
         if "event_log_stream_version" not in str(error):
             raise
         raise _VersionTaken from error
+    if not moved:
+        raise TamperedStreamError(stream)
     return tuple(
         RecordedEvent(
-            position=positions[row.version],
+            position=row.position,
             stream=stream,
             version=row.version,
             type_name=row.type_name,
             schema_version=row.schema_version,
             event=new.event,
             metadata=row.metadata,
-            recorded_at=now,
-            recorded_by_id=user_id,
-            correlation_id=correlation_id,
+            recorded_at=stamp.recorded_at,
+            recorded_by_id=stamp.recorded_by,
+            correlation_id=stamp.correlation_id,
             chain_hash=row.chain_hash,
         )
         for row, new in zip(rows, new_events, strict=True)
@@ -626,18 +698,13 @@ def _write_locked(
         )
         current, chain = last if last is not None else (0, "")
         before, _ = _state_at(stream, current)
-        state = before
-        recorded: list[RecordedEvent] = []
-        for queued in batch:
-            written = _write_queued(handler, stream, queued, current, chain, state)
-            if written is None:
-                continue
-            assert queued.result is not None
-            state, current = queued.result.state, queued.result.version
-            chain = written[-1].chain_hash
-            recorded.extend(written)
-        if not recorded:
+        accepted = _validate_queued(handler, batch, current, before)
+        if not accepted:
             return None
+        recorded, current, chain = _insert_queued(
+            handler, stream, accepted, current, chain
+        )
+        state = accepted[-1][1]
         handler.project(stream, state, recorded, previous=before)
         since, version, last_hash = recorded[0].version - 1, current, chain
         transaction.on_commit(
@@ -646,34 +713,56 @@ def _write_locked(
     return lambda: handler.keep_state(stream, since, version, state)
 
 
-def _write_queued(
+def _insert_queued(
     handler: StreamType[Any],
     stream: StreamKey,
-    queued: _Queued,
+    accepted: list[tuple[_Queued, Any]],
     current: int,
     chain: str,
-    state: Any,
-) -> tuple[RecordedEvent, ...] | None:
-    """Insert one queued append on `state` (the stream at `current`); None when it
-    is refused (its error kept for its caller)."""
-    try:
-        if queued.check is not None:
-            queued.check(current, state)
-        new_state = _validate(handler, state, queued.events, current)
-    except Exception as error:  # refused: this append alone
-        queued.error = error
-        return None
-    now = timezone.now()
-    rows = _rows(handler, stream, queued.events, current, chain, now)
-    user_id = getattr(queued.recorded_by, "pk", queued.recorded_by)
-    try:
-        # No savepoint (two round trips an append): a version taken fails the
-        # whole batch anyway.
-        written = _insert(
-            stream, rows, queued.events, now, user_id, queued.correlation_id, False
+) -> tuple[list[RecordedEvent], int, str]:
+    """Insert the accepted appends in order, each answered with its own result;
+    the recorded events, the last version and its chain hash."""
+    # One call of the sequence for the whole batch, handed out in order.
+    positions = reserve_positions(sum(len(queued.events) for queued, _ in accepted))
+    recorded: list[RecordedEvent] = []
+    for queued, state in accepted:
+        count = len(queued.events)
+        stamp = _Stamp(
+            timezone.now(),
+            getattr(queued.recorded_by, "pk", queued.recorded_by),
+            queued.correlation_id,
+            positions[:count],
         )
-    except _VersionTaken as taken:
-        taken.expected = current
-        raise
-    queued.result = AppendResult(stream, rows[-1].version, new_state, written)
-    return written
+        positions = positions[count:]
+        rows = _rows(stream, handler.codec.encode, queued.events, current, chain, stamp)
+        try:
+            # No savepoint (two round trips an append): a version taken fails the
+            # whole batch anyway.
+            written = _insert(stream, rows, queued.events, stamp, current, False)
+        except _VersionTaken as taken:
+            taken.expected = current
+            raise
+        current, chain = rows[-1].version, rows[-1].chain_hash
+        queued.result = AppendResult(stream, current, state, written)
+        recorded.extend(written)
+    return recorded, current, chain
+
+
+def _validate_queued(
+    handler: StreamType[Any], batch: list[_Queued], current: int, state: Any
+) -> list[tuple[_Queued, Any]]:
+    """The appends the checks and the rules accept, each on the state the accepted
+    ones before it left, with that state; a refused one keeps its error for its
+    caller alone."""
+    accepted = []
+    for queued in batch:
+        try:
+            if queued.check is not None:
+                queued.check(current, state)
+            state = _validate(handler, state, queued.events, current)
+        except Exception as error:  # refused: this append alone
+            queued.error = error
+            continue
+        accepted.append((queued, state))
+        current += len(queued.events)
+    return accepted

@@ -249,6 +249,26 @@ def rack_tiles(
     return mark_safe("".join(parts))
 
 
+@register.simple_tag
+def unseen_tiles(tiles: str | None, tile_set: TileSet = ENGLISH) -> SafeString:
+    """Render unseen tiles once per kind, as printed with its value and how many
+    (``[CH]₅×2``): a tile of several letters stays one tile."""
+    counts: dict[str, int] = {}
+    for tile in tiles or "":
+        counts[tile] = counts.get(tile, 0) + 1
+    if not counts:
+        return mark_safe('<span class="unseen">none</span>')
+    values = VALUES if tile_set is ENGLISH else tile_values(tile_set)
+    parts = []
+    for tile, count in counts.items():
+        label = "?" if tile == "?" else escape(tile_labels(tile, tile_set))
+        value = "" if tile == "?" else f"<sub>{values.get(tile, '')}</sub>"
+        times = f"×{count}" if count > 1 else ""
+        parts.append(f'<span class="pool">{label}{value}{times}</span>')
+    # Every value above is escaped or the module's own text.
+    return mark_safe(f'<span class="unseen">{" ".join(parts)}</span>')
+
+
 def _rack_label(tiles: str, unknown: int, tile_set: TileSet = ENGLISH) -> str:
     if not tiles and not unknown:
         return "no tiles"

@@ -10,7 +10,7 @@ from django.db import DatabaseError, connection, connections, transaction
 
 from games.eventstore import store
 from games.eventstore.cache import state_cache
-from games.eventstore.chain import chain_hash
+from games.eventstore.chain import chain_hash_of_line, log_key
 from games.eventstore.errors import ConcurrencyError, EventRejectedError
 from games.eventstore.models import StoredEvent
 from games.eventstore.rebuild import rebuild_projections
@@ -117,18 +117,24 @@ def test_the_hash_chain_links_each_event_to_the_previous(counter):
     stream = new_stream()
     append(stream, [Added(1), Added(2)], expected_version=0)
     first, second = read_stream(stream)
-    recomputed = chain_hash(
-        first.chain_hash,
-        stream_id=stream.id,
-        version=2,
-        event_type="added",
-        schema_version=1,
-        payload={"amount": 2, "note": ""},
-        metadata={},
-        recorded_at=second.recorded_at,
-    )
-    assert second.chain_hash == recomputed
+    line = {
+        "position": second.position,
+        "stream_type": stream.type,
+        "stream_id": str(stream.id),
+        "version": 2,
+        "event_type": "added",
+        "schema_version": 1,
+        "payload": {"amount": 2, "note": ""},
+        "metadata": {},
+        "recorded_at": second.recorded_at.isoformat(),
+        "recorded_by": None,
+        "correlation_id": None,
+    }
+    assert second.chain_hash == chain_hash_of_line(first.chain_hash, line, log_key())
     assert first.chain_hash != second.chain_hash
+    # The hash covers the position: the same event elsewhere in the log differs.
+    moved = {**line, "position": second.position + 1}
+    assert second.chain_hash != chain_hash_of_line(first.chain_hash, moved, log_key())
 
 
 @pytest.mark.django_db

@@ -19,13 +19,9 @@ from rest_framework.authtoken.models import Token
 
 from games import selectors
 from games import services as game_services
-from games.eventstore.backup import (
-    BackupError,
-    export_events,
-    import_events,
-    recompute_hash,
-)
+from games.eventstore.backup import BackupError, export_events, import_events
 from games.eventstore.cache import state_cache
+from games.eventstore.chain import chain_hash_of_line, log_key
 from games.eventstore.models import StoredEvent
 from games.eventstore.streams import StreamKey
 from games.models import GameProjection, GameTurn
@@ -320,7 +316,7 @@ def test_a_changed_payload_is_refused_with_its_line(exported, db):
     tampered = _tamper(lines, number, lambda v: v["payload"].update(rating=2400))
     message = _refused(tampered, tmp_path, "chain hash mismatch")
     assert (
-        f"line {number}: chain hash mismatch for tournament/{history['tournament']}@5"
+        f"line {number}: tournament/{history['tournament']}@5: chain hash mismatch"
         in message
     )
 
@@ -330,13 +326,13 @@ def test_a_changed_payload_is_refused_with_its_line(exported, db):
     [
         ("delete", "version 6 follows 4: version 5 is missing"),
         ("swap", "version 6 follows 4: version 5 is missing or out of order"),
-        ("recorded_by", "file checksum mismatch"),
+        ("recorded_by", "chain hash mismatch"),
         ("recorded_at", "chain hash mismatch"),
         ("rehash", "chain hash mismatch"),
         ("truncate", "without its end line: it is truncated"),
         ("cut", "the line is cut short"),
         ("not_json", "not a JSON line"),
-        ("header_user", "file checksum mismatch"),
+        ("header_user", "the header does not match its authentication code"),
         ("end_count", "events were added or removed"),
         ("trailing", "a line after the end line"),
     ],
@@ -380,32 +376,152 @@ def test_a_tampered_file_is_refused_and_nothing_is_written(
     assert message.split(": ", 2)[1].startswith("line ")
 
 
-def test_a_forged_chain_is_still_checked_by_the_rules(exported, db):
-    """Someone who recomputes every hash and the checksum still cannot restore an
-    event the rules refuse: every stream is replayed before anything is written."""
-    lines, _, tmp_path = exported
-    values = [json.loads(line) for line in lines]
-    number = _line_of(lines, "tournament", 5)
-    values[number - 1]["payload"]["division"] = "Z"  # no such division
+def forge(values: list[dict], key=None) -> list[str]:
+    """The file's lines with every chain hash and the checksum recomputed: under
+    `key` (an insider who holds the log's key, who can also sign the header and
+    the end) or, without one, as plain sha256 hashes (what anyone can compute)."""
+    from games.eventstore.chain import legacy_chain_hash
+
     previous: dict[str, str] = {}
     digest = hashlib.sha256()
     out = []
     for value in values:
+        if key is not None:
+            value = {name: item for name, item in value.items() if name != "mac"}
         if value["kind"] == "event":
-            value["chain_hash"] = recompute_hash(
-                previous.get(value["stream_id"], ""), value
+            value["chain_hash"] = (
+                chain_hash_of_line(previous.get(value["stream_id"], ""), value, key)
+                if key
+                else legacy_chain_hash(previous.get(value["stream_id"], ""), value)
             )
             previous[value["stream_id"]] = value["chain_hash"]
         if value["kind"] == "end":
             value["sha256"] = digest.hexdigest()
+        if key is not None and value["kind"] != "event":
+            value["mac"] = key.mac(
+                json.dumps(
+                    value, sort_keys=True, separators=(",", ":"), ensure_ascii=False
+                ).encode()
+            )
         line = json.dumps(
             value, sort_keys=True, separators=(",", ":"), ensure_ascii=False
         )
         if value["kind"] != "end":
             digest.update((line + "\n").encode())
         out.append(line)
-    message = _refused(out, tmp_path, "refused by the rules")
-    assert f"line {number}: refused by the rules" in message
+    return out
+
+
+def test_a_forged_chain_is_still_checked_by_the_rules(exported, db):
+    """Even someone who holds the log's key, and recomputes every hash, the
+    checksum and the authentication codes, cannot restore an event the rules
+    refuse: every stream is replayed before anything is written."""
+    lines, _, tmp_path = exported
+    values = [json.loads(line) for line in lines]
+    number = _line_of(lines, "tournament", 5)
+    values[number - 1]["payload"]["division"] = "Z"  # no such division
+    message = _refused(forge(values, log_key()), tmp_path, "refused by the rules")
+    assert f"line {number}: tournament/" in message
+    assert "@5: refused by the rules: There is no division 'Z'" in message
+
+
+def _with_checksum(values: list[dict]) -> list[str]:
+    """The lines with the end's sha256 recomputed (what anyone can do)."""
+    lines = [
+        json.dumps(value, sort_keys=True, separators=(",", ":")) for value in values
+    ]
+    digest = hashlib.sha256("".join(line + "\n" for line in lines[:-1]).encode())
+    end = {**values[-1], "sha256": digest.hexdigest()}
+    return [*lines[:-1], json.dumps(end, sort_keys=True, separators=(",", ":"))]
+
+
+def test_a_forger_without_the_key_is_refused_at_the_first_line_changed(exported, db):
+    """The issue's forgery: a rating changed, every chain hash and the checksum
+    recomputed as the code before the key did (plain sha256). No line verifies
+    without the log's key: the first event line is refused."""
+    lines, _, tmp_path = exported
+    values = [json.loads(line) for line in lines]
+    values[_line_of(lines, "tournament", 5) - 1]["payload"]["rating"] = 2400
+    message = _refused(forge(values), tmp_path, "chain hash mismatch")
+    assert "line 2: " in message
+    assert "a plain sha256, not made with this log's key" in message
+
+
+def test_swapped_header_users_are_refused_at_line_1(exported, db):
+    """The header's users swapped (the events would name someone else) and the
+    checksum recomputed: the header's authentication code no longer matches."""
+    lines, _, tmp_path = exported
+    values = [json.loads(line) for line in lines]
+    users = values[0]["users"]
+    assert len(users) >= 2
+    (first_id, first), (second_id, second) = users[0], users[1]
+    values[0]["users"][0], values[0]["users"][1] = (
+        [first_id, second],
+        [second_id, first],
+    )
+    forged = [
+        json.dumps(value, sort_keys=True, separators=(",", ":")) for value in values
+    ]
+    digest = hashlib.sha256("".join(line + "\n" for line in forged[:-1]).encode())
+    end = {**values[-1], "sha256": digest.hexdigest()}
+    forged[-1] = json.dumps(end, sort_keys=True, separators=(",", ":"))
+    message = _refused(forged, tmp_path, "authentication code")
+    assert "line 1: the header does not match its authentication code" in message
+
+
+def test_a_stream_cut_short_with_the_end_recomputed_is_refused_at_the_end(exported, db):
+    """A stream's last event removed (no gap) and the end's counts and checksum
+    recomputed: every remaining line verifies, the end's code does not."""
+    lines, history, tmp_path = exported
+    values = [json.loads(line) for line in lines]
+    casual = str(history["casual"])
+    last = max(
+        number
+        for number, value in enumerate(values)
+        if value.get("stream_id") == casual
+    )
+    del values[last]
+    kept = [
+        json.dumps(value, sort_keys=True, separators=(",", ":")) for value in values
+    ]
+    digest = hashlib.sha256("".join(line + "\n" for line in kept[:-1]).encode())
+    end = {
+        **values[-1],
+        "sha256": digest.hexdigest(),
+        "events": values[-1]["events"] - 1,
+    }
+    kept[-1] = json.dumps(end, sort_keys=True, separators=(",", ":"))
+    message = _refused(kept, tmp_path, "authentication code")
+    assert f"line {len(kept)}: the end line does not match" in message
+
+
+def test_a_backup_made_under_another_key_is_refused(exported, db, settings):
+    lines, _, tmp_path = exported
+    settings.EVENT_LOG_KEY = "another site's key, at least thirty-two characters"
+    message = _refused(lines, tmp_path, "authentication code")
+    assert "line 1: the header does not match" in message
+
+
+def test_a_backup_of_the_first_format_needs_to_be_accepted_explicitly(exported, db):
+    """A file made before the key (plain hashes, no codes): refused unless the
+    operator accepts it; then its plain chains are checked and the events chained
+    under the key."""
+    lines, _, tmp_path = exported
+    values = [json.loads(line) for line in lines]
+    values[0]["format_version"] = 1
+    path = tmp_path / "old.jsonl"
+    path.write_text("".join(line + "\n" for line in forge(values)))
+    with pytest.raises(CommandError, match="line 1: format version 1"):
+        call_command("import_events", str(path))
+    assert StoredEvent.objects.count() == 0
+
+    out = io.StringIO()
+    call_command("import_events", str(path), "--legacy-unkeyed", stdout=out)
+
+    assert f"{len(values) - 2} events" in out.getvalue()
+    out = io.StringIO()
+    call_command("verify_events", stdout=out)
+    assert "every chain is intact" in out.getvalue()
 
 
 @pytest.mark.django_db
@@ -449,11 +565,15 @@ def test_import_into_a_log_without_those_streams_appends_them(
         for row in rows:
             row.pop("changed_at")
     assert after == before
-    assert {
-        line["chain_hash"]
-        for line in lines_of(tournament_text(history))
-        if line["kind"] == "event"
-    } == {line["chain_hash"] for line in lines_of(text) if line["kind"] == "event"}
+    # The events moved, and the chain covers positions: they were chained again
+    # under the key, and the log verifies.
+    moved = [line for line in lines_of(tournament_text(history))]
+    assert {line["chain_hash"] for line in moved if line["kind"] == "event"}.isdisjoint(
+        line["chain_hash"] for line in lines_of(text) if line["kind"] == "event"
+    )
+    out = io.StringIO()
+    call_command("verify_events", stdout=out)
+    assert "every chain is intact" in out.getvalue()
 
 
 @pytest.mark.django_db

@@ -1,5 +1,6 @@
 """Production settings: `check --deploy` is clean, and secrets come only from the
-environment (with DEBUG off, a missing or development SECRET_KEY stops start-up)."""
+environment (with DEBUG off, a missing or development SECRET_KEY, or a missing or
+short EVENT_LOG_KEY, stops start-up)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ def production_env(**extra: str) -> dict[str, str]:
     values = {
         "DEBUG": "0",
         "SECRET_KEY": secrets.token_urlsafe(50),
+        "EVENT_LOG_KEY": secrets.token_urlsafe(50),
         "ALLOWED_HOSTS": "records.example.org",
         **extra,
     }
@@ -44,6 +46,27 @@ def test_without_a_secret_key_production_settings_refuse_to_start():
     done = run(manage("check"), env)
     assert done.returncode != 0
     assert "SECRET_KEY is not set" in done.stderr
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (None, "EVENT_LOG_KEY is not set"),
+        ("short", "EVENT_LOG_KEY is too short"),
+    ],
+)
+def test_without_an_event_log_key_production_settings_refuse_to_start(value, message):
+    """The log's key is not in the database and is not SECRET_KEY by default: a
+    deployment must give one (or the chain would fall back to a guessable key)."""
+    env = production_env()
+    if value is None:
+        del env["EVENT_LOG_KEY"]
+    else:
+        env["EVENT_LOG_KEY"] = value
+    done = run(manage("check"), env)
+    assert done.returncode != 0
+    assert message in done.stderr
 
 
 @pytest.mark.django_db

@@ -19,10 +19,10 @@ from django.db import connection
 
 from games import services as game_services
 from games.eventstore import repair
-from games.eventstore.backup import verify_log
-from games.eventstore.models import StoredEvent
+from games.eventstore.models import FlaggedStream, StoredEvent
 from games.eventstore.store import current_version
 from games.eventstore.streams import stream_type
+from games.eventstore.verify import verify_log
 from games.management.commands import serve
 from games.models import GameProjection, GameTurn
 from tests.reliability_tests.conftest import PROJECT_DIR, start_game, subprocess_env
@@ -41,7 +41,8 @@ class Worker:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "tests.reliability_tests.worker", *args],
             cwd=PROJECT_DIR,
-            env=subprocess_env(),
+            # Notes as fast as it can: no quota.
+            env=subprocess_env(NOTES_PER_MINUTE="0"),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -137,13 +138,14 @@ def fault_streams(director, paired):
 
 @pytest.mark.django_db(transaction=True)
 def test_a_worker_killed_mid_append_leaves_nothing_half_written(
-    director, fault_streams
+    director, fault_streams, settings
 ):
     """SIGKILL a worker that appends in a loop, at random moments, several times;
     then also exactly inside a projection update. Afterwards every stream's versions
     run 1..n, every chain verifies, no session is left in a transaction, every append
     the worker saw committed is in the log, and every projection is at its log's
     version without any repair."""
+    settings.NOTES_PER_MINUTE = 0  # the worker's notes count for this process too
     game_id, tournament_id, turn_version = fault_streams
     args = [str(game_id), str(tournament_id), str(director.pk), str(turn_version)]
     seed = int(os.environ.get("FAULT_SEED", time.time_ns() % 1_000_000))
@@ -258,9 +260,10 @@ def test_a_projection_behind_the_log_is_found_and_repaired(
         tournament_id=tournament_id, round=1, player_id=first, has_result=True
     ).exists()
 
-    repaired = repair.repair_projections()
+    report = repair.repair_projections()
 
-    assert {str(item.stream) for item in repaired} == {tournament_key, game_key}
+    assert {str(item.stream) for item in report.repaired} == {tournament_key, game_key}
+    assert report.refused == []
     assert repair.find_stale() == []
     standing = PlayerRound.objects.get(
         tournament_id=tournament_id, round=1, player_id=first
@@ -272,11 +275,15 @@ def test_a_projection_behind_the_log_is_found_and_repaired(
 
 
 @pytest.mark.django_db
-def test_projections_ahead_missing_or_orphaned_are_repaired(director, fault_streams):
+def test_a_missing_projection_is_repaired_but_one_ahead_of_its_log_is_tampering(
+    director, fault_streams
+):
+    """A projection missing is re-projected. A projection ahead of its log, or a
+    projection of a stream with no events, means the log lost events: reported as
+    tampering and flagged, never re-projected (which would accept the deletion)."""
     game_id, tournament_id, _ = fault_streams
     tournament = Tournament.objects.get(pk=tournament_id)
     log_version = tournament.version
-    expected = standings_snapshot(tournament_id)
     # Ahead of the log (a projection restored from a later backup than the log).
     Tournament.objects.filter(pk=tournament_id).update(version=log_version + 3)
     PlayerRound.objects.filter(tournament_id=tournament_id).update(wins=9)
@@ -298,14 +305,27 @@ def test_projections_ahead_missing_or_orphaned_are_repaired(director, fault_stre
         f"game/{game_id}: log at {game_version}, no projection",
         f"game/{orphan.game_id}: projection at 4, no events",
     }
-    out = io.StringIO()
-    call_command("verify_events", "--repair", stdout=out)
-    assert out.getvalue().count("repaired ") == 3
-    assert repair.find_stale() == []
-    assert Tournament.objects.get(pk=tournament_id).version == log_version
-    assert standings_snapshot(tournament_id) == expected
+    out, err = io.StringIO(), io.StringIO()
+    with pytest.raises(SystemExit):
+        call_command("verify_events", "--repair", stdout=out, stderr=err)
+    assert out.getvalue().count("repaired ") == 1
+    assert f"repaired game/{game_id}" in out.getvalue()
+    assert (
+        f"TAMPERED tournament/{tournament_id}: the log ends at version "
+        f"{log_version} but its projection is at {log_version + 3}" in err.getvalue()
+    )
+    assert f"TAMPERED game/{orphan.game_id}: the log ends at version 0" in (
+        err.getvalue()
+    )
     assert GameProjection.objects.filter(pk=game_id).exists()
-    assert not GameProjection.objects.filter(pk=orphan.game_id).exists()
+    # Left as they were, and flagged.
+    assert Tournament.objects.get(pk=tournament_id).version == log_version + 3
+    assert GameProjection.objects.filter(pk=orphan.game_id).exists()
+    flagged = FlaggedStream.objects.values_list("stream_id", flat=True)
+    assert {str(stream_id) for stream_id in flagged} == {
+        str(tournament_id),
+        str(orphan.game_id),
+    }
 
 
 @pytest.mark.django_db

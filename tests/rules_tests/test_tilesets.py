@@ -9,6 +9,7 @@ from rules.gcg import read, write
 from rules.tiles import ENGLISH
 from rules.tilesets import (
     CATALAN,
+    POLISH,
     SPANISH,
     TILE_SETS,
     tile_set,
@@ -142,6 +143,31 @@ def test_letters_not_of_the_set_and_unknown_sets_are_refused_with_their_line():
     with pytest.raises(GcgError) as error:
         read("#player1 a A\n#player2 b B\n#tile-distribution klingon\n")
     assert error.value.problems[0][:2] == (3, "unknown_tile_set")
+
+
+def test_a_record_naming_no_set_reads_with_the_set_expected():
+    """A division's game: plain letters are read as the division's tiles (DOM is
+    Polish too), with no guess and no warning."""
+    text = "#player1 a A\n#player2 b B\n>a: DMOAEIK 8G DOM +10 10\n"
+    record = read(text, tile_set=POLISH)
+    assert record.state.tile_set is POLISH
+    assert record.warnings == []
+    # DOM on the centre is (2 + 1 + 2) x 2 in Polish; read as English, (2 + 1 +
+    # 3) x 2 = 12 and the recorded 10 would be a discrepancy.
+    assert record.discrepancies == []
+    assert [d.computed for d in read(text).discrepancies] == [12]
+
+
+def test_a_record_of_another_set_than_expected_is_refused_at_its_line():
+    for pragma, line in (("#lexicon CSW24", 3), ("#tile-distribution english", 3)):
+        text = f"#player1 a A\n#player2 b B\n{pragma}\n>a: DMOAEIK 8G DOM +10 10\n"
+        with pytest.raises(GcgError) as error:
+            read(text, tile_set=POLISH)
+        assert error.value.problems[0][:2] == (line, "tile_set_mismatch")
+        assert (
+            "names the english tile set, but this game is played with the polish"
+            in (error.value.problems[0][2])
+        )
 
 
 def test_english_records_are_unchanged():

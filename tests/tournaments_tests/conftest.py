@@ -6,6 +6,7 @@ import pytest
 
 from games.eventstore.cache import state_cache
 from tournaments import services
+from tournaments.models import Player
 
 
 @pytest.fixture(autouse=True)
@@ -60,3 +61,62 @@ def club(director):
         user=director,
     )
     return tournament_id
+
+
+@pytest.fixture
+def club_night(director):
+    """4 rounds, Ann, Ben, Cy and Zoë: round 1 played, round 2 paired."""
+    tid = services.tournament_create(
+        user=director,
+        name="Riverside Club Night",
+        start_date="2026-11-21",
+        end_date="2026-11-21",
+        rounds=4,
+        published=True,
+    ).stream.id
+    services.players_register(
+        tournament_id=tid,
+        division="A",
+        entries=[
+            ("Ann Able", 1800, ""),
+            ("Ben Baker", 1700, ""),
+            ("Cy Cole", 1600, ""),
+            ("Zoë Zane", 1500, ""),
+        ],
+        user=director,
+    )
+    ids = dict(
+        Player.objects.filter(tournament_id=tid).values_list("number", "player_id")
+    )
+
+    def pair(round_, games):
+        services.round_pair(
+            tournament_id=tid,
+            division="A",
+            round_=round_,
+            method="manual",
+            games=[(board, ids[a], ids[b]) for board, a, b in games],
+            user=director,
+        )
+
+    pair(1, [(1, 1, 2), (2, 3, 4)])
+    services.result_record(
+        tournament_id=tid,
+        round_=1,
+        player_a=ids[1],
+        player_b=ids[2],
+        score_a=420,
+        score_b=380,
+        user=director,
+    )
+    services.result_record(
+        tournament_id=tid,
+        round_=1,
+        player_a=ids[3],
+        player_b=ids[4],
+        score_a=350,
+        score_b=402,
+        user=director,
+    )
+    pair(2, [(1, 4, 1), (2, 2, 3)])
+    return tid, ids

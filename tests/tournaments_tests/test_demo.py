@@ -9,6 +9,7 @@ from django.core.management import call_command
 from games.eventstore.models import StoredEvent
 from games.models import GameProjection, GameTurn
 from tournaments.models import Player, PlayerRound, Tournament
+from tournaments.selectors import prize_board
 
 
 @pytest.mark.django_db
@@ -40,6 +41,16 @@ def test_the_demo_has_everything_it_promises():
     )
     assert PlayerRound.objects.filter(tournament=tournament, round=7).count() == 15
     assert Player.objects.get(name="Dev Patel").user.username == "dev"
+    # Each division's prizes go to the players the standings put first.
+    for division in tournament.divisions:
+        board = prize_board(tournament.pk, division)
+        leaders = {
+            p.player_id
+            for p in PlayerRound.objects.filter(
+                tournament=tournament, division=division, round=7, rank=1
+            )
+        }
+        assert {w.player_id for w in board.lines[0].winners} == leaders
     # Loading again on a database with a tournament does nothing.
     call_command("demo", if_empty=True, verbosity=0)
     assert Tournament.objects.count() == 1

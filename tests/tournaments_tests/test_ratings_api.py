@@ -10,7 +10,8 @@ from django.urls import include, path
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games.eventstore.models import StoredEvent
+from games.eventstore.feed import feed_head
+from games.eventstore.models import FeedEntry, StoredEvent
 from tests.boards import round_games
 from tournaments import services
 from tournaments.ratings_urls import page_urlpatterns
@@ -30,9 +31,8 @@ def anon():
 
 
 @pytest.fixture(autouse=True)
-def _no_settling(settings):
-    """Let the feed show events at once (the settle window has its own test)."""
-    settings.RATINGS_FEED_SETTLE_SECONDS = 0
+def _feed(feed_at_once):
+    """The feed numbers events at commit, and a test's transaction never commits."""
 
 
 @pytest.fixture
@@ -409,7 +409,7 @@ def test_unpublished_tournaments_are_invisible_to_the_ratings_lists(director):
     feed = client.get("/api/ratings/changes").json()
     assert feed["results"] == []
     # The follower still moves past the hidden events.
-    assert feed["next"] == StoredEvent.objects.order_by("-position")[0].position
+    assert feed["next"] == feed_head()
 
 
 @pytest.mark.django_db
@@ -546,8 +546,8 @@ def test_the_feed_lists_the_events_that_changed_results(riverside_open, anon):
     assert amendment["tournament"] == str(riverside_open.tournament_id)
     assert amendment["payload"]["score_b"] == 390
     assert amendment["payload"]["reason"] == "slip misread"
-    stored = StoredEvent.objects.get(position=amendment["position"])
-    assert amendment["version"] == stored.version
+    stored = FeedEntry.objects.get(feed_position=amendment["position"])
+    assert amendment["version"] == StoredEvent.objects.get(pk=stored.position).version
 
 
 @pytest.mark.django_db
@@ -598,7 +598,10 @@ def test_a_follower_sees_mara_amend_round_one_after_round_two(club, director, an
         ("result_amended", amended.version)
     ]
     assert body["results"][0]["payload"]["round"] == 1
-    assert body["next"] == amended.recorded[0].position
+    assert (
+        body["next"]
+        == FeedEntry.objects.get(position=amended.recorded[0].position).feed_position
+    )
 
 
 @pytest.mark.django_db
@@ -613,14 +616,23 @@ def test_the_feed_can_follow_one_tournament(riverside_open, director, anon):
 
 
 @pytest.mark.django_db
-def test_the_feed_holds_back_events_that_may_still_be_settling(
-    riverside_open, anon, settings
-):
-    """Positions are taken before commit: a just-recorded event waits the settle
-    window, and the cursor does not move past it."""
-    settings.RATINGS_FEED_SETTLE_SECONDS = 3600
-    body = anon.get("/api/ratings/changes", {"after": 0}).json()
-    assert body == {"results": [], "next": 0, "more": True}
+def test_the_feed_holds_nothing_back(riverside_open, director, anon):
+    """Numbered at commit, an event is in the feed as soon as it is committed: the
+    old settle window (events younger than 5 s held back) is gone."""
+    cursor = anon.get("/api/ratings/changes").json()["next"]
+    game = round_games(riverside_open.tournament_id, 2)[0]
+    amended = services.result_amend(
+        tournament_id=riverside_open.tournament_id,
+        round_=2,
+        player_a=game.first.player_id,
+        player_b=game.second.player_id,
+        score_a=401,
+        score_b=399,
+        user=director,
+    )
+    body = anon.get("/api/ratings/changes", {"after": cursor}).json()
+    assert [e["version"] for e in body["results"]] == [amended.version]
+    assert body["more"] is False
 
 
 @pytest.mark.django_db

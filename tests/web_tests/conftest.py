@@ -14,6 +14,7 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 from games import services as game_services
 from games.eventstore.cache import state_cache
+from games.livefeed import close_streams
 from tournaments import services
 from tournaments.models import Player
 
@@ -199,6 +200,8 @@ def page(browser, csp_violations):
     page.set_default_timeout(10_000)
     yield page
     context.close()
+    # The live pages' feeds end with the test, before its database is flushed.
+    assert close_streams()
     assert not csp_violations, f"Content-Security-Policy violations: {csp_violations}"
 
 

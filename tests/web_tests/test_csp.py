@@ -50,6 +50,22 @@ def page_urls(tournament_id, game_id) -> list[str]:
     ]
 
 
+def room_urls(tournament_id) -> list[str]:
+    """The room's pages (the display holds a live feed open: not for the browser
+    loop below, which waits for the network to be idle; its own browser test
+    watches it)."""
+    division = [tournament_id, "A"]
+    return [
+        reverse("display", args=division),
+        reverse("find-your-table", args=[*division, 1]),
+        reverse("wall-chart", args=division),
+        reverse("prize-list", args=[tournament_id]),
+        reverse("reports", args=[tournament_id]),
+        reverse("manage-print", args=[tournament_id]),
+        reverse("manage-self-entry", args=[tournament_id]),
+    ]
+
+
 SIGNED_OUT_URLS = ["/accounts/login/", "/admin/login/", "/api/docs/"]
 
 
@@ -61,7 +77,8 @@ def test_every_page_carries_the_policy_and_keeps_it(paired, game_id, director):
     signed_in.force_login(director)
     director.is_staff = director.is_superuser = True
     director.save()
-    visits = [(signed_in, url) for url in page_urls(paired, game_id)]
+    urls = page_urls(paired, game_id) + room_urls(paired)
+    visits = [(signed_in, url) for url in urls]
     visits += [(signed_out, url) for url in SIGNED_OUT_URLS]
     for client, url in visits:
         response = client.get(url)

@@ -316,7 +316,6 @@ def test_a_spanish_game_shows_its_tiles_and_values(client, director):
     assert square(body, "E8") == "E8, [CH], last play"
     assert "[CH]<sub>5</sub>" in body
     assert '<span class="word">[CH]ICO</span>' in body
-    unseen = re.search(r'<span class="unseen">([^<]*)</span>', body)
-    assert unseen is not None
-    assert "[LL]" in unseen.group(1)
-    assert "[RR]" in unseen.group(1)
+    # Unseen: each kind once, one tile with its value (one [LL], worth 8).
+    assert '<span class="pool">[LL]<sub>8</sub></span>' in body
+    assert '<span class="pool">[RR]<sub>8</sub></span>' in body

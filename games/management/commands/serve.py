@@ -10,6 +10,7 @@ embedded PostgreSQL that dies, or stops the server with a message saying why
 from __future__ import annotations
 
 import contextlib
+import logging
 import signal
 from typing import Any
 
@@ -18,6 +19,8 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from config.embedded_pg import watch_embedded_postgres
 from games.eventstore.repair import repair_projections
+
+logger = logging.getLogger(__name__)
 
 
 class Command(BaseCommand):
@@ -31,10 +34,19 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         call_command("migrate", interactive=False, verbosity=1)
-        # A projection that disagrees with the log (detected by its version) is
-        # re-projected before anyone reads it.
-        for stale in repair_projections():
+        # A projection behind its log (detected by its version) is re-projected
+        # before anyone reads it, when the log verifies; a log in doubt (shorter
+        # than its projection or head, or a chain that fails) is left as it is.
+        report = repair_projections()
+        for stale in report.repaired:
             self.stdout.write(f"Repaired the projection of {stale}")
+        for refusal in report.refused:
+            message = (
+                f"TAMPERING: {refusal}. Not re-projected and flagged: see "
+                "`manage.py verify_events` (docs/RELIABILITY.md)"
+            )
+            self.stderr.write(self.style.ERROR(message))
+            logger.error(message)
         if not options["no_demo"] and "demo" in get_commands():
             call_command("demo", if_empty=True)
         self.stdout.write(f"Serving on http://{options['addrport']}/ (Ctrl-C stops)")

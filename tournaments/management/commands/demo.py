@@ -8,7 +8,7 @@ game is simulated with real English words (the web2 list of the PyPI package
 store like any recorded game; each result is then derived from its game's replay.
 Staged along the way: a challenged phony, a valid play challenged (the challenger
 loses a turn), a few annotated turns, and a tie on final score decided by the
-score before the end-of-game adjustments.
+score before the end-of-game adjustments. Each division has a prize table.
 
 Sign-ins created: ``director`` / ``director`` (directs the tournament) and
 ``dev`` / ``dev`` (a player in division A, who may annotate his own games).
@@ -30,10 +30,11 @@ from games.eventstore.store import append
 from games.eventstore.streams import NewEvent
 from games.services import game_stream
 from games.simulate import Plan, SimulatedGame, english_word_graph, simulate_game
+from rules.division_rules import Prize, PrizeKind, PrizeTable
 from rules.ruleset import Ruleset
-from tournaments import accounts
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
+from tournaments.division_rules import prize_table_set
 from tournaments.game_context import game_ruleset
 from tournaments.models import Player, Tournament
 
@@ -61,6 +62,16 @@ DIVISIONS = {
     ],
 }
 ROUNDS = 7
+# Each division's prizes, in cents: the prize page and the printed list show them.
+PRIZES = PrizeTable(
+    (
+        Prize(PrizeKind.PLACE, 10000, place=1),
+        Prize(PrizeKind.PLACE, 5000, place=2),
+        Prize(PrizeKind.PLACE, 2500, place=3),
+        Prize(PrizeKind.HIGH_GAME, 2000),
+        Prize(PrizeKind.HIGH_LOSS, 1000),
+    )
+)
 
 
 class _Pairing(NamedTuple):
@@ -103,6 +114,8 @@ class Command(BaseCommand):
             rounds=ROUNDS,
             venue="Riverside Library, Room 2",
             preset="classic",
+            # The games' word list, for their best plays (run.sh configures WEB2).
+            lexicon="WEB2",
             divisions=list(DIVISIONS),
             tournament_id=uuid.uuid5(NAMESPACE, f"tournament-{seed}"),
         )
@@ -116,16 +129,15 @@ class Command(BaseCommand):
                 entries=[(name, rating, "") for name, rating in entries],
                 user=director,
             )
+            prize_table_set(
+                tournament_id=tid, division=division, table=PRIZES, user=director
+            )
         dev_player = Player.objects.get(tournament_id=tid, name="Dev Patel")
         tournament_services.player_link_account(
             tournament_id=tid,
             player_id=dev_player.player_id,
             account=dev,
             user=director,
-        )
-        # The games' word list, for their best plays (run.sh configures WEB2).
-        accounts.tournament_lexicon_choose(
-            tournament_id=tid, lexicon="WEB2", user=director
         )
         staged = {"tie": False}
         games = ROUNDS * sum(len(p) // 2 for p in DIVISIONS.values())
@@ -161,8 +173,9 @@ class Command(BaseCommand):
 
     def _users(self) -> tuple[Any, Any]:
         users = get_user_model()
+        # Staff: by default only staff accounts may create tournaments.
         director, made = users.objects.get_or_create(
-            username="director", defaults={"first_name": "Mara"}
+            username="director", defaults={"first_name": "Mara", "is_staff": True}
         )
         if made:
             director.set_password("director")

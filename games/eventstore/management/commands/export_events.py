@@ -16,8 +16,8 @@ from games.eventstore.streams import StreamKey
 class Command(BaseCommand):
     help = (
         "Export the event log as JSON Lines: a header, one line per event with its "
-        "chain hash, and an end line with the file's sha256 "
-        "(see games/eventstore/backup.py)."
+        "chain hash, and an end line with the file's sha256, the header and the end "
+        "authenticated under EVENT_LOG_KEY (see games/eventstore/backup.py)."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -12,19 +12,27 @@ from games.eventstore.backup import BackupError, import_events
 
 class Command(BaseCommand):
     help = (
-        "Import a backup written by export_events: every chain, version and event is "
-        "verified before anything is written; the file's streams must be absent."
+        "Import a backup written by export_events: its authentication codes (under "
+        "EVENT_LOG_KEY), every chain, version and event are verified before "
+        "anything is written; the file's streams must be absent."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", type=Path, help="The .jsonl backup file.")
+        parser.add_argument(
+            "--legacy-unkeyed",
+            action="store_true",
+            help="Accept a backup of the first format, made before the log had a "
+            "key: its plain hashes and checksum are checked, but anyone could have "
+            "recomputed them. Only for a file you know was kept safe.",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         path: Path = options["file"]
         if not path.is_file():
             raise CommandError(f"{path}: no such file")
         try:
-            summary = import_events(path)
+            summary = import_events(path, legacy=options["legacy_unkeyed"])
         except BackupError as error:
             raise CommandError(f"{path}: {error}; nothing was imported") from error
         self.stdout.write(

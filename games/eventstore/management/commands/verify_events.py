@@ -1,4 +1,4 @@
-"""Recompute every stream's hash chain and check the projections against the log."""
+"""Verify the event log under its key, and every projection against a replay."""
 
 from __future__ import annotations
 
@@ -6,50 +6,127 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from games.eventstore.backup import verify_log
-from games.eventstore.repair import find_stale, repair_projections
+from games.eventstore.models import FlaggedStream
+from games.eventstore.repair import (
+    Refusal,
+    find_stale,
+    flag_streams,
+    log_versions,
+    projection_differences,
+    repair_projections,
+    reproject,
+)
+from games.eventstore.streams import StreamKey, projection_indexes
+from games.eventstore.verify import head_problems, verify_log
 
 
 class Command(BaseCommand):
     help = (
-        "Verify the event log: every stream's versions run 1, 2, 3… and every chain "
-        "hash matches its event (tampering in the database is reported with its "
-        "stream and version). Also reports projections that disagree with the log; "
-        "--repair re-projects them."
+        "Verify the event log: every stream's versions run 1, 2, 3…, every chain "
+        "hash verifies under EVENT_LOG_KEY, and every stream's log ends where its "
+        "head was recorded (tampering is reported with its stream and version). "
+        "Then every projection: at its log's version (a log shorter than its "
+        "projection is tampering), and equal to a fresh replay of the log. "
+        "--repair re-projects what is stale or differs where the log is sound, "
+        "and flags the streams whose log is not."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--replay",
             action="store_true",
-            help="Also decode every event and apply it through the rules.",
+            help="Also decode every event and apply it through the rules in order "
+            "while checking the chains (names the event the rules refuse).",
         )
         parser.add_argument(
             "--repair",
             action="store_true",
-            help="Re-project the streams whose projection differs from the log.",
+            help="Re-project the streams whose projection is behind the log or "
+            "differs from a replay, when their log verifies; flag the others.",
+        )
+        parser.add_argument(
+            "--skip-contents",
+            action="store_true",
+            help="Do not compare the projections' rows with a replay (quicker).",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
         events, streams, problems = verify_log(replay=options["replay"])
+        tampered: list[Refusal] = []
         for problem in problems:
             self.stderr.write(f"TAMPERED {problem}")
-        if options["repair"]:
-            stale = repair_projections()
-            for item in stale:
-                self.stdout.write(f"repaired {item}")
-            unrepaired = []
-        else:
-            unrepaired = find_stale()
-            for item in unrepaired:
-                self.stderr.write(f"STALE {item} (run with --repair)")
-        if problems:
+            tampered.append(
+                Refusal(problem.stream, f"version {problem.version}: {problem.problem}")
+            )
+        for head in head_problems():
+            self.stderr.write(f"TAMPERED {head}")
+            tampered.append(Refusal(head.stream, head.problem))
+        stale = []
+        for item in find_stale():
+            if item.log_is_shorter:
+                self.stderr.write(f"TAMPERED {item.stream}: {item.shortfall}")
+                tampered.append(Refusal(item.stream, item.shortfall))
+            else:
+                stale.append(item)
+        in_doubt = {refusal.stream.id for refusal in tampered}
+        differing = []
+        if not options["skip_contents"]:
+            differing = self._compare(in_doubt | {item.stream.id for item in stale})
+        unrepaired = self._repair(stale, differing, tampered, options["repair"])
+        for flag in FlaggedStream.objects.order_by("stream_type", "stream_id"):
+            since = f"{flag.flagged_at:%Y-%m-%d %H:%M}"
+            self.stderr.write(f"FLAGGED {flag} (since {since})")
+        if tampered:
             self.stderr.write(
-                f"{len(problems)} problem(s) in {events} events of {streams} streams"
+                f"{len(tampered)} problem(s) in {events} events of {streams} streams"
             )
         else:
             self.stdout.write(
                 f"{events} events of {streams} streams verified: every chain is intact"
             )
-        if problems or unrepaired:
+        if tampered or unrepaired:
             raise SystemExit(1)
+
+    def _compare(self, skipped: set[Any]) -> list[StreamKey]:
+        """The streams whose projection differs from a replay (each reported)."""
+        differing = []
+        for name in projection_indexes():
+            for stream_id in sorted(log_versions(name), key=str):
+                if stream_id in skipped:
+                    continue
+                stream = StreamKey(name, stream_id)
+                differences = projection_differences(stream)
+                for line in differences:
+                    self.stderr.write(f"PROJECTION {stream}: {line}")
+                if differences:
+                    differing.append(stream)
+        return differing
+
+    def _repair(
+        self,
+        stale: list[Any],
+        differing: list[StreamKey],
+        tampered: list[Refusal],
+        repair: bool,
+    ) -> list[Any]:
+        """Repair (with `repair`) or report what needs it; what is left unrepaired."""
+        if not repair:
+            for item in stale:
+                self.stderr.write(f"STALE {item} (run with --repair)")
+            if differing:
+                self.stderr.write(
+                    f"{len(differing)} projection(s) differ from a replay "
+                    "(run with --repair)"
+                )
+            return [*stale, *differing]
+        report = repair_projections()
+        for item in report.repaired:
+            self.stdout.write(f"repaired {item}")
+        for stream in differing:
+            reproject(stream)
+            self.stdout.write(f"repaired {stream}: it differed from a replay")
+        flag_streams(tampered)
+        doubted = {refusal.stream.id for refusal in [*tampered, *report.refused]}
+        # What verified cleanly now is no longer in doubt (restored, say).
+        FlaggedStream.objects.exclude(stream_id__in=doubted).delete()
+        return []

@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0008_team_roles"),
+        ("tournaments", "0010_tournament_tile_set_lexicon"),
     ]
 
     operations = [

@@ -1,0 +1,180 @@
+"""Chain the log again under a new key, after verifying it under the old one.
+
+Two uses: the migration that brings a log written before the key (plain sha256
+hashes, :func:`games.eventstore.chain.legacy_chain_hash`) under ``EVENT_LOG_KEY``
+(eventstore migration 0003), and ``manage.py rekey_events`` when the key changes
+(docs/RELIABILITY.md, "Key rotation"). Usage::
+
+    report = rechain(legacy_chain_hash, keyed(log_key()))
+    report.events, report.streams     # chained again
+    report.refused                    # [(stream, problem)]: left as they were
+
+A stream whose chain does not verify under the old scheme is left as it is and
+reported: chaining it again would bless whatever was done to it, and
+``verify_events`` goes on reporting it. The rows are rewritten in one transaction
+with the log's append-only trigger disabled for that transaction only (``ALTER
+TABLE`` locks the log: appends wait until it commits).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import connection as default_connection
+from django.db import transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
+from psycopg.types.json import set_json_loads
+
+from games.eventstore.chain import ChainKey, chain_hash_of_line
+from games.eventstore.sql import loads_utf8
+from games.eventstore.verify import EVENT_LINE_COLUMNS, line_of
+
+# A scheme: the hash an event (as a backup line's fields) should carry after
+# `previous_hash`.
+Scheme = Callable[[str, Mapping[str, Any]], str]
+
+_BATCH = 5000
+_ROWS = f"SELECT {EVENT_LINE_COLUMNS} FROM event_log ORDER BY stream_id, version"
+_UPDATE = """
+UPDATE event_log AS e SET chain_hash = u.hash
+FROM unnest(%s::bigint[], %s::text[]) AS u(position, hash)
+WHERE e.position = u.position
+"""
+# A head moves with its stream only where it stood at the stream's last event: a
+# head ahead of the log is the evidence of deleted events and must stay so.
+_UPDATE_HEADS = """
+UPDATE event_stream_head AS h SET chain_hash = u.new
+FROM unnest(%s::uuid[], %s::int[], %s::text[], %s::text[])
+     AS u(stream_id, version, old, new)
+WHERE h.stream_id = u.stream_id AND h.version = u.version AND h.chain_hash = u.old
+"""
+_RECORD_HEADS = """
+INSERT INTO event_stream_head (stream_id, stream_type, version, chain_hash)
+SELECT DISTINCT ON (stream_id) stream_id, stream_type, version, chain_hash
+FROM event_log WHERE %s::uuid[] IS NULL OR stream_id = ANY(%s::uuid[])
+ORDER BY stream_id, version DESC
+ON CONFLICT (stream_id) DO UPDATE
+SET stream_type = EXCLUDED.stream_type, version = EXCLUDED.version,
+    chain_hash = EXCLUDED.chain_hash
+"""
+
+
+def keyed(key: ChainKey) -> Scheme:
+    """The scheme of a key (what the store writes)."""
+    return lambda previous, line: chain_hash_of_line(previous, line, key)
+
+
+@dataclass
+class RechainReport:
+    events: int = 0
+    streams: int = 0
+    refused: list[tuple[str, str]] = field(default_factory=list)
+
+
+def rechain(
+    old: Scheme,
+    new: Scheme,
+    *,
+    connection: BaseDatabaseWrapper | None = None,
+    create_heads: bool = False,
+) -> RechainReport:
+    """Verify every stream under `old` and write its hashes under `new`.
+
+    `create_heads` records each stream's head from the log (the migration that
+    introduces heads); otherwise heads that stood at their stream's last event
+    follow it. Returns what was chained again and what was refused.
+    """
+    connection = connection or default_connection
+    report = RechainReport()
+    with transaction.atomic(using=connection.alias), connection.cursor() as cursor:
+        # ALTER TABLE refuses a table with checks still deferred in this
+        # transaction: run them first.
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        cursor.execute(
+            "ALTER TABLE event_log DISABLE TRIGGER event_log_no_update_delete"
+        )
+        updates: list[tuple[int, str]] = []
+        heads: list[tuple[Any, int, str, str]] = []
+        for stream in _streams(connection):
+            chained = _rechain_stream(stream, old, new)
+            if isinstance(chained, str):
+                report.refused.append((_name(stream[0]), chained))
+                continue
+            updates.extend(chained)
+            last = stream[-1]
+            heads.append(
+                (last["stream_id"], last["version"], last["chain_hash"], chained[-1][1])
+            )
+            report.streams += 1
+            report.events += len(stream)
+            if len(updates) >= _BATCH:
+                _write(cursor, updates, heads)
+                updates, heads = [], []
+        _write(cursor, updates, heads)
+        if create_heads:
+            record_heads(connection=connection)
+        cursor.execute(
+            "ALTER TABLE event_log ENABLE TRIGGER event_log_no_update_delete"
+        )
+    return report
+
+
+def _name(line: Mapping[str, Any]) -> str:
+    return f"{line['stream_type']}/{line['stream_id']}"
+
+
+def _rechain_stream(
+    stream: list[dict[str, Any]], old: Scheme, new: Scheme
+) -> list[tuple[int, str]] | str:
+    """The stream's (position, new hash) pairs, or why it does not verify."""
+    previous_old = previous_new = ""
+    pairs = []
+    for expected, line in enumerate(stream, start=1):
+        if line["version"] != expected:
+            return f"version {line['version']} follows {expected - 1}"
+        if old(previous_old, line) != line["chain_hash"]:
+            return f"chain hash mismatch at version {expected}"
+        previous_old = line["chain_hash"]
+        previous_new = new(previous_new, {**line, "chain_hash": None})
+        pairs.append((line["position"], previous_new))
+    return pairs
+
+
+def _write(
+    cursor: Any, updates: list[tuple[int, str]], heads: list[tuple[Any, int, str, str]]
+) -> None:
+    if updates:
+        positions, hashes = zip(*updates, strict=True)
+        cursor.execute(_UPDATE, [list(positions), list(hashes)])
+    if heads:
+        ids, versions, olds, news = zip(*heads, strict=True)
+        cursor.execute(
+            _UPDATE_HEADS, [list(ids), list(versions), list(olds), list(news)]
+        )
+
+
+def _streams(connection: BaseDatabaseWrapper) -> Iterator[list[dict[str, Any]]]:
+    """Every stream's events as backup lines, one stream at a time."""
+    connection.ensure_connection()
+    with connection.connection.cursor(name="rechain", binary=True) as cursor:
+        cursor.itersize = _BATCH
+        set_json_loads(loads_utf8, cursor)
+        cursor.execute(_ROWS)
+        lines = (line_of(*row) for row in cursor)
+        for _, stream in itertools.groupby(lines, key=lambda line: line["stream_id"]):
+            yield list(stream)
+
+
+def record_heads(
+    stream_ids: list[Any] | None = None,
+    *,
+    connection: BaseDatabaseWrapper | None = None,
+) -> None:
+    """Record each stream's head where its log ends now (every stream's, or those
+    of `stream_ids`): for a log that had no heads, or streams just restored."""
+    connection = connection or default_connection
+    with connection.cursor() as cursor:
+        cursor.execute(_RECORD_HEADS, [stream_ids, stream_ids])
