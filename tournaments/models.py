@@ -77,14 +77,16 @@ SCOREKEEPER = "scorekeeper"
 
 class TournamentSnapshot(models.Model):
     """The tournament's replayed state at `version`, authenticated like a game's
-    (games.snapshots; written by tournaments.streams every few hundred events): a
-    worker that has just started loads it and applies the events since, instead of
-    replaying a national tournament (most of a second). A projection, never the
-    record: rebuilt with the rest, ignored when the code cannot vouch for it."""
+    (games.snapshots; written by tournaments.streams every few hundred versions):
+    a worker that has just started loads it and applies the events since, instead
+    of replaying a national tournament (most of a second).
 
-    tournament = models.OneToOneField(
-        Tournament, primary_key=True, on_delete=models.CASCADE, related_name="+"
-    )
+    A cache of the log, like each process's state cache, not a read model: keyed
+    by the stream and true of its version forever (events never change), so it
+    hangs off no projection row and ``verify_events`` does not compare it. Emptied
+    by ``rebuild_projections`` and ignored when the code cannot vouch for it."""
+
+    tournament_id = models.UUIDField(primary_key=True)
     version = models.PositiveIntegerField()
     state = models.BinaryField()
 
