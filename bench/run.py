@@ -102,6 +102,20 @@ def _setup_django(database_url: str | None) -> None:
     django.setup()
 
 
+# What services.result_record takes from a pending result (besides the round).
+RESULT_FIELDS = (
+    "player_a",
+    "player_b",
+    "score_a",
+    "score_b",
+    "pre_adjustment_a",
+    "pre_adjustment_b",
+    "game_id",
+)
+# Fresh processes entering one result each, per variant (kept state, replay).
+FRESH_WORKER_PAIRS = 3
+
+
 def _simulate(seed: int, index: int) -> list[tuple[str, int, dict[str, Any]]]:
     """One pooled game, encoded (runs in a worker process)."""
     _setup_worker()
@@ -183,7 +197,7 @@ class Bench:
         }
         print(f"simulated {len(self.pool)} distinct games", flush=True)
         self.build_tournament()
-        # The append stage's anchors first, so both are measured minutes apart.
+        # The append stage's anchors right after it, not minutes apart.
         self.bench_eventsourcing()
         for name, stage in (
             ("chain", self.bench_chain),
@@ -574,17 +588,102 @@ class Bench:
                 cold = record(result)
                 continue
             timings.append(record(result))
+        warm_p50 = percentile(timings, 0.5)
         self.results["standings_after_result"] = {
             "results": len(timings),
-            "warm_ms_p50": percentile(timings, 0.5),
+            "warm_ms_p50": warm_p50,
             "warm_ms_p95": percentile(timings, 0.95),
             "warm_ms_max": max(timings) if timings else None,
             "cold_ms": cold,
             "events_in_tournament": current_version(
                 services.tournament_stream(self.tid)
             ),
+            **self._fresh_workers(warm_p50),
+            **self._directors_at_once(warm_p50),
         }
         print("standings-after-result done", flush=True)
+
+    def _directors_at_once(self, warm_p50: float) -> dict[str, Any]:
+        """Five directors' threads entering results at once in one process, no
+        readers: what queueing on the tournament costs a result."""
+        import threading
+
+        from django.db import connections
+
+        from tournaments import services
+
+        sample = [self.pending.pop() for _ in range(min(25, len(self.pending) // 4))]
+        if len(sample) < 5:
+            self.pending.extend(sample)
+            return {}
+        timings: list[float] = []
+
+        def director(results: list[dict[str, Any]]) -> None:
+            try:
+                for result in results:
+                    t0 = time.perf_counter()
+                    services.result_record(
+                        tournament_id=self.tid,
+                        **{key: result[key] for key in RESULT_FIELDS},
+                        round_=result["round"],
+                        user=self.user,
+                    )
+                    timings.append(1000 * (time.perf_counter() - t0))
+            finally:
+                connections.close_all()
+
+        threads = [
+            threading.Thread(target=director, args=(sample[n::5],)) for n in range(5)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        p95 = percentile(timings, 0.95)
+        return {
+            "five_directors_results": len(timings),
+            "five_directors_ms_p50": percentile(timings, 0.5),
+            "five_directors_ms_p95": p95,
+            "five_directors_p95_to_warm_ratio": p95 / warm_p50,
+        }
+
+    def _fresh_workers(self, warm_p50: float) -> dict[str, Any]:
+        """A result entered by a process that has just started (bench/cold_result):
+        from the tournament's kept state, and replaying the whole tournament (the
+        anchor), interleaved, median of each."""
+        from tournaments.models import TournamentSnapshot
+
+        kept = TournamentSnapshot.objects.filter(tournament_id=self.tid).first()
+        runs: dict[str, list[float]] = {"kept_state": [], "replay": []}
+        # Leave most of the results to the HTTP stage (a small run has few).
+        pairs = min(FRESH_WORKER_PAIRS, len(self.pending) // 8)
+        if not pairs:
+            return {}
+        for _ in range(pairs):
+            for label in runs:
+                if not self.pending:
+                    break
+                result = {
+                    **self.pending.pop(),
+                    "tournament_id": str(self.tid),
+                    "username": self.user.username,
+                }
+                args = [sys.executable, "bench/cold_result.py", json.dumps(result)]
+                if label == "replay":
+                    args.append("--replay")
+                _, _, out = self._run_child(args)
+                runs[label].append(float(out.split()[-1]))
+        fresh = statistics.median(runs["kept_state"])
+        replay = statistics.median(runs["replay"])
+        return {
+            "fresh_worker_ms": fresh,
+            "fresh_worker_replay_ms": replay,
+            "fresh_worker_runs": runs,
+            "fresh_to_warm_ratio": fresh / warm_p50,
+            "fresh_to_replay_ratio": fresh / replay,
+            "kept_state_version": kept.version if kept else None,
+            "kept_state_bytes": len(kept.state) if kept else None,
+        }
 
     # --- replay -------------------------------------------------------------
 
@@ -812,6 +911,10 @@ class Bench:
             reads = json.loads(reads_path.read_text())
             reads["rps"] = reads["requests"] / self.scale.http_seconds
             stats["reads"] = reads
+            entry = stats.get("enter result")
+            if entry and reads.get("p95_ms"):
+                # The anchor of the same run: a director's result against a read.
+                stats["entry_to_reads_p95_ratio"] = entry["p95_ms"] / reads["p95_ms"]
             return stats
 
     def _wait_for(self, port: int) -> None:
@@ -920,7 +1023,7 @@ def _stage_lines(results: dict[str, Any]) -> list[tuple[str, str]]:
     if "rules" in results:
         rate = results["rules"]["events_per_second"]
         lines.append(("rules: events/s (one core)", f"{rate:,.0f}"))
-    standings = results.get("standings_after_result")
+    standings = results.get("standings_after_result", {})
     if standings:
         lines += [
             (
@@ -929,6 +1032,25 @@ def _stage_lines(results: dict[str, Any]) -> list[tuple[str, str]]:
             ),
             ("standings after a result: cold (ms)", f"{standings['cold_ms']:.0f}"),
         ]
+    if "fresh_worker_ms" in standings:
+        lines.append(
+            (
+                "standings after a result: fresh worker / replaying (ms)",
+                f"{standings['fresh_worker_ms']:.0f} / "
+                f"{standings['fresh_worker_replay_ms']:.0f} "
+                f"({standings['fresh_to_warm_ratio']:.1f}x warm, "
+                f"{standings['fresh_to_replay_ratio']:.2f}x replaying)",
+            )
+        )
+    if "five_directors_ms_p95" in standings:
+        lines.append(
+            (
+                "five directors at once, no readers: p50/p95 (ms)",
+                f"{standings['five_directors_ms_p50']:.0f} / "
+                f"{standings['five_directors_ms_p95']:.0f} "
+                f"(p95 {standings['five_directors_p95_to_warm_ratio']:.1f}x warm)",
+            )
+        )
     return lines
 
 

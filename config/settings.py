@@ -1,6 +1,7 @@
 """Django settings, read from the environment (see README "Configuration").
 
 DATABASE_URL   postgresql://… of an existing server; unset: the embedded PostgreSQL
+DATABASE_REPLICA_URLS  comma-separated postgresql://… of streaming replicas for reads
 SECRET_KEY     required when DEBUG is off
 DEBUG          1/0 (default 0)
 EVENT_LOG_KEY  the event log's HMAC key; required when DEBUG is off
@@ -68,6 +69,8 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     # A view that loses the database answers 503, not 500 (config/middleware.py).
     "config.middleware.DatabaseUnavailableMiddleware",
+    # Where this request reads: a replica, or the primary after a write.
+    "config.replicas.ReadReplicaMiddleware",
     # Serves the pages' CSS and JS under gunicorn too (no separate web server).
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -115,6 +118,17 @@ def _database() -> dict[str, object]:
 
 
 DATABASES = {"default": _database()}
+# Streaming replicas of the primary, for reads (config/replicas.py): replica_1, …
+DATABASE_REPLICAS: list[str] = []
+for _number, _url in enumerate(env_list("DATABASE_REPLICA_URLS", default=[]), 1):
+    _replica = parse_database_url(_url, name="DATABASE_REPLICA_URLS")
+    _replica["CONN_MAX_AGE"] = DATABASES["default"]["CONN_MAX_AGE"]
+    _replica["CONN_HEALTH_CHECKS"] = True
+    # Under test the replicas are the test database itself (nothing to create).
+    _replica["TEST"] = {"MIRROR": "default"}
+    DATABASES[f"replica_{_number}"] = _replica
+    DATABASE_REPLICAS.append(f"replica_{_number}")
+DATABASE_ROUTERS = ["config.replicas.PrimaryReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

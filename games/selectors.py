@@ -17,11 +17,11 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from django.db import connection
 from django.db.models import Q, QuerySet
 from django.utils.crypto import constant_time_compare, salted_hmac
 from rest_framework.fields import DateTimeField
 
+from config.replicas import reading
 from games.context import tournament_link
 from games.eventstore.models import StoredEvent
 from games.eventstore.store import read_stream
@@ -171,7 +171,7 @@ def game_detail(game_id: uuid.UUID) -> GameDetail | None:
         f"g.{'game_id' if name == 'id' else name}" for name in GAME_FIELDS
     )
     columns += ", g.created_by_id, g.share_version"
-    with connection.cursor() as cursor:
+    with reading().cursor() as cursor:
         cursor.execute(_with_tournament(columns, ("published_column",)), [game_id])
         row = cursor.fetchone()
     if row is None:
@@ -197,7 +197,7 @@ FROM games_turn WHERE game_id = %s ORDER BY index
 
 def game_turns(game_id: uuid.UUID) -> list[dict[str, Any]]:
     """The score sheet, in turn order (TurnOutput's documents)."""
-    with connection.cursor() as cursor:
+    with reading().cursor() as cursor:
         cursor.execute(_TURNS, [game_id])
         rows = cursor.fetchall()
     loads = json.loads
@@ -240,7 +240,7 @@ def game_header(game_id: uuid.UUID) -> GameHeader | None:
         " g.created_by_id, g.share_version, g.snapshot",
         ("name_column", "published_column"),
     )
-    with connection.cursor() as cursor:
+    with reading().cursor() as cursor:
         cursor.execute(sql, [game_id])
         row = cursor.fetchone()
     return None if row is None else GameHeader(*row)

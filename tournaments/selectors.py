@@ -28,10 +28,10 @@ from fractions import Fraction
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import connection
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
+from config.replicas import reading
 from games.eventstore.store import read_stream
 from games.eventstore.streams import stream_type
 from rules import tournament as rt
@@ -151,7 +151,7 @@ def _header(
 
 
 def tournament_header(tournament_id: uuid.UUID) -> TournamentHeader | None:
-    with connection.cursor() as cursor:
+    with reading().cursor() as cursor:
         cursor.execute(_HEADER, [tournament_id])
         row = cursor.fetchone()
     return None if row is None else _header(row)
@@ -179,7 +179,7 @@ WHERE t.tournament_id = %s
 def scorecard_header(
     tournament_id: uuid.UUID, player_id: str
 ) -> TournamentHeader | None:
-    with connection.cursor() as cursor:
+    with reading().cursor() as cursor:
         cursor.execute(_SCORECARD_HEADER, [player_id, tournament_id])
         row = cursor.fetchone()
     if row is None:
@@ -215,7 +215,7 @@ WHERE tournament_id = %s AND division = %s
 def last_round(tournament_id: uuid.UUID, division: str) -> int | None:
     """The division's last round with rows: its last paired round, 0 before round 1
     is paired (the pre-event order), None while the division has no player."""
-    with connection.cursor() as cursor:
+    with reading().cursor() as cursor:
         cursor.execute(_LAST_ROUND, [tournament_id, division])
         (last,) = cursor.fetchone()
     return last
@@ -244,7 +244,7 @@ def standings(
 ) -> tuple[int, list[dict[str, Any]]]:
     """The division's standings after ``after_round`` (None: the latest round; 0:
     the pre-event order), shaped as ``StandingOutput`` documents them."""
-    with connection.cursor() as cursor:
+    with reading().cursor() as cursor:
         cursor.execute(
             _STANDINGS,
             [tournament_id, division, after_round, tournament_id, division],
@@ -352,7 +352,7 @@ def scorecard_lines(
     tournament_id: uuid.UUID, player_id: str, division: str
 ) -> list[ScorecardLine]:
     """The player's rounds 1 to the division's last paired round (one statement)."""
-    with connection.cursor() as cursor:
+    with reading().cursor() as cursor:
         cursor.execute(_PLAYER_LINES, [tournament_id, player_id, division])
         rows = cursor.fetchall()
     return [_scorecard_line(row) for row in rows]
@@ -437,7 +437,7 @@ WHERE tournament_id = %s AND division = %s AND round = %s AND kind <> 'unplayed'
 
 def round_boards(tournament_id: uuid.UUID, division: str, round_: int) -> list[Board]:
     """The round's games by board, then the players alone, by number."""
-    with connection.cursor() as cursor:
+    with reading().cursor() as cursor:
         cursor.execute(_ROUND_ROWS, [tournament_id, division, round_])
         rows = cursor.fetchall()
     sides = {row[0]: (Side(*row[:16]), row[16], row[17], row[18]) for row in rows}
@@ -471,7 +471,7 @@ def board_game_ids(
     wanted = {(round_, board) for round_, board in boards if board is not None}
     if not wanted:
         return {}
-    with connection.cursor() as cursor:
+    with reading().cursor() as cursor:
         cursor.execute(
             _BOARD_GAMES,
             [
@@ -817,7 +817,7 @@ def division_summaries(
 ) -> list[dict[str, Any]]:
     """The tournament page's card of each division: its players, paired rounds,
     latest standings (None: no player yet) and recorded games."""
-    with connection.cursor() as cursor:
+    with reading().cursor() as cursor:
         cursor.execute(_DIVISION_SUMMARIES, {"t": tournament_id, "names": divisions})
         rows = cursor.fetchall()
     return [

@@ -20,17 +20,23 @@ import random
 import secrets
 import time
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.db import connection, transaction
 from django.http import Http404
 
 from games import selectors as game_selectors
 from games.eventstore.errors import ConcurrencyError
-from games.eventstore.store import AppendResult, append, load_state, lock_stream
+from games.eventstore.store import (
+    AppendResult,
+    append,
+    append_queued,
+    load_state,
+    lock_stream,
+)
 from games.eventstore.streams import StreamKey
 from rules import pairing as rp
 from rules import tournament as rt
@@ -100,24 +106,34 @@ def append_as_director(
     With `retry` and no `expected_version`, an append that lost a race to another
     director is validated again on the new state and retried: right for facts that
     do not depend on what the caller saw (a result from a score slip: the rules
-    still refuse a duplicate), wrong for anything else. Raises
+    still refuse a duplicate), wrong for anything else. Outside a transaction such
+    appends are queued and written together with the others this process's
+    threads queued meanwhile (``eventstore.append_queued``). Raises
     PermissionDeniedError (403) for anyone else."""
     queue = retry and expected_version is None
     attempts = RETRIES if queue else 1
     stream = tournament_stream(tournament_id)
+    allowed = may_enter_results if results_only else is_director
     for attempt in range(attempts):
         try:
+            if queue and not connection.in_atomic_block:
+                # Written together with the other directors' results queued in
+                # this process meanwhile (one lock, projection and commit).
+                return append_queued(
+                    stream,
+                    events,
+                    recorded_by=user,
+                    correlation_id=correlation_id,
+                    check=lambda version, state: _refuse_unless(
+                        allowed, version, state, user, tournament_id
+                    ),
+                )
             with transaction.atomic():
                 if queue:
                     # Wait for the other directors' appends instead of racing them.
                     lock_stream(stream)
                 version, state = tournament_state(tournament_id)
-                allowed = may_enter_results if results_only else is_director
-                if not allowed(state, user):
-                    raise PermissionDeniedError(
-                        "Only this tournament's directors may do that"
-                        + (" (or its scorekeepers)." if results_only else ".")
-                    )
+                _refuse_unless(allowed, version, state, user, tournament_id)
                 return append(
                     stream,
                     events,
@@ -133,6 +149,24 @@ def append_as_director(
             # A little jitter, so that the same appenders do not collide again.
             time.sleep(random.uniform(0, 0.01 * (attempt + 1)))
     raise AssertionError("unreachable")
+
+
+def _refuse_unless(
+    allowed: Callable[[TournamentAggregate, Any], bool],
+    version: int,
+    state: TournamentAggregate,
+    user: Any,
+    tournament_id: uuid.UUID,
+) -> None:
+    """TournamentNotFoundError (404) or PermissionDeniedError (403) unless `user`
+    is `allowed` to write to the tournament."""
+    if version == 0:
+        raise TournamentNotFoundError(f"No tournament {tournament_id}.")
+    if not allowed(state, user):
+        raise PermissionDeniedError(
+            "Only this tournament's directors may do that"
+            + (" (or its scorekeepers)." if allowed is may_enter_results else ".")
+        )
 
 
 def may_create_tournament(user: Any) -> bool:

@@ -11,14 +11,19 @@ one round's rows, not 31.
 from __future__ import annotations
 
 import datetime
+import hashlib
+import logging
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cache
+from pathlib import Path
 from typing import Any
 
-from django.db import connection
+from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
+from games import snapshots
 from games.eventstore.codec import Codec
 from games.eventstore.models import StoredEvent
 from games.eventstore.sql import BulkInsert
@@ -36,7 +41,10 @@ from tournaments.models import (
     Player,
     PlayerRound,
     Tournament,
+    TournamentSnapshot,
 )
+
+logger = logging.getLogger(__name__)
 
 
 class TournamentAccessError(RulesError):
@@ -200,6 +208,33 @@ class TournamentStream(StreamType[TournamentAggregate]):
     def initial_state(self, stream: StreamKey) -> TournamentAggregate:
         return TournamentAggregate()
 
+    def stored_state(
+        self, stream: StreamKey, version: int
+    ) -> tuple[int, TournamentAggregate] | None:
+        # On the primary, as every read of the store.
+        with connection.cursor() as cursor:
+            cursor.execute(_SNAPSHOT_READ, [stream.id, version])
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        kept_version, blob = row
+        state = snapshots.unseal(
+            _SNAPSHOTS, _fingerprint(), stream.id, kept_version, blob
+        )
+        if not isinstance(state, TournamentAggregate):
+            return None
+        return kept_version, state
+
+    def keep_state(
+        self, stream: StreamKey, since: int, version: int, state: TournamentAggregate
+    ) -> None:
+        # Every SNAPSHOT_EVERY versions: a cold worker then applies fewer than
+        # that many events to the kept state, and a director's result pays for
+        # the pickling (a few milliseconds at national scale) once in a while.
+        if since // SNAPSHOT_EVERY == version // SNAPSHOT_EVERY:
+            return
+        _write_snapshot(stream.id, version, state)
+
     def apply(
         self,
         state: TournamentAggregate,
@@ -228,7 +263,13 @@ class TournamentStream(StreamType[TournamentAggregate]):
         # each row's key first).
         tables = [
             model._meta.db_table
-            for model in (PlayerRound, Player, Director, Tournament)
+            for model in (
+                PlayerRound,
+                Player,
+                Director,
+                TournamentSnapshot,
+                Tournament,
+            )
         ]
         with connection.cursor() as cursor:
             # Checks deferred in this transaction must run first (TRUNCATE refuses
@@ -308,9 +349,49 @@ class TournamentStream(StreamType[TournamentAggregate]):
             PlayerRound.objects.filter(tournament=tournament).delete()
         for division, from_round in scope.rounds.items():
             _project_rounds(tournament, state, division, from_round)
+        if rebuilding:
+            # The rebuild replayed the whole tournament: keep its state.
+            _write_snapshot(stream.id, values["version"], state)
 
 
 _SYSTEM_TYPES = tuple(te.SYSTEM_EVENT_TYPES.values())
+
+# Tournament states kept (TournamentSnapshot): one every this many versions.
+SNAPSHOT_EVERY = 200
+_SNAPSHOTS = "tournaments.snapshots"
+_SNAPSHOT_READ = """
+SELECT version, state FROM tournaments_snapshot
+WHERE tournament_id = %s AND version <= %s
+"""
+# Never replaces a newer state (two workers may keep one at once).
+_SNAPSHOT_WRITE = """
+INSERT INTO tournaments_snapshot (tournament_id, version, state)
+VALUES (%s, %s, %s)
+ON CONFLICT (tournament_id) DO UPDATE
+SET version = excluded.version, state = excluded.state
+WHERE tournaments_snapshot.version < excluded.version
+"""
+
+
+@cache
+def _fingerprint() -> bytes:
+    """The rules' fingerprint and this module's source (TournamentAggregate's)."""
+    digest = hashlib.sha256(snapshots.rules_fingerprint())
+    digest.update(Path(__file__).read_bytes())
+    digest.update(Path(te.__file__).read_bytes())
+    return digest.digest()
+
+
+def _write_snapshot(
+    tournament_id: uuid.UUID, version: int, state: TournamentAggregate
+) -> None:
+    blob = snapshots.seal(_SNAPSHOTS, _fingerprint(), tournament_id, version, state)
+    try:
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(_SNAPSHOT_WRITE, [tournament_id, version, blob])
+    except DatabaseError:
+        # A kept state only saves a replay: failing to keep one fails nothing.
+        logger.exception("tournament %s: state not kept", tournament_id)
 
 
 @dataclass
@@ -439,6 +520,8 @@ def _project_rounds(
     PlayerRound.objects.filter(
         tournament=tournament, division=division, round__gte=from_round
     ).delete()
+    # Column values, not model instances: building 125 PlayerRound objects was
+    # most of a national result's projection (a national benchmark profile).
     rows = [
         _player_round(tournament, state, division, round_, position, line)
         for round_ in range(from_round, rules.paired_rounds(division) + 1)
@@ -447,7 +530,7 @@ def _project_rounds(
         )
     ]
     _stamp(tournament, rows)
-    _ROUND_ROWS.copy([[getattr(row, name) for name in _ROUND_COLUMNS] for row in rows])
+    _ROUND_ROWS.copy([[row[name] for name in _ROUND_COLUMNS] for row in rows])
 
 
 def _player_round(
@@ -457,15 +540,16 @@ def _player_round(
     round_: int,
     position: int,
     line: StandingRow,
-) -> PlayerRound:
-    """Flatten a standings line and its round's entry into a row: no decisions."""
+) -> dict[str, Any]:
+    """Flatten a standings line and its round's entry into a row's columns (by
+    attribute name): no decisions."""
     rules = state.rules
     assert rules is not None
     entry = line.entry
     assert entry is not None
     round_state = rules.round_state(division, round_)
-    return PlayerRound(
-        tournament=tournament,
+    return dict(
+        tournament_id=tournament.tournament_id,
         division=division,
         round=round_,
         player_id=line.player_id,
@@ -545,9 +629,9 @@ _ROUND_COLUMNS = [
 _ROUND_ROWS = BulkInsert(PlayerRound, _ROUND_COLUMNS)
 
 
-def _stamp(tournament: Tournament, rows: list[PlayerRound]) -> None:
+def _stamp(tournament: Tournament, rows: list[dict[str, Any]]) -> None:
     """Set when and at which log position each row last changed (for sync)."""
-    versions = {row.changed_version for row in rows}
+    versions = {row["changed_version"] for row in rows}
     found = dict(
         (version, (position, recorded_at))
         for version, position, recorded_at in StoredEvent.objects.filter(
@@ -555,4 +639,4 @@ def _stamp(tournament: Tournament, rows: list[PlayerRound]) -> None:
         ).values_list("version", "position", "recorded_at")
     )
     for row in rows:
-        row.changed_position, row.changed_at = found[row.changed_version]
+        row["changed_position"], row["changed_at"] = found[row["changed_version"]]

@@ -136,6 +136,18 @@ class StreamType(Generic[State]):
     def end_rebuild(self) -> None:
         """A rebuild ends: write whatever was buffered."""
 
+    def stored_state(self, stream: StreamKey, version: int) -> tuple[int, State] | None:
+        """A state of the stream kept at some version up to `version`, to replay
+        from instead of its first event (None: replay it all)."""
+        return None
+
+    def keep_state(
+        self, stream: StreamKey, since: int, version: int, state: State
+    ) -> None:
+        """The stream's `state` at `version`, replayed or appended since version
+        `since`: keep it for ``stored_state`` when this type keeps states. Called
+        outside any transaction (after the append's commit)."""
+
     def replay(self, stream: StreamKey, events: Iterable[RecordedEvent]) -> State:
         state = self.initial_state(stream)
         for recorded in events:

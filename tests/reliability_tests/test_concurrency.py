@@ -11,6 +11,7 @@ from django.db import connections
 from rest_framework.test import APIClient
 
 from games import services as game_services
+from games.eventstore import store
 from games.eventstore.cache import state_cache
 from games.eventstore.errors import ConcurrencyError
 from games.eventstore.models import StoredEvent
@@ -162,6 +163,11 @@ def test_when_both_pass_validation_the_unique_version_decides(
     rules refuse the duplicate result (400). Either way exactly one result is
     stored."""
     monkeypatch.setattr(services, "lock_stream", lambda stream: None)
+    # Without a version the service queues the append (store.append_queued): each
+    # thread gets a queue of its own, as two server processes would, and the
+    # queue's writer skips the lock too.
+    monkeypatch.setattr(store, "lock_stream", lambda stream: None)
+    monkeypatch.setattr(store, "_queues", _QueuesPerThread())
     tournament_id, ids = two_directors
     handler = stream_type("tournament")
     original = handler.apply
@@ -192,6 +198,13 @@ def test_when_both_pass_validation_the_unique_version_decides(
         assert loser["code"] == "duplicate_result"
     assert len(_results_of(tournament_id, a, b)) == 1
     assert StoredEvent.objects.filter(stream_id=tournament_id).count() == version + 1
+
+
+class _QueuesPerThread(threading.local):
+    """The store's append queues, one per thread (as one per process)."""
+
+    def __init__(self) -> None:
+        store._StreamQueues.__init__(self)
 
 
 def _note_writer(game_id, target, user, writer, out, conflicts):

@@ -1,0 +1,222 @@
+"""Reads on a real streaming replica, writes and a director's next reads on the
+primary (config/replicas.py).
+
+The replica is a second PostgreSQL cluster started here from the test run's own
+server with ``pg_basebackup -R`` (the binaries the embedded PostgreSQL uses), so it
+streams the test database's WAL like a production standby. Pausing its replay
+(``pg_wal_replay_pause()``) makes it lag for as long as the test wants.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.db import connection, connections
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from config import embedded_pg
+from config.replicas import COOKIE, primary_position
+from tests.reliability_tests.conftest import make_tournament, subprocess_env
+
+ALIAS = "replica_1"
+CATCH_UP_SECONDS = 30
+
+
+class StreamingReplica:
+    """A hot standby of the embedded server, in a directory of its own."""
+
+    def __init__(self) -> None:
+        server = embedded_pg._server
+        self.bin = Path(server.bin_path)
+        self.user = server.system_user  # PostgreSQL will not run as root
+        self.folder = Path(tempfile.mkdtemp(prefix="replica-"))
+        self.pgdata = self.folder / "data"
+        if self.user is not None:
+            shutil.chown(self.folder, self.user, self.user)
+
+    def _run(self, command: str, *args: str) -> None:
+        done = subprocess.run(
+            [str(self.bin / command), *args],
+            capture_output=True,
+            text=True,
+            user=self.user,
+            timeout=120,
+        )
+        log = self.folder / "log"
+        assert done.returncode == 0, f"{command} failed: {done.stderr}{done.stdout}" + (
+            log.read_text() if log.exists() else ""
+        )
+
+    def start(self, primary_socket: str) -> None:
+        # -R writes standby.signal and primary_conninfo: a streaming standby.
+        self._run(
+            "pg_basebackup",
+            *("-D", str(self.pgdata), "-h", primary_socket, "-U", "postgres"),
+            *("-R", "-X", "stream", "-c", "fast"),
+        )
+        # The embedded server keeps its socket in its data directory, and the copy
+        # took the socket's lock file along: the standby's own would clash.
+        for lock in self.pgdata.glob(".s.PGSQL.*"):
+            lock.unlink()
+        self._run(
+            "pg_ctl",
+            *("-D", str(self.pgdata), "-l", str(self.folder / "log"), "-w"),
+            *("-o", f'-h "" -k {self.pgdata}', "start"),
+        )
+
+    def stop(self) -> None:
+        try:
+            if (self.pgdata / "postmaster.pid").exists():
+                self._run("pg_ctl", "-D", str(self.pgdata), "-m", "immediate", "stop")
+        finally:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+    def settings(self) -> dict[str, object]:
+        """The replica's DATABASES entry: the test database, on the replica."""
+        return {**connection.settings_dict, "HOST": str(self.pgdata)}
+
+    def query(self, sql: str) -> object:
+        with connections[ALIAS].cursor() as cursor:
+            cursor.execute(sql)
+            return cursor.fetchone()[0]
+
+    def wait_for(self, position: str) -> None:
+        deadline = time.monotonic() + CATCH_UP_SECONDS
+        while not self.query(
+            f"SELECT pg_last_wal_replay_lsn() >= '{position}'::pg_lsn"
+        ):
+            assert time.monotonic() < deadline, f"replica never replayed {position}"
+            time.sleep(0.05)
+
+
+@pytest.fixture(scope="module")
+def standby(django_db_setup, django_db_blocker) -> Iterator[StreamingReplica]:
+    """A replica of the test database's server, known to Django as ALIAS."""
+    if embedded_pg._server is None:
+        pytest.skip("needs the embedded PostgreSQL's binaries (DATABASE_URL is set)")
+    replica = StreamingReplica()
+    try:
+        with django_db_blocker.unblock():
+            replica.start(connection.settings_dict["HOST"])
+        # A mirror of the test database for Django's test machinery: a transactional
+        # test empties the primary's tables, and the replica follows.
+        connections.settings[ALIAS] = {
+            **replica.settings(),
+            "TEST": {**connection.settings_dict["TEST"], "MIRROR": "default"},
+        }
+        yield replica
+    finally:
+        if ALIAS in connections.settings:
+            connections[ALIAS].close()
+            del connections[ALIAS]
+            del connections.settings[ALIAS]
+        replica.stop()
+
+
+@pytest.fixture
+def replica(standby, settings) -> Iterator[StreamingReplica]:
+    settings.DATABASE_REPLICAS = [ALIAS]
+    yield standby
+    # Never leave the next test a paused replica.
+    standby.query("SELECT pg_wal_replay_resume()")
+
+
+def standing(client: Client, tournament_id, player_id: str) -> dict:
+    response = client.get(
+        f"/api/tournaments/{tournament_id}/standings", {"division": "A"}
+    )
+    assert response.status_code == 200, response.content
+    return next(r for r in response.json()["standings"] if r["player"] == player_id)
+
+
+def reads_on_replica(capture: CaptureQueriesContext) -> list[str]:
+    """The statements a request ran on the replica, apart from the position check."""
+    return [q["sql"] for q in capture.captured_queries if "wal_replay" not in q["sql"]]
+
+
+@pytest.mark.django_db(transaction=True, databases=["default", ALIAS])
+def test_a_director_reads_their_result_while_the_replica_lags(director, replica):
+    tournament_id, ids = make_tournament(director)
+    director_client = Client()
+    director_client.force_login(director)
+    reader = Client()
+    replica.wait_for(primary_position())
+    assert replica.query("SELECT pg_is_in_recovery()") is True
+    assert standing(reader, tournament_id, ids[0])["games"] == 0
+
+    replica.query("SELECT pg_wal_replay_pause()")
+    # Written on the primary: the replica is read-only and would refuse it.
+    entered = director_client.post(
+        f"/api/tournaments/{tournament_id}/results",
+        {"round": 1, "player_a": ids[0], "player_b": ids[1]}
+        | {"score_a": 410, "score_b": 380},
+        content_type="application/json",
+    )
+    assert entered.status_code == 201, entered.content
+    assert COOKIE in entered.cookies
+
+    # The director's next read goes to the primary: the replica has not replayed
+    # the result (it was asked, once), so nothing else is read there.
+    with CaptureQueriesContext(connections[ALIAS]) as on_replica:
+        mine = standing(director_client, tournament_id, ids[0])
+    assert (mine["wins"], mine["spread"]) == (1, 30)
+    assert len(on_replica.captured_queries) == 1
+    assert reads_on_replica(on_replica) == []
+
+    # A signed-out reader reads the lagging replica: the standings before it.
+    with CaptureQueriesContext(connections[ALIAS]) as on_replica:
+        theirs = standing(reader, tournament_id, ids[0])
+    assert theirs["games"] == 0
+    assert reads_on_replica(on_replica)
+
+    replica.query("SELECT pg_wal_replay_resume()")
+    replica.wait_for(entered.cookies[COOKIE].value.split(":")[0])
+    assert standing(reader, tournament_id, ids[0])["wins"] == 1
+    # Caught up: the director is back on the replica too.
+    with CaptureQueriesContext(connections[ALIAS]) as on_replica:
+        assert standing(director_client, tournament_id, ids[0])["wins"] == 1
+    assert reads_on_replica(on_replica)
+
+
+@pytest.mark.django_db(transaction=True, databases=["default", ALIAS])
+def test_a_signed_in_page_after_a_write_is_read_on_the_primary(director, replica):
+    """The director's HTML standings page too, with the replica paused."""
+    tournament_id, ids = make_tournament(director)
+    director_client = Client()
+    director_client.force_login(director)
+    replica.wait_for(primary_position())
+    replica.query("SELECT pg_wal_replay_pause()")
+    entered = director_client.post(
+        f"/api/tournaments/{tournament_id}/results",
+        {"round": 1, "player_a": ids[0], "player_b": ids[1]}
+        | {"score_a": 399, "score_b": 401},
+        content_type="application/json",
+    )
+    assert entered.status_code == 201, entered.content
+    page = director_client.get(f"/tournaments/{tournament_id}/divisions/A/standings/")
+    assert page.status_code == 200
+    # The winner's total score, in the director's page only.
+    assert b">401<" in page.content
+    signed_out = Client().get(f"/tournaments/{tournament_id}/divisions/A/standings/")
+    assert signed_out.status_code == 200
+    assert b">401<" not in signed_out.content
+
+
+def test_a_replica_url_that_is_not_postgresql_stops_start_up_naming_it():
+    done = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"],
+        env=subprocess_env(DATABASE_REPLICA_URLS="mysql://db.example/records"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode != 0
+    assert "DATABASE_REPLICA_URLS must be a postgresql:// URL" in done.stderr
