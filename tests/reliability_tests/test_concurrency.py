@@ -145,7 +145,11 @@ def test_without_a_version_the_second_slip_waits_and_is_refused_as_a_duplicate(
     assert sorted(status for status, _ in answers) == [201, 400], answers
     loser = next(body for status, body in answers if status != 201)
     assert loser["code"] == "duplicate_result"
-    assert sorted(validations) == [version + 1, version + 2]
+    # The loser validated once, on the state with the winner's result in it. The
+    # winner's event may be applied again by a thread catching its cached state
+    # up with the log (a replay, not a validation), so only its presence counts.
+    assert validations.count(version + 2) == 1
+    assert set(validations) == {version + 1, version + 2}
     assert len(_results_of(tournament_id, a, b)) == 1
     assert StoredEvent.objects.filter(stream_id=tournament_id).count() == version + 1
 
