@@ -60,6 +60,7 @@ from games.eventstore.streams import (
     projection_indexes,
     stream_type,
 )
+from games.eventstore.verify import EVENT_FIELDS
 
 
 class BulkRow(NamedTuple):
@@ -123,23 +124,8 @@ class BulkSummary:
     writing_seconds: float = 0.0
 
 
-_LOG_ROWS = BulkInsert(
-    StoredEvent,
-    [
-        "position",
-        "stream_type",
-        "stream_id",
-        "version",
-        "event_type",
-        "schema_version",
-        "payload",
-        "metadata",
-        "recorded_at",
-        "recorded_by",
-        "correlation_id",
-        "chain_hash",
-    ],
-)
+# Every column of the log, in the order a backup line names them (verify.py).
+_LOG_ROWS = BulkInsert(StoredEvent, list(EVENT_FIELDS))
 
 
 def prepare_new_stream(
