@@ -66,6 +66,17 @@ def current_version(stream: StreamKey) -> int:
     return row or 0
 
 
+def _stream_end(stream: StreamKey) -> tuple[int, str]:
+    """The stream's last version and chain hash: (0, "") when it has no events."""
+    last = (
+        StoredEvent.objects.filter(stream_id=stream.id)
+        .order_by("-version")
+        .values_list("version", "chain_hash")
+        .first()
+    )
+    return last if last is not None else (0, "")
+
+
 # Every column of the log, in the order events_from_rows reads them.
 EVENT_COLUMNS = """position, stream_id, version, event_type, schema_version, payload,
        metadata, recorded_at, recorded_by_id, correlation_id, chain_hash"""
@@ -193,10 +204,7 @@ def _state_at(
         state = entry[1]
         # Bounded: a later commit must not slip into a state cached as `version`.
         newer = read_stream(stream, after_version=entry[0], to_version=version)
-        for recorded in newer:
-            state = handler.apply(
-                state, recorded.event, recorded.version, recorded.metadata
-            )
+        state = _apply_recorded(handler, state, newer)
         chain = newer[-1].chain_hash if newer else entry[2]
     else:
         stored = handler.stored_state(stream, version) if version else None
@@ -208,16 +216,24 @@ def _state_at(
             # second): only the events since it.
             start, state = stored
             events = read_stream(stream, after_version=start, to_version=version)
-            for recorded in events:
-                state = handler.apply(
-                    state, recorded.event, recorded.version, recorded.metadata
-                )
+            state = _apply_recorded(handler, state, events)
         chain = events[-1].chain_hash if events else None
         since = stored[0] if stored is not None else 0
         transaction.on_commit(lambda: handler.keep_state(stream, since, version, state))
     if keep:
         state_cache.put(stream, version, state, chain)
     return state, chain
+
+
+def _apply_recorded(
+    handler: StreamType[Any], state: Any, events: Sequence[RecordedEvent]
+) -> Any:
+    """`state` with logged events applied (a replay: no limits checked)."""
+    for recorded in events:
+        state = handler.apply(
+            state, recorded.event, recorded.version, recorded.metadata
+        )
+    return state
 
 
 def load_state(
@@ -337,13 +353,7 @@ def _starting_point(
         # Events never change, so the cached state is what the stream was at this
         # version; if it has moved on, the insert hits the unique key.
         return cached[0], cached[1], cached[2]
-    last = (
-        StoredEvent.objects.filter(stream_id=stream.id)
-        .order_by("-version")
-        .values_list("version", "chain_hash")
-        .first()
-    )
-    current, previous_hash = last if last is not None else (0, "")
+    current, previous_hash = _stream_end(stream)
     if current != expected_version:
         raise ConcurrencyError(stream, expected_version, current)
     state, _ = _state_at(stream, current)
@@ -746,13 +756,7 @@ def _write_locked(
 ) -> Callable[[], None] | None:
     with transaction.atomic():
         lock_stream(stream)
-        last = (
-            StoredEvent.objects.filter(stream_id=stream.id)
-            .order_by("-version")
-            .values_list("version", "chain_hash")
-            .first()
-        )
-        current, chain = last if last is not None else (0, "")
+        current, chain = _stream_end(stream)
         before, _ = _state_at(stream, current)
         accepted = _validate_queued(handler, batch, current, before)
         if not accepted:
