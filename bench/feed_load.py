@@ -29,6 +29,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from run import ROOT, _setup_django
 
+from tournaments.pairing import services as pairing_services
+from tournaments.players import services as players_services
+from tournaments.results import services as results_services
+from tournaments.setup import services as setup_services
+
 PORT = 8766
 
 
@@ -94,11 +99,11 @@ def _page_ms(path: str) -> float:
 def _tournament():
     from django.contrib.auth import get_user_model
 
-    from tournaments import services
+    pass
     from tournaments.models import Player
 
     user = get_user_model().objects.create_user("feed-bench")
-    tid = services.tournament_create(
+    tid = setup_services.tournament_create(
         user=user,
         name="Feed bench",
         start_date="2026-11-21",
@@ -106,7 +111,7 @@ def _tournament():
         rounds=5,
         published=True,
     ).stream.id
-    services.players_register(
+    players_services.players_register(
         tournament_id=tid,
         division="A",
         entries=[(f"Player {n:02d}", 2000 - n, "") for n in range(1, 41)],
@@ -118,7 +123,7 @@ def _tournament():
         .values_list("player_id", flat=True)
     )
     games = [(n // 2 + 1, ids[n], ids[n + 1]) for n in range(0, len(ids), 2)]
-    services.round_pair(
+    pairing_services.round_pair(
         tournament_id=tid,
         division="A",
         round_=1,
@@ -165,7 +170,8 @@ def _gunicorn() -> subprocess.Popen[bytes]:
 
 def _round(count: int, results: list, user, tid) -> dict[str, float]:
     from games.eventstore.models import FeedEntry
-    from tournaments import services
+
+    pass
 
     stop = threading.Event()
     subscribers = [
@@ -177,7 +183,7 @@ def _round(count: int, results: list, user, tid) -> dict[str, float]:
     committed: dict[int, float] = {}
     pages = []
     for board, first, second, round_ in results:
-        stored = services.result_record(
+        stored = results_services.result_record(
             tournament_id=tid,
             round_=round_,
             player_a=first,

@@ -158,7 +158,7 @@ LEXICONS = env_mapping("LEXICONS")
 # (LEAVE,VALUE lines, as macondo's and Quackle's superleaves). None ships.
 LEAVES = env_mapping("LEAVES")
 
-# Who may create tournaments (tournaments.services.may_create_tournament): "staff"
+# Who may create tournaments (tournaments.core.access.may_create_tournament): "staff"
 # accounts only, or any signed-in user ("users").
 TOURNAMENT_CREATORS = env_choice(
     "TOURNAMENT_CREATORS", ("staff", "users"), default="staff"
@@ -244,9 +244,9 @@ SPECTACULAR_SETTINGS = {
         "RulesetEnum": "rules.ruleset.PRESETS",
         # What a round was for a player, and its outcome: one name each wherever
         # results are read (scorecards, pairings, the ratings lists).
-        "EntryKindEnum": "tournaments.serializers.KINDS",
-        "GameKindEnum": "tournaments.ratings_serializers.GAME_KINDS",
-        "OutcomeEnum": "tournaments.serializers.OUTCOMES",
+        "EntryKindEnum": "tournaments.results.serializers.KINDS",
+        "GameKindEnum": "tournaments.ratings.serializers.GAME_KINDS",
+        "OutcomeEnum": "tournaments.results.serializers.OUTCOMES",
     },
     # Swagger UI from our own static files (drf-spectacular-sidecar): the API docs
     # work offline and load nothing from elsewhere.

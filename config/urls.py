@@ -8,14 +8,14 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from config.auth import LoginView, TokenApi
 from config.health import HealthApi
-from tournaments.ratings_urls import page_urlpatterns as ratings_page_urls
+from tournaments.ratings.urls import page_urlpatterns as ratings_page_urls
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/health", HealthApi.as_view(), name="health"),
     path("api/", include("games.urls")),
     path("api/", include("tournaments.urls")),
-    path("api/", include("tournaments.ratings_urls")),
+    path("api/", include("tournaments.ratings.urls")),
     # Above the pages' accounts/ URLs, so that sign-in is the rate-limited view.
     path("accounts/login/", LoginView.as_view(), name="login"),
     path("api/auth/token", TokenApi.as_view(), name="api-token"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 
-from tournaments import selectors
+from tournaments.pairing import selectors
 
 
 def round_games(

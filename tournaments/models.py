@@ -47,7 +47,7 @@ class Tournament(models.Model):
     # a result in division A leaves division B's cached pages valid.
     division_versions = models.JSONField(default=dict)
     published = models.BooleanField(default=False)
-    # Players may report their own games (tournaments.selfentry): the scorecard
+    # Players may report their own games (tournaments.room.selfentry): the scorecard
     # pages offer it, read with the tournament's header.
     self_entry = models.BooleanField(default=False)
     created_at = models.DateTimeField()
@@ -77,7 +77,7 @@ SCOREKEEPER = "scorekeeper"
 
 class TournamentSnapshot(models.Model):
     """The tournament's replayed state at `version`, authenticated like a game's
-    (games.snapshots; written by tournaments.streams every few hundred versions):
+    (games.snapshots; written by tournaments.core.stream every few hundred versions):
     a worker that has just started loads it and applies the events since, instead
     of replaying a national tournament (most of a second).
 
@@ -289,7 +289,7 @@ class MemberProfile(models.Model):
 
     Not a fact of any tournament: a claim. It becomes a link to a tournament's
     player (``PlayerAccountLinked``) when a director confirms it or when players
-    are registered with that id (``tournaments.accounts``).
+    are registered with that id (``tournaments.players.accounts``).
     """
 
     user = models.OneToOneField(

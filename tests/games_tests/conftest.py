@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from games.eventstore.cache import state_cache
+from tournaments.players import services as players_services
+from tournaments.setup import services as setup_services
 
 
 @pytest.fixture(autouse=True)
@@ -27,9 +29,9 @@ def stranger(django_user_model):
 def club_tournament(user, names, *, published=True):
     """A 3-round tournament of `user`'s with `names` (rated 1500 down) in division
     A: its id and the players' ids in number order."""
-    from tournaments import services
+    pass
 
-    created = services.tournament_create(
+    created = setup_services.tournament_create(
         user=user,
         name="Riverside Open",
         start_date="2026-11-21",
@@ -37,7 +39,7 @@ def club_tournament(user, names, *, published=True):
         rounds=3,
         published=published,
     )
-    registered = services.players_register(
+    registered = players_services.players_register(
         tournament_id=created.stream.id,
         division="A",
         entries=[(name, 1500 - 100 * index, "") for index, name in enumerate(names)],

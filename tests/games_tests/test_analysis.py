@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 from games import analysis, services
 from games.eventstore.models import StoredEvent
 from tests.games_tests.conftest import club_tournament
-from tournaments import corrections
+from tournaments.setup import services as setup_services
 
 pytestmark = pytest.mark.django_db
 
@@ -95,7 +95,7 @@ def test_it_is_computed_once_per_version_and_never_stored(recorder, monkeypatch)
 
 def test_the_tournaments_word_list_serves_its_games(recorder):
     tid, ids = club_tournament(recorder, ["Ann Able", "Ben Baker"])
-    corrections.settings_change(
+    setup_services.settings_change(
         tournament_id=tid, changes={"lexicon": "TINY"}, user=recorder
     )
     gid = play(

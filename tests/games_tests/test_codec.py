@@ -22,7 +22,7 @@ from rules import tournament as rt
 from rules.ruleset import ruleset
 from rules.state import replay
 from tests.rules_tests.gamegen import random_game
-from tournaments import events as te
+from tournaments.core import events as core_events
 
 
 @pytest.fixture(scope="module")
@@ -80,11 +80,11 @@ def test_tournament_events_round_trip_too():
     """The tournament stream's events (rules and system ones) share the codec."""
     codec = Codec()
     codec.register_all(rt.EVENT_TYPES)
-    codec.register_all(te.SYSTEM_EVENT_TYPES)
+    codec.register_all(core_events.SYSTEM_EVENT_TYPES)
     for event in (
         rt.DivisionAdded(name="A"),
-        te.DirectorAdded(user_id=3, username="mara"),
-        te.PublicationChanged(published=True),
+        core_events.DirectorAdded(user_id=3, username="mara"),
+        core_events.PublicationChanged(published=True),
     ):
         name, version, payload = codec.encode(event)
         assert codec.decode(name, version, json.loads(json.dumps(payload))) == event

@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 from games import services
 from games.eventstore.models import StoredEvent
 from tests.games_tests.conftest import club_tournament
-from tournaments import services as tournament_services
+from tournaments.setup import services as setup_services
 
 pytestmark = pytest.mark.django_db
 
@@ -166,7 +166,5 @@ def test_a_private_tournaments_games_stay_private(
     )
     assert response.status_code == 400
     assert response.json()["code"] == "tournament_game"
-    tournament_services.tournament_publish(
-        tournament_id=tid, published=True, user=recorder
-    )
+    setup_services.tournament_publish(tournament_id=tid, published=True, user=recorder)
     assert game_id in listed(client_of(stranger))

@@ -10,21 +10,22 @@ import pytest
 from games.eventstore.cache import state_cache
 from games.eventstore.store import current_version
 from games.eventstore.warmup import recent_streams
-from tournaments import services
-from tournaments.services import tournament_stream
+from tournaments.core.aggregate import tournament_stream
+from tournaments.players import services as players_services
+from tournaments.setup import services as setup_services
 
 GUNICORN_CONF = Path(__file__).resolve().parents[2] / "config" / "gunicorn.conf.py"
 
 
 def make_tournament(user, name):
-    created = services.tournament_create(
+    created = setup_services.tournament_create(
         user=user,
         name=name,
         start_date="2026-11-21",
         end_date="2026-11-21",
         rounds=3,
     )
-    services.players_register(
+    players_services.players_register(
         tournament_id=created.stream.id,
         division="A",
         entries=[("Ann", 1500, ""), ("Ben", 1400, "")],

@@ -21,7 +21,11 @@ from django.db import connection
 
 from games import services as game_services
 from games.eventstore.cache import state_cache
-from tournaments import services
+from tournaments.core import aggregate
+from tournaments.pairing import services as pairing_services
+from tournaments.players import services as players_services
+from tournaments.results import services as results_services
+from tournaments.setup import services as setup_services
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 
@@ -69,7 +73,7 @@ def make_tournament(
     paired by hand (1 v 2, 3 v 4, …) unless told not to. Returns (tournament_id,
     player ids in number order)."""
     names = names or [f"Player {n}" for n in range(1, players + 1)]
-    result = services.tournament_create(
+    result = setup_services.tournament_create(
         user=user,
         name=name,
         start_date="2026-11-21",
@@ -79,16 +83,16 @@ def make_tournament(
         preset=preset,
     )
     tournament_id = result.stream.id
-    services.players_register(
+    players_services.players_register(
         tournament_id=tournament_id,
         division="A",
         entries=[(player, 1500 - n, "") for n, player in enumerate(names, start=1)],
         user=user,
     )
-    _, state = services.tournament_state(tournament_id)
+    _, state = aggregate.tournament_state(tournament_id)
     ids = sorted(state.rules.players, key=lambda pid: state.rules.players[pid].number)
     if pair_by_hand:
-        services.round_pair(
+        pairing_services.round_pair(
             tournament_id=tournament_id,
             division="A",
             round_=1,
@@ -101,7 +105,7 @@ def make_tournament(
 
 def record_result(user, tournament_id, first: str, second: str, scores=(400, 300)):
     """Record a round-1 result: `first` scores scores[0], `second` scores[1]."""
-    return services.result_record(
+    return results_services.result_record(
         tournament_id=tournament_id,
         round_=1,
         player_a=first,

@@ -13,7 +13,8 @@ from rest_framework.test import APIClient
 from games import services as game_services
 from games.eventstore.models import StoredEvent
 from tests.reliability_tests.conftest import make_tournament, start_game
-from tournaments import services
+from tournaments.core import aggregate
+from tournaments.players import services
 
 # Sign-in itself is open to anyone.
 OPEN_POSTS = {"/api/auth/token"}
@@ -120,7 +121,7 @@ def test_a_director_of_one_tournament_cannot_write_to_another(
         assert response.status_code in {400, 403}, (path, response.status_code)
     assert event_count() == before
     # The result a director of A would enter is refused for B with a 403.
-    _, state = services.tournament_state(ids["tournament_id"])
+    _, state = aggregate.tournament_state(ids["tournament_id"])
     first, second = sorted(
         state.rules.players, key=lambda p: state.rules.players[p].number
     )[:2]

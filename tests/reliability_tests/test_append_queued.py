@@ -14,8 +14,9 @@ from games.eventstore.errors import EventRejectedError
 from games.eventstore.models import StoredEvent
 from games.eventstore.streams import stream_type
 from tests.reliability_tests.conftest import make_tournament
-from tournaments import services
+from tournaments.core import aggregate
 from tournaments.models import PlayerRound
+from tournaments.results import services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -88,7 +89,7 @@ def test_results_queued_meanwhile_are_written_in_one_batch(director, monkeypatch
 
 
 def _wait_until_queued(tournament_id, count: int) -> None:
-    stream = services.tournament_stream(tournament_id)
+    stream = aggregate.tournament_stream(tournament_id)
     for _ in range(3000):
         with store._queues.lock:
             if len(store._queues.waiting.get(stream, [])) == count:

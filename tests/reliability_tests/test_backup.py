@@ -34,8 +34,10 @@ from tests.reliability_tests.conftest import (
     manage,
     subprocess_env,
 )
-from tournaments import services
 from tournaments.models import Director, Player, PlayerRound, Tournament
+from tournaments.pairing import services as pairing_services
+from tournaments.players import services as players_services
+from tournaments.results import services as results_services
 
 
 @pytest.fixture
@@ -46,7 +48,7 @@ def history(director, other_user, shared_gcg_dir):
     five-point challenge game, and a tournament's games play under its rules."""
     tournament_id, ids = make_tournament(director, preset="wespa")
     for board in range(4):
-        services.result_record(
+        results_services.result_record(
             tournament_id=tournament_id,
             round_=1,
             player_a=ids[2 * board],
@@ -55,7 +57,7 @@ def history(director, other_user, shared_gcg_dir):
             score_b=380 - 5 * board,
             user=director,
         )
-    services.round_pair(
+    pairing_services.round_pair(
         tournament_id=tournament_id,
         division="A",
         round_=2,
@@ -63,7 +65,7 @@ def history(director, other_user, shared_gcg_dir):
         user=director,
     )
     first = round_games(tournament_id, 2)[0]
-    services.result_record(
+    results_services.result_record(
         tournament_id=tournament_id,
         round_=2,
         player_a=first.first.player_id,
@@ -72,7 +74,7 @@ def history(director, other_user, shared_gcg_dir):
         score_b=444,
         user=director,
     )
-    services.result_amend(
+    results_services.result_amend(
         tournament_id=tournament_id,
         round_=1,
         player_a=ids[0],
@@ -82,7 +84,7 @@ def history(director, other_user, shared_gcg_dir):
         reason="scoresheet misread",
         user=director,
     )
-    services.player_link_account(
+    players_services.player_link_account(
         tournament_id=tournament_id, player_id=ids[0], account=other_user, user=director
     )
     context = {

@@ -24,8 +24,11 @@ from games.eventstore.models import StoredEvent
 from rules import tournament as rt
 from tests.boards import round_games
 from tests.reliability_tests.conftest import start_game
-from tournaments import services
-from tournaments.views import PLAYERS_PER_PAGE
+from tournaments.core import writes
+from tournaments.core.pages import PLAYERS_PER_PAGE
+from tournaments.pairing import services as pairing_services
+from tournaments.players import services as players_services
+from tournaments.setup import services as setup_services
 
 pytestmark = pytest.mark.django_db
 
@@ -125,7 +128,7 @@ def test_a_slash_in_a_division_name_is_refused_with_the_rules_message(api):
 def test_the_rules_refuse_it_whatever_the_caller(director, paired):
     """The service path (the forms' and a .t import's) meets the same rule."""
     with pytest.raises(EventRejectedError) as refused:
-        services.tournament_create(
+        setup_services.tournament_create(
             user=director,
             name="Slashed",
             start_date="2026-11-21",
@@ -136,7 +139,7 @@ def test_the_rules_refuse_it_whatever_the_caller(director, paired):
     assert refused.value.code == "invalid_name"
     tournament_id, _ = paired
     with pytest.raises(EventRejectedError) as refused:
-        services.tournament_append(
+        writes.tournament_append(
             tournament_id=tournament_id,
             events=[rt.DivisionAdded(name="C/D")],
             user=director,
@@ -173,7 +176,7 @@ def old_tournament(director, monkeypatch, divisions: list[str], players: int = 0
     """A tournament written as the code before the limits allowed: the rules'
     limits switched off for its appends only."""
     monkeypatch.setattr(rt, "admit", lambda state, event: None)
-    result = services.tournament_create(
+    result = setup_services.tournament_create(
         user=director,
         name="From before the limits",
         start_date="2026-11-21",
@@ -183,7 +186,7 @@ def old_tournament(director, monkeypatch, divisions: list[str], players: int = 0
     )
     tournament_id = result.stream.id
     if players:
-        services.players_register(
+        players_services.players_register(
             tournament_id=tournament_id,
             division=divisions[0],
             entries=[(f"Player {n}", 1500, "") for n in range(players)],
@@ -200,7 +203,7 @@ def test_pages_of_a_tournament_with_a_slashed_division_work(
     tournament's, the division's own, its standings, a scorecard, the console)
     answers 200, through an address that escapes the slash."""
     tournament_id = old_tournament(director, monkeypatch, ["A/B", "C"], players=4)
-    services.round_pair(
+    pairing_services.round_pair(
         tournament_id=tournament_id,
         division="A/B",
         round_=1,
@@ -241,7 +244,7 @@ def statements_and_size(client, url) -> tuple[int, int]:
 
 
 def tournament_with_divisions(director, count: int, players: int = 4):
-    result = services.tournament_create(
+    result = setup_services.tournament_create(
         user=director,
         name=f"{count} divisions",
         start_date="2026-11-21",
@@ -251,7 +254,7 @@ def tournament_with_divisions(director, count: int, players: int = 4):
     )
     tournament_id = result.stream.id
     for n in range(count):
-        services.players_register(
+        players_services.players_register(
             tournament_id=tournament_id,
             division=f"D{n}",
             entries=[(f"Player {n}.{m}", 1500, "") for m in range(players)],

@@ -20,8 +20,9 @@ from games.eventstore.streams import stream_type
 from games.models import GameProjection, GameTurn
 from rules import tournament as rt
 from tests.reliability_tests.conftest import make_tournament, start_game
-from tournaments import services
+from tournaments.core import aggregate, writes
 from tournaments.models import PlayerRound, Tournament
+from tournaments.players import services
 
 RACES = 8  # one per board: 16 players
 WRITERS = 20
@@ -58,7 +59,7 @@ def _race(users, url, body):
 def _results_of(tournament_id, player_a, player_b):
     return [
         e
-        for e in read_stream(services.tournament_stream(tournament_id))
+        for e in read_stream(aggregate.tournament_stream(tournament_id))
         if isinstance(e.event, rt.ResultRecorded)
         and {e.event.player_a, e.event.player_b} == {player_a, player_b}
     ]
@@ -103,7 +104,7 @@ def test_two_directors_entering_the_same_result_one_wins_one_gets_409(
         assert len(_results_of(tournament_id, a, b)) == 1
         conflicts += 1
     versions = [
-        e.version for e in read_stream(services.tournament_stream(tournament_id))
+        e.version for e in read_stream(aggregate.tournament_stream(tournament_id))
     ]
     assert versions == list(range(1, len(versions) + 1))
     assert Tournament.objects.get(pk=tournament_id).version == versions[-1]
@@ -166,7 +167,7 @@ def test_when_both_pass_validation_the_unique_version_decides(
     one (the service read it), the service validates again on the new state and the
     rules refuse the duplicate result (400). Either way exactly one result is
     stored."""
-    monkeypatch.setattr(services, "lock_stream", lambda stream: None)
+    monkeypatch.setattr(writes, "lock_stream", lambda stream: None)
     # Without a version the service queues the append (store.append_queued): each
     # thread gets a queue of its own, as two server processes would, and the
     # queue's writer skips the lock too.

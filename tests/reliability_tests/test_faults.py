@@ -26,8 +26,9 @@ from games.eventstore.verify import verify_log
 from games.management.commands import serve
 from games.models import GameProjection, GameTurn
 from tests.reliability_tests.conftest import PROJECT_DIR, start_game, subprocess_env
-from tournaments import services
+from tournaments.core import aggregate
 from tournaments.models import PlayerRound, Tournament
+from tournaments.results import services
 
 RANDOM_KILLS = 6
 PROJECTION_KILLS = 2
@@ -171,7 +172,7 @@ def test_a_worker_killed_mid_append_leaves_nothing_half_written(
         wait_until_killed_sessions_end()
         # The event inserted before the projection started is gone with it, and
         # the half-rewritten projection is as it was.
-        stream = services.tournament_stream(tournament_id)
+        stream = aggregate.tournament_stream(tournament_id)
         assert current_version(stream) == killed_version - 1
         assert Tournament.objects.get(pk=tournament_id).version == killed_version - 1
         assert standings_snapshot(tournament_id) == before
@@ -193,7 +194,7 @@ def test_a_worker_killed_mid_append_leaves_nothing_half_written(
     # And the incremental projections equal a rebuild from the log.
     expected_standings = standings_snapshot(tournament_id)
     game = GameProjection.objects.get(pk=game_id)
-    repair.reproject(services.tournament_stream(tournament_id))
+    repair.reproject(aggregate.tournament_stream(tournament_id))
     repair.reproject(game_services.game_stream(game_id))
     assert standings_snapshot(tournament_id) == expected_standings
     rebuilt = GameProjection.objects.get(pk=game_id)
@@ -229,7 +230,7 @@ def test_a_projection_behind_the_log_is_found_and_repaired(
     transactions would leave): the stale streams are found by their version and
     re-projected to what the incremental path gives."""
     game_id, tournament_id, turn_version = fault_streams
-    _, state = services.tournament_state(tournament_id)
+    _, state = aggregate.tournament_state(tournament_id)
     first, second = sorted(
         state.rules.players, key=lambda pid: state.rules.players[pid].number
     )[2:4]
@@ -249,7 +250,7 @@ def test_a_projection_behind_the_log_is_found_and_repaired(
     )
     monkeypatch.undo()
     stale = {str(item.stream): item for item in repair.find_stale()}
-    tournament_key = str(services.tournament_stream(tournament_id))
+    tournament_key = str(aggregate.tournament_stream(tournament_id))
     game_key = str(game_services.game_stream(game_id))
     assert set(stale) == {tournament_key, game_key}
     assert (

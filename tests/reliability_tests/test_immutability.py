@@ -17,7 +17,8 @@ from rest_framework.test import APIClient
 from games import services as game_services
 from games.eventstore.models import StoredEvent
 from tests.reliability_tests.conftest import start_game
-from tournaments import services
+from tournaments.core import aggregate
+from tournaments.results import services
 
 
 def log_rows() -> list[tuple]:
@@ -97,7 +98,7 @@ def test_corrections_are_appended_and_leave_the_corrected_events_as_they_were(
     client = APIClient()
     client.force_authenticate(director)
     tournament_id, game_id = record["tournament_id"], record["game_id"]
-    _, state = services.tournament_state(tournament_id)
+    _, state = aggregate.tournament_state(tournament_id)
     response = client.post(
         f"/api/tournaments/{tournament_id}/results/amend",
         {

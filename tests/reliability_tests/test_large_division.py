@@ -7,7 +7,8 @@ import pytest
 
 from games.eventstore.cache import state_cache
 from tests.reliability_tests.conftest import make_tournament
-from tournaments import services
+from tournaments.core import aggregate
+from tournaments.pairing import services
 
 pytestmark = pytest.mark.django_db
 
@@ -26,12 +27,12 @@ def test_a_national_division_is_paired_by_the_system(director, method):
         method=method,
         user=director,
     )
-    _, state = services.tournament_state(tournament_id)
+    _, state = aggregate.tournament_state(tournament_id)
     pairing = state.rules.round_state("A", 1).pairing
     assert len(pairing.games) == PLAYERS // 2
     assert len(pairing.byes) == 1
     assert len(pairing.coin_flips) == PLAYERS // 2
     # Replayed from the log alone, the round is the same.
     state_cache.clear()
-    _, replayed = services.tournament_state(tournament_id)
+    _, replayed = aggregate.tournament_state(tournament_id)
     assert replayed.rules.round_state("A", 1).pairing == pairing

@@ -22,7 +22,7 @@ from schemathesis.checks import (
 )
 
 from tests.reliability_tests.conftest import DERANDOMIZE, make_tournament, start_game
-from tournaments import services
+from tournaments.results import services
 
 EXAMPLES_PER_OPERATION = 8
 CALLS: dict[str, int] = {}

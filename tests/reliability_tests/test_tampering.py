@@ -39,7 +39,7 @@ from games.models import GameTurn
 from rules import tournament as rt
 from tests.boards import round_games
 from tests.reliability_tests.conftest import record_result, start_game
-from tournaments import services
+from tournaments.core import aggregate
 from tournaments.models import PlayerRound, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -140,7 +140,7 @@ def test_a_forged_result_is_reported_and_never_made_official(
     with a recomputed hash. It passed `verify_events --replay`, and the start-up
     repair made it official. Now it is reported, and the standings never show it."""
     tournament_id, _ = club
-    stream = services.tournament_stream(tournament_id)
+    stream = aggregate.tournament_stream(tournament_id)
     board = open_board(tournament_id)
     version = insert_forged(
         stream,
@@ -260,7 +260,7 @@ def test_a_deleted_last_event_is_tampering_never_staleness(club, director):
     re-project (it would accept the deletion) and flags the stream; an append to
     it is refused rather than writing over the evidence."""
     tournament_id, _ids = club
-    stream = services.tournament_stream(tournament_id)
+    stream = aggregate.tournament_stream(tournament_id)
     deleted = _delete_last_event(tournament_id)
 
     code, _, err = verify()

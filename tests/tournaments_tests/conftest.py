@@ -5,8 +5,11 @@ from __future__ import annotations
 import pytest
 
 from games.eventstore.cache import state_cache
-from tournaments import services
 from tournaments.models import Player
+from tournaments.pairing import services as pairing_services
+from tournaments.players import services as players_services
+from tournaments.results import services as results_services
+from tournaments.setup import services as setup_services
 
 
 @pytest.fixture(autouse=True)
@@ -45,7 +48,7 @@ NAMES = [
 @pytest.fixture
 def club(director):
     """A 7-round club tournament (classic rules) with 11 players in division A."""
-    result = services.tournament_create(
+    result = setup_services.tournament_create(
         user=director,
         name="Riverside Club Championship",
         start_date="2026-11-21",
@@ -54,7 +57,7 @@ def club(director):
         venue="Riverside Library",
     )
     tournament_id = result.stream.id
-    services.players_register(
+    players_services.players_register(
         tournament_id=tournament_id,
         division="A",
         entries=[(name, rating, "") for name, rating in NAMES],
@@ -66,7 +69,7 @@ def club(director):
 @pytest.fixture
 def club_night(director):
     """4 rounds, Ann, Ben, Cy and Zoë: round 1 played, round 2 paired."""
-    tid = services.tournament_create(
+    tid = setup_services.tournament_create(
         user=director,
         name="Riverside Club Night",
         start_date="2026-11-21",
@@ -74,7 +77,7 @@ def club_night(director):
         rounds=4,
         published=True,
     ).stream.id
-    services.players_register(
+    players_services.players_register(
         tournament_id=tid,
         division="A",
         entries=[
@@ -90,7 +93,7 @@ def club_night(director):
     )
 
     def pair(round_, games):
-        services.round_pair(
+        pairing_services.round_pair(
             tournament_id=tid,
             division="A",
             round_=round_,
@@ -100,7 +103,7 @@ def club_night(director):
         )
 
     pair(1, [(1, 1, 2), (2, 3, 4)])
-    services.result_record(
+    results_services.result_record(
         tournament_id=tid,
         round_=1,
         player_a=ids[1],
@@ -109,7 +112,7 @@ def club_night(director):
         score_b=380,
         user=director,
     )
-    services.result_record(
+    results_services.result_record(
         tournament_id=tid,
         round_=1,
         player_a=ids[3],

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tournaments import services
+from tournaments.setup import services
 
 GOLDEN = Path(__file__).parent / "golden"
 HARBOUR = (GOLDEN / "harbour_cup.TOU").read_bytes()

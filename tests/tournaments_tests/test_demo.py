@@ -9,7 +9,7 @@ from django.core.management import call_command
 from games.eventstore.models import StoredEvent
 from games.models import GameProjection, GameTurn
 from tournaments.models import Player, PlayerRound, Tournament
-from tournaments.selectors import prize_board
+from tournaments.prizes.selectors import prize_board
 
 
 @pytest.mark.django_db

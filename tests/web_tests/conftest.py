@@ -15,8 +15,10 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 from games import services as game_services
 from games.eventstore.cache import state_cache
 from games.livefeed import close_streams
-from tournaments import services
 from tournaments.models import Player
+from tournaments.pairing import services as pairing_services
+from tournaments.players import services as players_services
+from tournaments.setup import services as setup_services
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -75,7 +77,7 @@ def club(director):
     the real games recorded for its boards were played (a tournament's games play
     under its rules), but a tie on final score decided by the score before the
     end-of-game adjustments (classic's rule, which the results tests exercise)."""
-    result = services.tournament_create(
+    result = setup_services.tournament_create(
         user=director,
         name="Riverside Club Championship",
         start_date="2026-11-21",
@@ -86,7 +88,7 @@ def club(director):
         ties_are_draws=False,
     )
     tournament_id = result.stream.id
-    services.players_register(
+    players_services.players_register(
         tournament_id=tournament_id,
         division="A",
         entries=[(name, rating, "") for name, rating in NAMES],
@@ -106,7 +108,7 @@ def ids_by_number(tournament_id) -> dict[int, str]:
 def pair_by_hand(tournament_id, director, round_, boards, byes=()):
     """Pair a round by player numbers: boards as (board, first, second)."""
     ids = ids_by_number(tournament_id)
-    services.round_pair(
+    pairing_services.round_pair(
         tournament_id=tournament_id,
         division="A",
         round_=round_,

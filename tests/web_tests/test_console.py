@@ -11,6 +11,8 @@ from games.eventstore.models import StoredEvent
 from tests.boards import board_of, round_alone, round_games
 from tests.web_tests.conftest import ids_by_number, pair_by_hand
 from tournaments.models import Player, Tournament
+from tournaments.results import services as results_services
+from tournaments.setup import services as setup_services
 
 pytestmark = pytest.mark.django_db
 
@@ -141,9 +143,9 @@ def test_the_console_is_for_the_tournaments_directors_only(client, other_user, c
 
 @pytest.fixture
 def empty(director):
-    from tournaments import services
+    pass
 
-    result = services.tournament_create(
+    result = setup_services.tournament_create(
         user=director,
         name="Empty",
         start_date="2026-11-21",
@@ -345,10 +347,10 @@ def test_a_bad_hand_pairing_is_refused(director_client, club, manual, message):
 
 
 def test_a_round_with_results_cannot_be_paired_again(director_client, paired):
-    from tournaments import services
+    pass
 
     ids = ids_by_number(paired)
-    services.result_record(
+    results_services.result_record(
         tournament_id=paired,
         round_=1,
         player_a=ids[1],

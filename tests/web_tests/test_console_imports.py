@@ -9,8 +9,8 @@ from django.urls import reverse
 
 from games.eventstore.models import StoredEvent
 from tests.tournaments_tests.harbour import HARBOUR, RATINGS, create_harbour
-from tournaments import services
 from tournaments.models import Player
+from tournaments.players import services
 
 pytestmark = pytest.mark.django_db
 

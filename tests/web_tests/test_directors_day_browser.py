@@ -14,8 +14,8 @@ import pytest
 
 from tests.boards import round_games
 from tests.web_tests.conftest import ROUND_1, ids_by_number, pair_by_hand, sign_in
-from tournaments import services
 from tournaments.models import Player, Tournament
+from tournaments.results import services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

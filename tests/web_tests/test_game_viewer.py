@@ -16,7 +16,8 @@ from rules import state as rs
 from rules.board import square_name
 from rules.state import TurnKind
 from tests.web_tests.conftest import ids_by_number
-from tournaments import services
+from tournaments.players import services as players_services
+from tournaments.setup import services as setup_services
 
 pytestmark = pytest.mark.django_db
 
@@ -179,7 +180,9 @@ def test_an_unknown_game_is_a_404(client):
 
 
 def test_a_private_tournaments_games_are_hidden(client, director, paired, game_id):
-    services.tournament_publish(tournament_id=paired, published=False, user=director)
+    setup_services.tournament_publish(
+        tournament_id=paired, published=False, user=director
+    )
     assert client.get(reverse("game-detail", args=[game_id])).status_code == 404
     client.force_login(director)
     assert client.get(reverse("game-detail", args=[game_id])).status_code == 200
@@ -188,7 +191,9 @@ def test_a_private_tournaments_games_are_hidden(client, director, paired, game_i
 def test_a_private_tournaments_games_are_hidden_from_the_api_too(
     client, director, other_user, paired, game_id
 ):
-    services.tournament_publish(tournament_id=paired, published=False, user=director)
+    setup_services.tournament_publish(
+        tournament_id=paired, published=False, user=director
+    )
     url = f"/api/games/{game_id}/"
     assert client.get(url).status_code == 404
     client.force_login(other_user)  # signed in, but not a director of it
@@ -203,7 +208,7 @@ def test_a_private_tournaments_games_are_hidden_from_the_api_too(
 @pytest.fixture
 def linked(paired, director, player_user):
     """Player user "dev" is Ann Able (#1), who played the game as doug."""
-    services.player_link_account(
+    players_services.player_link_account(
         tournament_id=paired,
         player_id=ids_by_number(paired)[1],
         account=player_user,

@@ -19,7 +19,7 @@ from games.eventstore.errors import ConcurrencyError
 from games.eventstore.models import FeedEntry, StoredEvent
 from games.livefeed import close_streams
 from tests.reliability_tests.conftest import make_tournament, start_game
-from tournaments import services
+from tournaments.results import services
 
 NOTES_PER_WRITER = 12
 

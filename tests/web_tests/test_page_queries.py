@@ -13,8 +13,11 @@ from django.test.utils import CaptureQueriesContext
 from games import services as game_services
 from games.eventstore.cache import state_cache
 from tests.boards import round_games
-from tournaments import services
 from tournaments.models import Player
+from tournaments.pairing import services as pairing_services
+from tournaments.players import services as players_services
+from tournaments.results import services as results_services
+from tournaments.setup import services as setup_services
 
 
 def queries(client, url):
@@ -25,11 +28,11 @@ def queries(client, url):
 
 
 def play_round(tid, director, round_):
-    services.round_pair(
+    pairing_services.round_pair(
         tournament_id=tid, division="A", round_=round_, method="swiss", user=director
     )
     for pairing in round_games(tid, round_):
-        services.result_record(
+        results_services.result_record(
             tournament_id=tid,
             round_=round_,
             player_a=pairing.first.player_id,
@@ -42,7 +45,7 @@ def play_round(tid, director, round_):
 
 @pytest.fixture
 def tournament(director):
-    created = services.tournament_create(
+    created = setup_services.tournament_create(
         user=director,
         name="Counting",
         start_date="2026-11-21",
@@ -50,7 +53,7 @@ def tournament(director):
         rounds=6,
     )
     tid = created.stream.id
-    services.players_register(
+    players_services.players_register(
         tournament_id=tid,
         division="A",
         entries=[(f"Player {n}", 1500 + n, "") for n in range(1, 21)],

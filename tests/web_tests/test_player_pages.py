@@ -12,9 +12,10 @@ import pytest
 from games import analysis
 from games import services as game_services
 from tests.web_tests.conftest import ids_by_number, sign_in
-from tournaments import accounts
-from tournaments import services as tournament_services
 from tournaments.models import Player
+from tournaments.players import accounts
+from tournaments.players import services as players_services
+from tournaments.setup import services as setup_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -24,7 +25,7 @@ def devs_game(club, director, player_user, shared_gcg_dir):
     """Dev claims member 12345; the director registers Dev Patel with it (which
     links them), and a game of Dev's against Ann Able is recorded."""
     accounts.member_id_claim(user=player_user, member_id="12345")
-    tournament_services.players_register(
+    players_services.players_register(
         tournament_id=club,
         division="A",
         entries=[("Dev Patel", 1712, "12345")],
@@ -180,7 +181,7 @@ def test_a_private_tournaments_games_stay_private(
     live_server, page, club, director, game_id
 ):
     assert page.goto(f"{live_server.url}/games/{game_id}/").status == 200
-    tournament_services.tournament_publish(
+    setup_services.tournament_publish(
         tournament_id=club, published=False, user=director
     )
     assert page.goto(f"{live_server.url}/games/{game_id}/").status == 404
@@ -259,7 +260,7 @@ def test_the_best_plays_of_a_turn_and_where_the_move_ranked(
 def test_unrated_players_player_numbers_time_zones_and_the_403_page(
     live_server, page, club, director, player_user
 ):
-    tournament_services.players_register(
+    players_services.players_register(
         tournament_id=club, division="A", entries=[("Zoe New", 0, "")], user=director
     )
     zoe = Player.objects.get(tournament_id=club, name="Zoe New")

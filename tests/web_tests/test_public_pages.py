@@ -13,15 +13,17 @@ from django.urls import reverse
 
 from games import services as game_services
 from tests.web_tests.conftest import ids_by_number, pair_by_hand
-from tournaments import selectors, services
 from tournaments.models import PlayerRound
+from tournaments.results import selectors
+from tournaments.results import services as results_services
+from tournaments.setup import services as setup_services
 
 pytestmark = pytest.mark.django_db
 
 
 def record(tournament_id, director, round_, a, score_a, b, score_b):
     ids = ids_by_number(tournament_id)
-    services.result_record(
+    results_services.result_record(
         tournament_id=tournament_id,
         round_=round_,
         player_a=ids[a],
@@ -42,7 +44,9 @@ def test_the_home_page_lists_published_tournaments(client, club):
 def test_a_private_tournament_is_hidden_from_everyone_but_its_directors(
     client, director, club
 ):
-    services.tournament_publish(tournament_id=club, published=False, user=director)
+    setup_services.tournament_publish(
+        tournament_id=club, published=False, user=director
+    )
     assert b"Riverside" not in client.get("/").content
     detail = reverse("tournament-detail", args=[club])
     assert client.get(detail).status_code == 404
@@ -254,7 +258,9 @@ def test_a_page_cached_before_the_tournament_was_unpublished_is_not_served(
     game = reverse("game-detail", args=[game_id])
     assert client.get(standings).status_code == 200
     assert client.get(game).status_code == 200
-    services.tournament_publish(tournament_id=paired, published=False, user=director)
+    setup_services.tournament_publish(
+        tournament_id=paired, published=False, user=director
+    )
     assert client.get(standings).status_code == 404
     assert client.get(game).status_code == 404
 

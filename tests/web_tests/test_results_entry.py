@@ -10,8 +10,9 @@ from django.urls import reverse
 from games.eventstore.models import StoredEvent
 from tests.boards import board_of
 from tests.web_tests.conftest import ids_by_number, pair_by_hand
-from tournaments import services
 from tournaments.models import PlayerRound
+from tournaments.players import services as players_services
+from tournaments.results import services as results_services
 
 pytestmark = pytest.mark.django_db
 
@@ -106,7 +107,7 @@ def test_a_player_with_a_bye_is_refused(director_client, paired):
 
 
 def test_a_player_not_paired_is_refused(director_client, paired, director):
-    services.players_register(
+    players_services.players_register(
         tournament_id=paired,
         division="A",
         entries=[("Lu Lee", 1200, "")],
@@ -395,7 +396,7 @@ def test_a_stale_amendment_is_told_to_reload(director_client, two_rounds, direct
     t = two_rounds
     version = director_client.get(amend_url(t, 1)).context["form"].initial["version"]
     ids = ids_by_number(t)
-    services.result_amend(
+    results_services.result_amend(
         tournament_id=t,
         round_=1,
         player_a=ids[1],

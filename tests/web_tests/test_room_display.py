@@ -8,8 +8,9 @@ import time
 import pytest
 
 from tests.web_tests.conftest import REPORT_CSP_VIOLATIONS, sign_in
-from tournaments import services
 from tournaments.models import Player
+from tournaments.players import services as players_services
+from tournaments.setup import services as setup_services
 
 
 def display_url(tournament_id, show=None, division="A"):
@@ -40,7 +41,7 @@ def test_a_display_asks_for_what_it_can_show(client, paired):
 
 @pytest.mark.django_db
 def test_a_private_tournaments_display_is_for_its_team(client, director):
-    created = services.tournament_create(
+    created = setup_services.tournament_create(
         user=director,
         name="Hidden",
         start_date="2026-11-21",
@@ -116,7 +117,7 @@ def test_a_long_standings_table_is_shown_a_page_at_a_time(
     live_server, page, director, settings
 ):
     settings.FEED_KEEPALIVE_SECONDS = 0.5
-    created = services.tournament_create(
+    created = setup_services.tournament_create(
         user=director,
         name="Big Open",
         start_date="2026-11-21",
@@ -124,7 +125,7 @@ def test_a_long_standings_table_is_shown_a_page_at_a_time(
         rounds=3,
         published=True,
     )
-    services.players_register(
+    players_services.players_register(
         tournament_id=created.stream.id,
         division="A",
         entries=[(f"Player {n:02d}", 2000 - n, "") for n in range(1, 61)],

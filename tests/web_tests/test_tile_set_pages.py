@@ -12,8 +12,9 @@ from games.eventstore.models import StoredEvent
 from rules import state as rs
 from tests.boards import board_of
 from tests.web_tests.test_console import CREATE
-from tournaments import services
+from tournaments.core import aggregate as core_aggregate
 from tournaments.models import Tournament
+from tournaments.pairing import services
 
 pytestmark = pytest.mark.django_db
 
@@ -82,7 +83,7 @@ def test_a_divisions_page_chooses_its_own_tile_set_and_lexicon(director_client, 
     assert "As the tournament (english)" in page
     response = director_client.post(url, {"tile_set": "polish", "lexicon": "OSPS49"})
     assert response.status_code == 302
-    _, state = services.tournament_state(club)
+    _, state = core_aggregate.tournament_state(club)
     assert state.rules.game_setup("A").tile_set == "polish"
     assert "the <strong>polish</strong> tile set" in (
         director_client.get(url).content.decode()
@@ -97,7 +98,7 @@ def test_a_divisions_page_chooses_its_own_tile_set_and_lexicon(director_client, 
     assert events() == before
     response = director_client.post(url, {"tile_set": "polish", "no_lexicon": "on"})
     assert response.status_code == 302
-    _, state = services.tournament_state(club)
+    _, state = core_aggregate.tournament_state(club)
     assert state.rules.game_setup("A").lexicon == ""
 
 

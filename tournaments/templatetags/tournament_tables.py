@@ -22,7 +22,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from games.templatetags.scrabble import url_prefix
 from rules.records import EntryKind
-from tournaments.presenters import kind_badge
+from tournaments.results.presenters import kind_badge
 
 register = template.Library()
 
@@ -113,7 +113,7 @@ def rating(value: Any) -> str:
 @register.simple_tag
 def standings_rows(rows: Sequence[Mapping[str, Any]], tournament_id: Any) -> SafeString:
     """The standings table's body rows (see _standings_table.html), from rows shaped
-    as ``tournaments.selectors.standings`` gives them."""
+    as ``tournaments.results.selectors.standings`` gives them."""
     card_prefix = url_prefix("scorecard", tournament_id, last="x")
     out = []
     for s in rows:

@@ -8,9 +8,9 @@ for it. With the 7 types, EXPLAIN shows the feed's cursor reading this index: on
 log of 2.76 million events whose games are all recorded (1.75% of them followed), a
 page of 100 takes 0.3 ms instead of 22 ms (EXPLAIN ANALYZE: 48 buffers, not 3,489).
 
-The types are ``tournaments.events.RESULT_EVENT_TYPES``, frozen here as a migration
+The types are ``tournaments.core.events.RESULT_EVENT_TYPES``, frozen here as a migration
 freezes every value; the model does not declare the index, because the store
-imports no tournament code. ``tests/tournaments_tests/test_result_feed_index.py``
+imports no tournament code. ``tests/tournaments_tests/ratings/test_result_feed_index.py``
 fails when the list and this index disagree: a change of the list needs a new
 migration.
 """

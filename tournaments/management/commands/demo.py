@@ -32,11 +32,14 @@ from games.services import game_stream
 from games.simulate import Plan, SimulatedGame, english_word_graph, simulate_game
 from rules.division_rules import Prize, PrizeKind, PrizeTable
 from rules.ruleset import Ruleset
-from tournaments import selectors as tournament_selectors
-from tournaments import services as tournament_services
-from tournaments.division_rules import prize_table_set
-from tournaments.game_context import game_ruleset
+from tournaments.core.games import game_ruleset
 from tournaments.models import Player, Tournament
+from tournaments.pairing import selectors
+from tournaments.pairing import services as pairing_services
+from tournaments.players import services as players_services
+from tournaments.prizes.services import prize_table_set
+from tournaments.results import services as results_services
+from tournaments.setup import services as setup_services
 
 NAMESPACE = uuid.UUID("6f1d7c52-3a0e-4d8e-9a57-2b3c1d0e9f11")
 
@@ -106,7 +109,7 @@ class Command(BaseCommand):
         seed = options["seed"]
         director, dev = self._users()
         self.graph = english_word_graph()
-        created = tournament_services.tournament_create(
+        created = setup_services.tournament_create(
             user=director,
             name="Riverside Club Championship",
             start_date="2026-11-14",
@@ -123,7 +126,7 @@ class Command(BaseCommand):
         # The games play under the tournament's rules, as any game started for it.
         self.rules = game_ruleset(created.state.rules)
         for division, entries in DIVISIONS.items():
-            tournament_services.players_register(
+            players_services.players_register(
                 tournament_id=tid,
                 division=division,
                 entries=[(name, rating, "") for name, rating in entries],
@@ -133,7 +136,7 @@ class Command(BaseCommand):
                 tournament_id=tid, division=division, table=PRIZES, user=director
             )
         dev_player = Player.objects.get(tournament_id=tid, name="Dev Patel")
-        tournament_services.player_link_account(
+        players_services.player_link_account(
             tournament_id=tid,
             player_id=dev_player.player_id,
             account=dev,
@@ -144,16 +147,14 @@ class Command(BaseCommand):
         with tqdm(total=games, unit="game", disable=options["verbosity"] == 0) as bar:
             for round_ in range(1, ROUNDS + 1):
                 for division in DIVISIONS:
-                    tournament_services.round_pair(
+                    pairing_services.round_pair(
                         tournament_id=tid,
                         division=division,
                         round_=round_,
                         method="round_robin",
                         user=director,
                     )
-                    for board in tournament_selectors.round_boards(
-                        tid, division, round_
-                    ):
+                    for board in selectors.round_boards(tid, division, round_):
                         if board.second is None:
                             continue  # a bye
                         pairing = _Pairing(
@@ -241,7 +242,7 @@ class Command(BaseCommand):
                 recorded_by=director,
             )
             before = state.scores_before_adjustments or state.scores
-            tournament_services.result_record(
+            results_services.result_record(
                 tournament_id=tid,
                 round_=pairing.round,
                 player_a=pairing.first_id,

@@ -1,0 +1,1 @@
+"""The audit: every event of a tournament in words, who and when."""

@@ -1,0 +1,145 @@
+"""Who may do what with a tournament: the access rules, written once.
+
+Read: a published tournament is public, an unpublished one only for its team.
+Write: directors do everything, scorekeepers enter and amend results. Views, the API
+and the services all ask here (``tournament_role``, ``may_enter_results``,
+``is_director``); nothing else decides a right.
+
+Usage::
+
+    if tournament_can_read(tournament, request.user): ...
+    tournament_role(tournament, user)      # "director", "scorekeeper" or None
+    require_may_create_tournament(user)    # raises PermissionDeniedError
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.http import Http404
+
+from tournaments.core.aggregate import (
+    TournamentAggregate,
+)
+from tournaments.core.errors import PermissionDeniedError, TournamentNotFoundError
+from tournaments.models import DIRECTOR, Director, Tournament
+
+
+def is_director(state: TournamentAggregate, user: Any) -> bool:
+    return bool(
+        user is not None
+        and getattr(user, "is_authenticated", False)
+        and user.pk in state.directors
+    )
+
+
+def may_enter_results(state: TournamentAggregate, user: Any) -> bool:
+    """Directors and scorekeepers enter and amend results."""
+    return is_director(state, user) or bool(
+        user is not None
+        and getattr(user, "is_authenticated", False)
+        and user.pk in state.scorekeepers
+    )
+
+
+def _refuse_unless(
+    allowed: Callable[[TournamentAggregate, Any], bool],
+    version: int,
+    state: TournamentAggregate,
+    user: Any,
+    tournament_id: uuid.UUID,
+) -> None:
+    """TournamentNotFoundError (404) or PermissionDeniedError (403) unless `user`
+    is `allowed` to write to the tournament."""
+    if version == 0:
+        raise TournamentNotFoundError(f"No tournament {tournament_id}.")
+    if not allowed(state, user):
+        raise PermissionDeniedError(
+            "Only this tournament's directors may do that"
+            + (" (or its scorekeepers)." if allowed is may_enter_results else ".")
+        )
+
+
+def may_create_tournament(user: Any) -> bool:
+    """Whether `user` may create a tournament: a staff account, or any signed-in
+    user where the site allows it (``settings.TOURNAMENT_CREATORS``)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    return bool(user.is_staff) or settings.TOURNAMENT_CREATORS == "users"
+
+
+def require_may_create_tournament(user: Any) -> None:
+    """Raise PermissionDeniedError (403) unless `user` may create a tournament:
+    every way of creating one (the form, the API, a tsh event's import) asks."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise PermissionDeniedError("Sign in to create a tournament.")
+    if not may_create_tournament(user):
+        raise PermissionDeniedError(
+            "On this site only staff accounts may create tournaments."
+        )
+
+
+# --- Who may read ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentHeader:
+    """What a read needs before its body: who may see it and its cache key."""
+
+    pk: uuid.UUID
+    version: int
+    published: bool
+    rounds: int
+    divisions: list[str]
+    division_versions: dict[str, int]
+    name: str = ""
+    # Set by scorecard_header: the player's row, when the player exists.
+    player: dict[str, Any] | None = None
+    ranking: str = "extended"  # the rule the standings are ranked by
+    self_entry: bool = False  # players may report their own games
+
+    def division_version(self, division: str) -> int:
+        # A tournament projected before division versions existed: the stream's.
+        return self.division_versions.get(division, self.version)
+
+
+def tournament_role(tournament: Tournament | TournamentHeader, user: Any) -> str | None:
+    """The user's role in the tournament's team (DIRECTOR, SCOREKEEPER), or None."""
+    if user is None or not user.is_authenticated:
+        return None
+    return (
+        Director.objects.filter(tournament_id=tournament.pk, user=user)
+        .values_list("role", flat=True)
+        .first()
+    )
+
+
+def tournament_is_director(
+    tournament: Tournament | TournamentHeader, user: Any
+) -> bool:
+    return tournament_role(tournament, user) == DIRECTOR
+
+
+def tournament_can_read(tournament: Tournament | TournamentHeader, user: Any) -> bool:
+    """Published tournaments are public; the others are their team's only."""
+    return tournament.published or tournament_role(tournament, user) is not None
+
+
+def tournament_team(tournament: Tournament) -> list[tuple[str, str]]:
+    """The team as (username, role), directors first."""
+    rows = Director.objects.filter(tournament=tournament).values_list(
+        "user__username", "role"
+    )
+    return sorted(rows, key=lambda row: (row[1] != DIRECTOR, row[0]))
+
+
+def readable_header(header: TournamentHeader | None, user: Any) -> TournamentHeader:
+    """The header if the user may read the tournament; 404 otherwise (no existence
+    leak), for the reads that start from a header instead of the model."""
+    if header is None or not tournament_can_read(header, user):
+        raise Http404  # no message: the API's 404 body stays DRF's own
+    return header

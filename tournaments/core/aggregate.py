@@ -1,0 +1,157 @@
+"""The tournament aggregate: its stream, and loading its state.
+
+A tournament is one event stream (``tournament_stream``). Replaying it through
+``rules.tournament`` gives the rules' ``TournamentState``; the system's own facts
+(who directs it, publication, account links, self-entry) are folded beside it into
+one ``TournamentAggregate``. This is the only place the aggregate is loaded.
+
+Usage::
+
+    version, aggregate = tournament_state(tournament_id)
+    aggregate.rules          # rules.tournament.TournamentState
+    aggregate.directors      # user ids of its directors
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+from games.eventstore.store import (
+    load_state,
+)
+from games.eventstore.streams import StreamKey
+from rules import selfentry
+from rules import tournament as rt
+from tournaments.core import events
+from tournaments.core.errors import TournamentAccessError, TournamentNotFoundError
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentAggregate:
+    """The replayed rules state plus the system facts of the stream."""
+
+    rules: rt.TournamentState | None = None
+    directors: Mapping[int, str] = field(default_factory=dict)
+    scorekeepers: Mapping[int, str] = field(default_factory=dict)
+    published: bool = False
+    accounts: Mapping[str, int] = field(default_factory=dict)  # player id -> user id
+    # Stream versions of the system events: the rules count only their own events,
+    # so rules version n is stream version n plus the system events before it.
+    system_versions: tuple[int, ...] = ()
+    # The stream version of the pairing in force per (division, round).
+    paired_versions: Mapping[tuple[str, int], int] = field(default_factory=dict)
+    # The stream version of each player's last withdrawal or re-activation: it can
+    # turn a paired game into a forfeit without any result event.
+    status_versions: Mapping[str, int] = field(default_factory=dict)
+    # Self-entry (tournaments.room.selfentry): whether players may report their games,
+    # and each game's reports so far, by (round, both players) and reporter.
+    self_entry: bool = False
+    reports: Mapping[tuple[int, frozenset[str]], Mapping[str, selfentry.Report]] = (
+        field(default_factory=dict)
+    )
+
+    def stream_version_of(self, rules_version: int) -> int:
+        version = rules_version
+        for system_version in self.system_versions:
+            if system_version <= version:
+                version += 1
+        return version
+
+
+def _system_apply(state: TournamentAggregate, event: object) -> TournamentAggregate:
+    if state.rules is None:
+        raise TournamentAccessError(
+            "not_created", "Create the tournament before anything else."
+        )
+    if isinstance(event, events.DirectorAdded):
+        scorekeepers = {
+            k: v for k, v in state.scorekeepers.items() if k != event.user_id
+        }
+        return replace(
+            state,
+            directors={**state.directors, event.user_id: event.username},
+            scorekeepers=scorekeepers,
+        )
+    if isinstance(event, events.ScorekeeperAdded):
+        if event.user_id in state.directors:
+            raise TournamentAccessError(
+                "already_director",
+                f"{event.username} directs the tournament: a director already"
+                " enters results.",
+                "username",
+            )
+        return replace(
+            state,
+            scorekeepers={**state.scorekeepers, event.user_id: event.username},
+        )
+    if isinstance(event, events.ScorekeeperRemoved):
+        if event.user_id not in state.scorekeepers:
+            raise TournamentAccessError(
+                "not_a_scorekeeper", "That user is not a scorekeeper.", "username"
+            )
+        scorekeepers = {
+            k: v for k, v in state.scorekeepers.items() if k != event.user_id
+        }
+        return replace(state, scorekeepers=scorekeepers)
+    if isinstance(event, events.DirectorRemoved):
+        if event.user_id not in state.directors:
+            raise TournamentAccessError(
+                "not_a_director", "That user is not a director.", "user_id"
+            )
+        if len(state.directors) == 1:
+            raise TournamentAccessError(
+                "last_director",
+                "A tournament keeps at least one director; add another first.",
+                "user_id",
+            )
+        directors = {k: v for k, v in state.directors.items() if k != event.user_id}
+        return replace(state, directors=directors)
+    if isinstance(event, events.PublicationChanged):
+        return replace(state, published=event.published)
+    if isinstance(event, events.PlayerAccountLinked):
+        state.rules.player(event.player_id)  # raises unknown_player
+        return replace(
+            state, accounts={**state.accounts, event.player_id: event.user_id}
+        )
+    if isinstance(event, events.SelfEntryChanged):
+        return replace(state, self_entry=event.enabled)
+    if isinstance(event, events.ScoreReported):
+        return _score_reported(state, event)
+    raise TournamentAccessError("unknown_event", f"Unknown event {event!r}.")
+
+
+def _score_reported(
+    state: TournamentAggregate, event: events.ScoreReported
+) -> TournamentAggregate:
+    assert state.rules is not None
+    if not state.self_entry:
+        raise TournamentAccessError(
+            "self_entry_off", "This tournament does not take results from players."
+        )
+    report = selfentry.check_report(
+        state.rules,
+        round_=event.round,
+        player_id=event.player_id,
+        own=event.own_score,
+        opponent=event.opponent_score,
+    )
+    key = (report.round, frozenset((report.player_id, report.opponent_id)))
+    game = {**state.reports.get(key, {}), report.player_id: report}
+    return replace(state, reports={**state.reports, key: game})
+
+
+STREAM_TYPE = "tournament"
+
+
+def tournament_stream(tournament_id: uuid.UUID) -> StreamKey:
+    return StreamKey(STREAM_TYPE, tournament_id)
+
+
+def tournament_state(tournament_id: uuid.UUID) -> tuple[int, TournamentAggregate]:
+    """Return (version, state) of a tournament; raise TournamentNotFoundError."""
+    version, state = load_state(tournament_stream(tournament_id))
+    if version == 0:
+        raise TournamentNotFoundError(f"No tournament {tournament_id}.")
+    return version, state

@@ -1,0 +1,84 @@
+"""What every tournaments API view shares: the tournament it reads, a command's
+answer, and the query parameters of a division and a round.
+
+Usage::
+
+    tournament = get_tournament(request, tournament_id)   # 404 when unreadable
+    return command_response(result)                       # 201 {"version": ...}
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter
+from rest_framework import status
+from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from games.eventstore.store import AppendResult
+from tournaments.core import access
+from tournaments.core.uploads import (
+    UploadTooLargeError,
+    read_upload,
+)
+from tournaments.models import Tournament
+
+
+def get_tournament(request: Request, tournament_id: UUID) -> Tournament:
+    """The tournament if the user may read it; 404 otherwise (no existence leak)."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    if not access.tournament_can_read(tournament, request.user):
+        raise Http404
+    return tournament
+
+
+def command_response(result: AppendResult) -> Response:
+    body = {
+        "version": result.version,
+        "events": [recorded.type_name for recorded in result.recorded],
+    }
+    return Response(body, status=status.HTTP_201_CREATED)
+
+
+def after_round_param(request: Request, rounds: int) -> int | None:
+    """The ``after_round`` query parameter: a round from 0 (before round 1) to
+    ``rounds``, or None when not given; a 400 naming it otherwise."""
+    after_round = request.query_params.get("after_round")
+    if after_round is None:
+        return None
+    if not after_round.isdigit() or not 0 <= int(after_round) <= rounds:
+        raise ValidationError(
+            {"after_round": [f"Give a round from 0 (before round 1) to {rounds}."]}
+        )
+    return int(after_round)
+
+
+def division_param(
+    request: Request, tournament: Tournament | access.TournamentHeader
+) -> str:
+    division = request.query_params.get("division") or (
+        tournament.divisions[0] if tournament.divisions else ""
+    )
+    if division not in tournament.divisions:
+        raise ValidationError({"division": [f"No division {division!r}."]})
+    return division
+
+
+DIVISION = OpenApiParameter("division", str, description="Default: the first.")
+
+
+def require_division(tournament: Tournament, division: str) -> None:
+    if division not in tournament.divisions:
+        raise Http404(f"No division {division}.")
+
+
+def upload_text(upload: Any, limit: int, field: str, what: str) -> str:
+    try:
+        return read_upload(upload, limit, what)
+    except UploadTooLargeError as error:
+        raise ValidationError({field: [str(error)]}) from None

@@ -1,0 +1,132 @@
+"""Tournament-stream events that concern the system, not the rules.
+
+Who may direct a tournament, whether it is published and which user account a player
+is are facts recorded in the tournament's stream like any other, but ``rules/`` has no
+use for them: the stream type keeps them beside the replayed ``TournamentState``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rules import tournament as rt
+
+
+@dataclass(frozen=True, slots=True)
+class DirectorAdded:
+    """A user may write to the tournament from now on."""
+
+    type_name: ClassVar[str] = "director_added"
+
+    user_id: int
+    username: str
+
+
+@dataclass(frozen=True, slots=True)
+class DirectorRemoved:
+    """A user may no longer write to the tournament."""
+
+    type_name: ClassVar[str] = "director_removed"
+
+    user_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class ScorekeeperAdded:
+    """A user may enter and amend results from now on (nothing else)."""
+
+    type_name: ClassVar[str] = "scorekeeper_added"
+
+    user_id: int
+    username: str
+
+
+@dataclass(frozen=True, slots=True)
+class ScorekeeperRemoved:
+    """A user may no longer enter results."""
+
+    type_name: ClassVar[str] = "scorekeeper_removed"
+
+    user_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class PublicationChanged:
+    """The tournament became readable by anyone (or stopped being)."""
+
+    type_name: ClassVar[str] = "publication_changed"
+
+    published: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerAccountLinked:
+    """A registered player is this user (who may then annotate their own games)."""
+
+    type_name: ClassVar[str] = "player_account_linked"
+
+    player_id: str
+    user_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class SelfEntryChanged:
+    """Players may (or may no longer) report their own games' scores."""
+
+    type_name: ClassVar[str] = "self_entry_changed"
+
+    enabled: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreReported:
+    """A player reported their round's game: their score and their opponent's
+    (``rules.selfentry``). ``by_code``: proved by the round's code printed on
+    their scorecard, not by a signed-in account linked to them."""
+
+    type_name: ClassVar[str] = "score_reported"
+
+    round: int
+    player_id: str
+    own_score: int
+    opponent_score: int
+    by_code: bool = False
+
+
+SYSTEM_EVENT_TYPES: dict[str, type] = {
+    cls.type_name: cls
+    for cls in (
+        DirectorAdded,
+        DirectorRemoved,
+        ScorekeeperAdded,
+        ScorekeeperRemoved,
+        PublicationChanged,
+        PlayerAccountLinked,
+        SelfEntryChanged,
+        ScoreReported,
+    )
+}
+
+
+# The ratings change feed's events (tournaments.ratings.estimates.result_changes):
+# every event that can change a result (recording, amending and forfeiting one,
+# crediting an unpaired round, withdrawing or re-activating a player, which turn
+# paired games into forfeits and back) and a publication, which makes a
+# tournament's earlier results visible at once. The event log's partial index
+# event_log_result_feed names the same types (games/eventstore/migrations/0002;
+# tests/tournaments_tests/ratings/test_result_feed_index.py), from when the feed
+# read the log by position; it now reads the commit-ordered feed
+# (games/eventstore/feed.py).
+RESULT_EVENT_TYPES: tuple[str, ...] = tuple(
+    cls.type_name
+    for cls in (
+        rt.ResultRecorded,
+        rt.ResultAmended,
+        rt.ForfeitRecorded,
+        rt.UnpairedRoundRecorded,
+        rt.PlayerWithdrawn,
+        rt.PlayerReactivated,
+        PublicationChanged,
+    )
+)

@@ -1,0 +1,43 @@
+"""What the console's forms share: the field of a lexicon, number inputs, and
+putting the rules' refusal on the field it names (``apply_rejection``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.conf import settings
+
+# A final score outside these bounds is possible but rare enough that it is more
+# likely a typing slip (a digit dropped or doubled): the director confirms it.
+PLAUSIBLE_MIN = 100
+
+
+PLAUSIBLE_MAX = 800
+
+
+def lexicon_field(**options: Any) -> forms.CharField:
+    """A lexicon's short name; the help names the word lists the server has."""
+    configured = ", ".join(sorted(getattr(settings, "LEXICONS", {}))) or "none"
+    return forms.CharField(
+        label="Lexicon",
+        max_length=32,
+        required=False,
+        help_text="Its short name, e.g. CSW24, NWL23, OSPS49. This server rules"
+        f" challenges with: {configured}.",
+        **options,
+    )
+
+
+def number_input(**attrs: Any) -> forms.NumberInput:
+    return forms.NumberInput(attrs={"inputmode": "numeric", **attrs})
+
+
+def apply_rejection(
+    form: forms.Form, error: Any, fields: dict[str, str], prefix: str = ""
+) -> None:
+    """Show a rule's refusal next to the form field it names (else at the top)."""
+    target = fields.get(getattr(error, "field", None) or "")
+    message = f"{prefix}{getattr(error, 'message', str(error))}"
+    form.add_error(target if target in form.fields else None, message)

@@ -1,0 +1,132 @@
+"""What every tournament page shares: access, paging, and showing a refusal.
+
+``readable``/``directed``/``team_member`` give the tournament or answer 404/403,
+as ``core.access`` decides; ``submit`` runs a form's command and shows the rules'
+refusal next to the field it names (``core.forms.apply_rejection``), a stale version
+as "reload" — the one way a page shows a refusal.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest
+from django.shortcuts import get_object_or_404
+
+from games.eventstore.errors import ConcurrencyError, EventRejectedError
+from games.models import GameProjection
+from rules import tournament as rt
+from rules.errors import RulesError
+from tournaments.core import access
+from tournaments.core import aggregate as core_aggregate
+from tournaments.core.forms import apply_rejection
+from tournaments.models import Tournament
+from tournaments.pairing import selectors
+
+STALE = "Someone else changed this tournament since you loaded the page: reload."
+
+
+# --- access ------------------------------------------------------------------------
+
+
+def readable(request: HttpRequest, tournament_id: uuid.UUID) -> Tournament:
+    """The tournament if the user may read it; 404 otherwise (no existence leak)."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    if not access.tournament_can_read(tournament, request.user):
+        raise Http404("No such tournament.")
+    return tournament
+
+
+def directed(request: HttpRequest, tournament_id: uuid.UUID) -> Tournament:
+    tournament = readable(request, tournament_id)
+    if not access.tournament_is_director(tournament, request.user):
+        raise PermissionDenied("Only this tournament's directors may do that.")
+    return tournament
+
+
+def team_member(request: HttpRequest, tournament_id: uuid.UUID) -> Tournament:
+    """The tournament if the user is of its team: a director or a scorekeeper (who
+    may enter and amend results)."""
+    tournament = readable(request, tournament_id)
+    if access.tournament_role(tournament, request.user) is None:
+        raise PermissionDenied("Only this tournament's team may do that.")
+    return tournament
+
+
+def division_or_404(tournament: Tournament, division: str) -> str:
+    if division not in tournament.divisions:
+        raise Http404(f"No division {division!r}.")
+    return division
+
+
+def rounds_paired(tournament: Tournament, division: str) -> int:
+    return selectors.paired_rounds(tournament.tournament_id, division)
+
+
+def tournament_rules(tournament: Tournament) -> rt.TournamentState:
+    _, aggregate = core_aggregate.tournament_state(tournament.tournament_id)
+    assert aggregate.rules is not None
+    return aggregate.rules
+
+
+def board_games(
+    tournament: Tournament, division: str, round_: int | None = None
+) -> dict[tuple[int | None, int | None], GameProjection]:
+    """Recorded games of a division by (round, board): the latest of each."""
+    games = GameProjection.objects.filter(
+        tournament_id=tournament.tournament_id, division=division
+    )
+    if round_ is not None:
+        games = games.filter(round=round_)
+    found: dict[tuple[int | None, int | None], GameProjection] = {}
+    for game in games.order_by("started_at"):
+        found[(game.round, game.board_number)] = game
+    return found
+
+
+def submit(
+    form: Any,
+    command: Callable[[], object],
+    fields: dict[str, str],
+    prefix: Callable[[Any], str] | None = None,
+) -> bool:
+    """Run a form's command; a refusal goes next to the field it names.
+
+    The one error path of the console: a rule's refusal (nothing stored) is shown
+    by the field it names (``prefix`` may say which line of the input it was), a
+    stale version asks the director to reload. Returns True when it was stored.
+    """
+    try:
+        command()
+    except ConcurrencyError:
+        form.add_error(None, STALE)
+    except (EventRejectedError, RulesError) as error:
+        apply_rejection(form, error, fields, prefix(error) if prefix else "")
+    else:
+        return True
+    return False
+
+
+# A division's lists, a page at a time: bounded whatever an old log holds.
+PLAYERS_PER_PAGE = 250
+
+
+GAMES_PER_PAGE = 200
+
+
+def page_number(request: HttpRequest) -> int:
+    """The ?page= asked for; 1 when absent or not a page number."""
+    value = request.GET.get("page", "")
+    return int(value) if value.isdigit() and len(value) < 7 and value != "0" else 1
+
+
+def page_of(items: Any, per_page: int, number: int) -> Any:
+    """Page `number` of `items`; 404 past the last (never a page kept for it)."""
+    pages = Paginator(items, per_page)
+    if number > pages.num_pages:
+        raise Http404("No such page.")
+    return pages.page(number)

@@ -1,0 +1,274 @@
+"""The tournament stream type: validation through ``rules.tournament``.
+
+Each append is validated by applying the new events to the cached aggregate (never
+by replaying the whole tournament); then ``core.projection`` rewrites only the read
+models the events can change. Every 200 versions the state is kept sealed
+(``SNAPSHOT_EVERY``) so a cold worker starts near the end of the log.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import logging
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from django.db import DatabaseError, connection, transaction
+from django.utils import timezone
+
+from games import snapshots
+from games.eventstore.codec import Codec
+from games.eventstore.streams import RecordedEvent, StreamKey, StreamType
+from rules import tournament as rt
+from rules.errors import RulesError
+from tournaments.core import events
+from tournaments.core.aggregate import TournamentAggregate, _system_apply
+from tournaments.core.projection import (
+    _project_directors,
+    _project_players,
+    _project_rounds,
+    _Scope,
+)
+from tournaments.models import (
+    Director,
+    Player,
+    PlayerRound,
+    Tournament,
+    TournamentSnapshot,
+)
+
+logger = logging.getLogger(__name__)
+
+
+# Schema 2 of a result: scores before the end-of-game adjustments only where the
+# rules ask for them (a tie) or a recorded game gave them.
+RESULT_SCHEMAS = {"result_recorded": 2, "result_amended": 2}
+
+
+def _drop_unasked_pre_adjustment(payload: dict[str, Any]) -> dict[str, Any]:
+    """Upcast a schema-1 result: forget pre-adjustment scores nobody asked for.
+
+    The amend form used to send the superseded result's finals back as the new
+    result's pre-adjustment scores, so schema-1 results hold stale ones that would
+    still count in the total-score tie-break. A slip's non-tied result has none.
+    """
+    scores = payload.get("score_a"), payload.get("score_b")
+    asked = scores[0] is not None and scores[0] == scores[1]
+    if payload.get("game_id") is None and not asked:
+        payload["pre_adjustment_a"] = payload["pre_adjustment_b"] = None
+    return payload
+
+
+class TournamentStream(StreamType[TournamentAggregate]):
+    """Tournament streams: director actions, validated by ``rules.tournament``."""
+
+    name = "tournament"
+    rejection_errors = (RulesError,)
+    long_streams = True
+
+    def __init__(self) -> None:
+        self.codec = Codec()
+        self.codec.register_all(rt.EVENT_TYPES, RESULT_SCHEMAS)
+        self.codec.register_all(events.SYSTEM_EVENT_TYPES)
+        for type_name in RESULT_SCHEMAS:
+            self.codec.register_upcaster(type_name, 1, _drop_unasked_pre_adjustment)
+
+    def initial_state(self, stream: StreamKey) -> TournamentAggregate:
+        return TournamentAggregate()
+
+    def stored_state(
+        self, stream: StreamKey, version: int
+    ) -> tuple[int, TournamentAggregate] | None:
+        # On the primary, as every read of the store.
+        with connection.cursor() as cursor:
+            cursor.execute(_SNAPSHOT_READ, [stream.id, version])
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        kept_version, blob = row
+        state = snapshots.unseal(
+            _SNAPSHOTS, _fingerprint(), stream.id, kept_version, blob
+        )
+        if not isinstance(state, TournamentAggregate):
+            return None
+        return kept_version, state
+
+    def keep_state(
+        self, stream: StreamKey, since: int, version: int, state: TournamentAggregate
+    ) -> None:
+        # Every SNAPSHOT_EVERY versions: a cold worker then applies fewer than
+        # that many events to the kept state, and a director's result pays for
+        # the pickling (a few milliseconds at national scale) once in a while.
+        if since // SNAPSHOT_EVERY == version // SNAPSHOT_EVERY:
+            return
+        _write_snapshot(stream.id, version, state)
+
+    def apply(
+        self,
+        state: TournamentAggregate,
+        event: object,
+        version: int,
+        metadata: Mapping[str, Any],
+    ) -> TournamentAggregate:
+        if isinstance(event, _SYSTEM_TYPES):
+            state = _system_apply(state, event)
+            return replace(state, system_versions=(*state.system_versions, version))
+        rules_state = rt.apply(state.rules, event)
+        if isinstance(event, rt.RoundPaired):
+            paired = {**state.paired_versions, (event.division, event.round): version}
+            return replace(state, rules=rules_state, paired_versions=paired)
+        if isinstance(event, (rt.PlayerWithdrawn, rt.PlayerReactivated)):
+            statuses = {**state.status_versions, event.player_id: version}
+            return replace(state, rules=rules_state, status_versions=statuses)
+        return replace(state, rules=rules_state)
+
+    def admit(self, state: TournamentAggregate, event: object) -> None:
+        if not isinstance(event, _SYSTEM_TYPES):
+            rt.admit(state.rules, event)
+
+    def reset_projections(self) -> None:
+        # Every tournament read model, at once (the ORM's cascading delete reads
+        # each row's key first).
+        tables = [
+            model._meta.db_table
+            for model in (
+                PlayerRound,
+                Player,
+                Director,
+                TournamentSnapshot,
+                Tournament,
+            )
+        ]
+        with connection.cursor() as cursor:
+            # Checks deferred in this transaction must run first (TRUNCATE refuses
+            # a table with pending trigger events).
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+            cursor.execute(f"TRUNCATE {', '.join(tables)}")
+
+    def project(
+        self,
+        stream: StreamKey,
+        state: TournamentAggregate,
+        new_events: Sequence[RecordedEvent],
+        *,
+        rebuilding: bool = False,
+        previous: TournamentAggregate | None = None,
+    ) -> None:
+        rules = state.rules
+        assert rules is not None
+        now = timezone.now()
+        created_at = new_events[0].recorded_at if new_events[0].version == 1 else now
+        settings = rules.settings
+        values = {
+            "version": new_events[-1].version,
+            "name": rules.name,
+            "start_date": datetime.date.fromisoformat(rules.start_date),
+            "end_date": datetime.date.fromisoformat(rules.end_date),
+            "venue": rules.venue,
+            "rounds": settings.rounds,
+            "preset": settings.preset.value,
+            "challenge_rule": settings.challenge_rule.value,
+            "ties_are_draws": settings.ties_are_draws,
+            "bye_spread": settings.bye_spread,
+            "forfeit_spread": settings.forfeit_spread,
+            "spread_cap": settings.spread_cap,
+            "spread_caps": list(settings.spread_caps),
+            "ranking": settings.ranking.value,
+            "rating_system": settings.rating_system.value,
+            "club_event": settings.club_event,
+            "tile_set": settings.tile_set,
+            "lexicon": settings.lexicon,
+            "divisions": list(rules.divisions),
+            "published": state.published,
+            "self_entry": state.self_entry,
+            "updated_at": now,
+        }
+        tournament = (
+            Tournament.objects.select_for_update()
+            .filter(tournament_id=stream.id)
+            .first()
+        )
+        created = tournament is None
+        if tournament is None:
+            tournament = Tournament(tournament_id=stream.id, created_at=created_at)
+        scope = _Scope.of(
+            rules, [e.event for e in new_events], full=rebuilding or created
+        )
+        # Standings and scorecards show player rows too, so a players change
+        # counts for every division.
+        changed = set(rules.divisions) if scope.players else set(scope.rounds)
+        values["division_versions"] = {
+            division: (
+                values["version"]
+                if division in changed
+                else tournament.division_versions.get(division, values["version"])
+            )
+            for division in rules.divisions
+        }
+        for name, value in values.items():
+            setattr(tournament, name, value)
+        tournament.save(force_insert=created)
+        if scope.directors:
+            _project_directors(tournament, state)
+        if scope.players:
+            _project_players(tournament, state)
+        if scope.renamed:
+            # Rows under a division's old name: written again under the new one.
+            PlayerRound.objects.filter(tournament=tournament).delete()
+        for division, from_round in scope.rounds.items():
+            _project_rounds(tournament, state, division, from_round)
+        if rebuilding:
+            # The rebuild replayed the whole tournament: keep its state.
+            _write_snapshot(stream.id, values["version"], state)
+
+
+_SYSTEM_TYPES = tuple(events.SYSTEM_EVENT_TYPES.values())
+
+
+# Tournament states kept (TournamentSnapshot): one every this many versions.
+SNAPSHOT_EVERY = 200
+
+
+_SNAPSHOTS = "tournaments.snapshots"
+
+
+_SNAPSHOT_READ = """
+SELECT version, state FROM tournaments_snapshot
+WHERE tournament_id = %s AND version <= %s
+"""
+
+
+# Never replaces a newer state (two workers may keep one at once).
+_SNAPSHOT_WRITE = """
+INSERT INTO tournaments_snapshot (tournament_id, version, state)
+VALUES (%s, %s, %s)
+ON CONFLICT (tournament_id) DO UPDATE
+SET version = excluded.version, state = excluded.state
+WHERE tournaments_snapshot.version < excluded.version
+"""
+
+
+@cache
+def _fingerprint() -> bytes:
+    """The rules' fingerprint and this module's source (TournamentAggregate's)."""
+    digest = hashlib.sha256(snapshots.rules_fingerprint())
+    digest.update(Path(__file__).read_bytes())
+    digest.update(Path(events.__file__).read_bytes())
+    return digest.digest()
+
+
+def _write_snapshot(
+    tournament_id: uuid.UUID, version: int, state: TournamentAggregate
+) -> None:
+    blob = snapshots.seal(_SNAPSHOTS, _fingerprint(), tournament_id, version, state)
+    try:
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(_SNAPSHOT_WRITE, [tournament_id, version, blob])
+    except DatabaseError:
+        # A kept state only saves a replay: failing to keep one fails nothing.
+        logger.exception("tournament %s: state not kept", tournament_id)

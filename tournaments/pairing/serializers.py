@@ -1,0 +1,146 @@
+"""Serializers of pairing."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from games.serializer_base import BoundedListField, StrictSerializer
+from rules import tournament as rt
+from rules.division_rules import DEFAULT_GIBSON_SPREAD
+from tournaments.core.serializers import (
+    ExpectedVersionMixin,
+    division_field,
+    player_id_field,
+)
+from tournaments.results.serializers import KINDS, OUTCOMES
+
+
+class BoardInput(StrictSerializer):
+    board = serializers.IntegerField(min_value=1, max_value=10_000)
+    first = player_id_field()
+    second = player_id_field()
+
+
+class PairRoundInput(ExpectedVersionMixin):
+    division = division_field()
+    method = serializers.ChoiceField(
+        [m.value for m in rt.PairingMethod if m is not rt.PairingMethod.IMPORTED]
+    )
+    games = BoundedListField(
+        child=BoardInput(),
+        required=False,
+        max_length=rt.MAX_PLAYERS_PER_DIVISION // 2,
+    )
+    byes = BoundedListField(
+        child=player_id_field(),
+        required=False,
+        default=list,
+        max_length=rt.MAX_PLAYERS_PER_DIVISION,
+    )
+    based_on_round = serializers.IntegerField(
+        min_value=0, max_value=rt.MAX_ROUNDS, required=False
+    )
+    allow_repeats = serializers.BooleanField(
+        default=False,
+        help_text="Store a manual pairing even though some of its games repeat"
+        " earlier rounds (without it, such a pairing is refused with the repeats"
+        " listed).",
+    )
+
+    def validate(self, attrs: dict) -> dict:
+        manual = attrs["method"] == rt.PairingMethod.MANUAL.value
+        if manual and not attrs.get("games") and not attrs.get("byes"):
+            raise serializers.ValidationError(
+                {"games": "A manual pairing lists its games (board, first, second)."}
+            )
+        if not manual and (attrs.get("games") or attrs.get("byes")):
+            raise serializers.ValidationError(
+                {"games": "Games are given only with the manual method."}
+            )
+        return attrs
+
+
+class SideOutput(serializers.Serializer):
+    """One player's side of a board, as the rules decided it."""
+
+    player = serializers.CharField(source="player_id")
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    kind = serializers.ChoiceField(KINDS)
+    score = serializers.IntegerField(source="own_score", allow_null=True)
+    pre_adjustment = serializers.IntegerField(source="own_pre", allow_null=True)
+    outcome = serializers.ChoiceField(
+        OUTCOMES, help_text="'' while the game is to be played (or a credit of 0)."
+    )
+    spread = serializers.IntegerField(
+        source="counted_spread", help_text="As counted (after a spread cap)."
+    )
+
+
+class PairingOutput(serializers.Serializer):
+    """A line of a round's pairings: a game (``first`` moved first) or a player
+    alone (``second`` null: a bye, a credit, a withdrawn player's forfeit)."""
+
+    round = serializers.IntegerField()
+    board = serializers.IntegerField(allow_null=True)
+    method = serializers.CharField()
+    first = SideOutput()
+    second = SideOutput(allow_null=True)
+    has_result = serializers.BooleanField()
+    tie_break = serializers.BooleanField(
+        source="first.tie_break",
+        help_text="The final scores tied and the scores before the end-of-game "
+        "adjustments decided the winner.",
+    )
+    amended = serializers.BooleanField(source="first.amended")
+    game_id = serializers.UUIDField(allow_null=True)
+
+
+# --- A division's pairing rules and prizes -------------------------------------------
+
+
+class FixedBoardField(StrictSerializer):
+    player_id = serializers.CharField(max_length=64)
+    board = serializers.IntegerField(min_value=1, max_value=1000)
+
+
+class PairingRulesFields(StrictSerializer):
+    max_repeats = serializers.IntegerField(
+        min_value=0,
+        max_value=100,
+        allow_null=True,
+        default=None,
+        help_text="How often two players may have met before a round (0: never"
+        " twice); null: the system's default (Swiss and Chew 0, others no limit).",
+    )
+    gibson = serializers.BooleanField(
+        default=False,
+        help_text="Gibsonize King of the Hill and Swiss rounds (Chew and COP"
+        " always do).",
+    )
+    gibson_spread = serializers.IntegerField(
+        min_value=0,
+        max_value=10_000,
+        default=DEFAULT_GIBSON_SPREAD,
+        help_text="The spread a player is assumed to gain per round left.",
+    )
+    prize_places = serializers.IntegerField(
+        min_value=1,
+        max_value=1000,
+        allow_null=True,
+        default=None,
+        help_text="How many places win money; null: a quarter of the division.",
+    )
+    prize_bands = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=1000),
+        max_length=100,
+        default=list,
+        help_text="Chew pairings' bands, the last place of each (1, 2, 4: 1st,"
+        " 2nd, 3rd-4th).",
+    )
+    fixed_boards = FixedBoardField(many=True, default=list, max_length=200)
+    init_fontes_rounds = serializers.IntegerField(min_value=1, max_value=100, default=3)
+
+
+class PairingRulesInput(ExpectedVersionMixin, PairingRulesFields):
+    pass

@@ -1,0 +1,181 @@
+"""Services of pairing: a round's pairings and a division's pairing rules.
+
+Usage::
+
+    round_pair(tournament_id=tid, division="A", round_=1, method="swiss", user=mara)
+    pairing_rules_set(tournament_id=tid, division="A", options=options, user=mara)
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.eventstore.store import (
+    AppendResult,
+)
+from rules import pairing as rp
+from rules import tournament as rt
+from rules.division_rules import (
+    FixedBoard,
+    PairingOptions,
+)
+from rules.errors import RulesError
+from tournaments.core.access import is_director
+from tournaments.core.aggregate import tournament_state
+from tournaments.core.errors import PermissionDeniedError
+from tournaments.core.writes import append_as_director
+
+
+def _coin_flips(count: int) -> tuple[bool, ...]:
+    # The only randomness of pairing: drawn here, recorded in the event (the ones
+    # used), so the pairing replays identically from the log.
+    bits = secrets.randbits(count)
+    return tuple(bool(bits >> i & 1) for i in range(count))
+
+
+def round_pair(
+    *,
+    tournament_id: uuid.UUID,
+    division: str,
+    round_: int,
+    method: str,
+    user: Any,
+    games: Sequence[tuple[int, str, str]] | None = None,
+    byes: Sequence[str] = (),
+    based_on_round: int | None = None,
+    allow_repeats: bool = True,
+    expected_version: int | None = None,
+) -> AppendResult:
+    """Pair a round by system (under the division's pairing rules) or by hand.
+
+    A manual pairing gives `games` as (board, first, second) and `byes`. Without
+    `allow_repeats`, one that pairs players who met before is refused
+    (``repeat_pairing``, naming them and the rounds): the API and the console pass
+    False until the director confirms, so the repeats are shown before the
+    pairing is stored; code that stores a known pairing (the demo, imports) keeps
+    the default.
+    """
+    pairing_method = rt.PairingMethod(method)
+    _, state = tournament_state(tournament_id)
+    assert state.rules is not None
+    if not is_director(state, user):
+        # Before the pairing is worked out: a refusal of the rights, not of the
+        # round, is the answer for someone who may not pair.
+        raise PermissionDeniedError("Only this tournament's directors may pair.")
+    if pairing_method is rt.PairingMethod.MANUAL:
+        event = rt.RoundPaired(
+            division=division,
+            round=round_,
+            games=tuple(
+                rt.Board(board=board, first=first, second=second)
+                for board, first, second in games or ()
+            ),
+            byes=tuple(byes),
+            method=pairing_method,
+        )
+        if not allow_repeats:
+            _refuse_repeats(state.rules, event)
+    else:
+        event = rp.pair_next_round(
+            state.rules,
+            division,
+            round_,
+            pairing_method,
+            _coin_flips(rp.coin_flips_needed(state.rules, division)),
+            based_on_round=based_on_round,
+            options=state.rules.options_of(division),
+        )
+    return append_as_director(
+        tournament_id, [event], user=user, expected_version=expected_version
+    )
+
+
+def _refuse_repeats(rules: rt.TournamentState, event: rt.RoundPaired) -> None:
+    if event.division not in rules.division_players:
+        return  # the rules name the unknown division when the event is applied
+    repeats = rp.round_repeats(rules, event.division, event.round, event.games)
+    if not repeats:
+        return
+
+    def name(player_id: str) -> str:
+        found = rules.players.get(player_id)
+        return found.name if found else player_id
+
+    said = "; ".join(
+        f"{name(a)} and {name(b)} (round{'s' if r.times > 1 else ''} "
+        f"{', '.join(map(str, r.rounds))})"
+        for r in repeats
+        for a, b in [r.players]
+    )
+    count = f"{len(repeats)} game{'s' if len(repeats) > 1 else ''}"
+    raise rt.TournamentError(
+        "repeat_pairing",
+        f"{count} of this pairing repeat{'s' if len(repeats) == 1 else ''} an"
+        f" earlier round: {said}. Store it anyway to keep the repeats.",
+        "games",
+    )
+
+
+def pairing_rules_set(
+    *,
+    tournament_id: uuid.UUID,
+    division: str,
+    options: PairingOptions,
+    user: Any,
+    expected_version: int | None = None,
+) -> AppendResult:
+    """Set the division's pairing rules (replacing the earlier ones); they govern
+    the system pairings made from now on.
+
+    A refusal names the option as the API and the forms name it (``gibson_spread``,
+    not the event's ``options.gibson_spread``).
+    """
+    try:
+        return append_as_director(
+            tournament_id,
+            [rt.PairingRulesSet(division=division, options=options)],
+            user=user,
+            expected_version=expected_version,
+        )
+    except RulesError as error:
+        field = getattr(error, "field", None)
+        if field:
+            error.field = field.removeprefix("options.")  # type: ignore[attr-defined]
+        raise
+
+
+# --- Between the API's documents and the rules' values ------------------------------
+
+
+def options_from(data: Mapping[str, Any]) -> PairingOptions:
+    """The pairing options of a validated ``PairingRulesFields`` document."""
+    return PairingOptions(
+        max_repeats=data["max_repeats"],
+        gibson=data["gibson"],
+        gibson_spread=data["gibson_spread"],
+        prize_places=data["prize_places"],
+        prize_bands=tuple(data["prize_bands"]),
+        fixed_boards=tuple(
+            FixedBoard(pin["player_id"], pin["board"]) for pin in data["fixed_boards"]
+        ),
+        init_fontes_rounds=data["init_fontes_rounds"],
+    )
+
+
+def options_document(options: PairingOptions) -> dict[str, Any]:
+    """The document ``options_from`` reads."""
+    return {
+        "max_repeats": options.max_repeats,
+        "gibson": options.gibson,
+        "gibson_spread": options.gibson_spread,
+        "prize_places": options.prize_places,
+        "prize_bands": list(options.prize_bands),
+        "fixed_boards": [
+            {"player_id": pin.player_id, "board": pin.board}
+            for pin in options.fixed_boards
+        ],
+        "init_fontes_rounds": options.init_fontes_rounds,
+    }

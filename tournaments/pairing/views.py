@@ -1,0 +1,176 @@
+"""Pages of pairing: a round's pairings (public), the console's pairing page and
+a division's pairing rules.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods
+
+from tournaments.core import access
+from tournaments.core.pages import (
+    board_games,
+    directed,
+    division_or_404,
+    readable,
+    rounds_paired,
+    submit,
+    tournament_rules,
+)
+from tournaments.models import Tournament
+from tournaments.pairing import selectors as pairing_selectors
+from tournaments.pairing import services
+from tournaments.pairing.forms import PairForm, PairingRulesForm
+from tournaments.players import selectors as players_selectors
+from tournaments.results import presenters
+
+PAIRING_FIELDS = {
+    name: name
+    for name in (
+        "max_repeats",
+        "gibson",
+        "gibson_spread",
+        "prize_places",
+        "prize_bands",
+        "fixed_boards",
+        "init_fontes_rounds",
+    )
+}
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def manage_pairing_rules(
+    request: HttpRequest, tournament_id: uuid.UUID, division: str
+) -> HttpResponse:
+    """Set how the division's system pairings are made from now on."""
+    tournament = directed(request, tournament_id)
+    division = division_or_404(tournament, division)
+    roster = players_selectors.division_roster(tournament, division)
+    form = PairingRulesForm.showing(
+        tournament_rules(tournament).options_of(division), roster
+    )
+    status = 200
+    if request.method == "POST":
+        form = PairingRulesForm(request.POST, roster=roster)
+        document = form.document() if form.is_valid() else None
+        if document is not None and submit(
+            form,
+            lambda: services.pairing_rules_set(
+                tournament_id=tournament_id,
+                division=division,
+                options=services.options_from(document),
+                user=request.user,
+            ),
+            PAIRING_FIELDS,
+        ):
+            messages.success(request, f"Division {division}'s pairing rules are set.")
+            return redirect("manage-pairing-rules", tournament_id, division)
+        status = 400
+    return render(
+        request,
+        "tournaments/manage/pairing_rules.html",
+        {"tournament": tournament, "division": division, "form": form},
+        status=status,
+    )
+
+
+def pairing_rows(
+    tournament: Tournament, division: str, round_: int
+) -> list[presenters.BoardLine]:
+    """A round's lines as the pages show them, with each board's recorded game."""
+    games = board_games(tournament, division, round_)
+    return [
+        presenters.board_line(
+            tournament, board, games.get((round_, board.board)) if board.board else None
+        )
+        for board in pairing_selectors.round_boards(
+            tournament.tournament_id, division, round_
+        )
+    ]
+
+
+@require_GET
+def round_pairings(
+    request: HttpRequest, tournament_id: uuid.UUID, division: str, round_: int
+) -> HttpResponse:
+    tournament = readable(request, tournament_id)
+    division = division_or_404(tournament, division)
+    paired = rounds_paired(tournament, division)
+    if not 1 <= round_ <= max(paired, 1) or round_ > tournament.rounds:
+        raise Http404(f"Round {round_} is not paired.")
+    return render(
+        request,
+        "tournaments/pairings.html",
+        {
+            "tournament": tournament,
+            "division": division,
+            "round": round_,
+            "rows": pairing_rows(tournament, division, round_),
+            "rounds": range(1, paired + 1),
+            "is_director": access.tournament_is_director(tournament, request.user),
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def manage_pair(
+    request: HttpRequest, tournament_id: uuid.UUID, division: str
+) -> HttpResponse:
+    """Pair a round by system or by hand, and show what it gave."""
+    tournament = directed(request, tournament_id)
+    division = division_or_404(tournament, division)
+    roster = players_selectors.division_roster(tournament, division)
+    paired = rounds_paired(tournament, division)
+    next_round = min(paired + 1, tournament.rounds)
+    form = PairForm(roster=roster, initial={"round": next_round, "method": "swiss"})
+    status = 200
+    if request.method == "POST":
+        form = PairForm(request.POST, roster=roster)
+        data = form.cleaned_data if form.is_valid() else None
+        if data is not None and submit(
+            form,
+            lambda: services.round_pair(
+                tournament_id=tournament_id,
+                division=division,
+                round_=data["round"],
+                method=data["method"],
+                games=data["games"],
+                byes=data["byes"],
+                based_on_round=data.get("based_on_round"),
+                allow_repeats=data["allow_repeats"],
+                user=request.user,
+            ),
+            {"round": "round", "games": "manual", "byes": "manual"},
+        ):
+            messages.success(request, f"Round {data['round']} is paired.")
+            return redirect(
+                reverse("manage-pair", args=[tournament_id, division])
+                + f"?round={data['round']}"
+            )
+        status = 400
+    shown = request.GET.get("round", "")
+    shown_round = int(shown) if shown.isdigit() else paired
+    return render(
+        request,
+        "tournaments/manage/pair.html",
+        {
+            "tournament": tournament,
+            "division": division,
+            "form": form,
+            "roster": sorted(roster.values(), key=lambda p: p.number),
+            "paired": paired,
+            "shown_round": shown_round,
+            "rows": pairing_rows(tournament, division, shown_round)
+            if shown_round
+            else [],
+        },
+        status=status,
+    )

@@ -1,0 +1,117 @@
+"""Pages of ratings files and estimates: a division's rating estimates
+(server-rendered, the numbers ``/api/ratings/players`` gives), and the console's
+import of a whole tsh event (``config.tsh`` and its ``.t`` files).
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods
+
+from rules.ratings import RatingsError
+from tournaments.core import access
+from tournaments.core.pages import submit
+from tournaments.models import Player, Tournament
+from tournaments.ratings import estimates, imports
+from tournaments.ratings.forms import TshEventImportForm
+
+SYSTEM_NAMES = {
+    "nsa2008": "NASPA (nsa2008)",
+    "naspa-csw": "NASPA Collins (naspa-csw)",
+    "wespa": "WESPA (tsh's wespa)",
+    "absp": "ABSP",
+}
+
+
+@require_GET
+def tournament_ratings(request: HttpRequest, tournament_id: uuid.UUID) -> HttpResponse:
+    """Show each player's rated games and estimates for one division.
+
+    ``?division=`` picks the division (default: the first) and ``?round=`` the
+    round the estimates run to (default: the latest); a tournament the user may not
+    read, or an unknown division, is a 404.
+    """
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    if not access.tournament_can_read(tournament, request.user):
+        raise Http404
+    division = request.GET.get("division") or (
+        tournament.divisions[0] if tournament.divisions else ""
+    )
+    if division not in tournament.divisions:
+        raise Http404(f"No division {division!r}.")
+    round_text = request.GET.get("round", "")
+    if round_text and not round_text.isdigit():
+        raise Http404(f"No round {round_text!r}.")
+    after_round = int(round_text) if round_text else None
+    players = Player.objects.filter(
+        tournament=tournament, division=division
+    ).select_related("tournament")
+    problem = ""
+    try:
+        rows = estimates.player_rating_rows(players.order_by("number"), after_round)
+    except RatingsError as error:
+        rows, problem = [], str(error)
+    counted = rows[0].estimate.after_round if rows else 0
+    return render(
+        request,
+        "tournaments/ratings.html",
+        {
+            "tournament": tournament,
+            "division": division,
+            "divisions": tournament.divisions,
+            "rows": rows,
+            "problem": problem,
+            "system": SYSTEM_NAMES.get(tournament.rating_system, ""),
+            "absp": tournament.rating_system == "absp",
+            "after_round": counted,
+            "rounds": range(1, tournament.rounds + 1),
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_import_tsh(request: HttpRequest) -> HttpResponse:
+    """Set up a tournament from tsh's config.tsh and its divisions' .t files."""
+    access.require_may_create_tournament(request.user)
+    form = TshEventImportForm(initial={"start_date": timezone.localdate()})
+    status = 200
+    if request.method == "POST":
+        form = TshEventImportForm(request.POST, request.FILES)
+        done: list[imports.EventImport] = []
+        data = form.cleaned_data if form.is_valid() else None
+        if data is not None and submit(
+            form,
+            lambda: done.append(
+                imports.tsh_event_import(
+                    user=request.user,
+                    name=data["name"],
+                    start_date=data["start_date"].isoformat(),
+                    end_date=data["end_date"].isoformat()
+                    if data.get("end_date")
+                    else None,
+                    config=data["config"],
+                    files=data["files"],
+                )
+            ),
+            {},
+        ):
+            imported = done[0]
+            messages.success(
+                request,
+                f"Imported divisions {', '.join(imported.divisions)}: ranked as tsh"
+                " ranks.",
+            )
+            for line, text in imported.not_taken:
+                messages.warning(request, f"config.tsh line {line} not taken: {text}")
+            return redirect("manage", tournament_id=imported.result.stream.id)
+        status = 400
+    return render(
+        request, "tournaments/manage/import_tsh.html", {"form": form}, status=status
+    )

@@ -1,0 +1,161 @@
+"""The API of results: enter, amend, forfeit; standings and scorecards."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from django.http import Http404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.readcache import cached_json
+from tournaments.core import access, headers
+from tournaments.core import serializers as core_serializers
+from tournaments.core.api import (
+    DIVISION,
+    after_round_param,
+    command_response,
+    division_param,
+    get_tournament,
+)
+from tournaments.results import selectors, services
+from tournaments.results import serializers as results_serializers
+
+
+class ResultsApi(APIView):
+    permission_classes = (IsAuthenticated,)
+
+    @extend_schema(
+        request=results_serializers.ResultInput,
+        responses={201: core_serializers.CommandOutput},
+    )
+    def post(self, request: Request, tournament_id: UUID) -> Response:
+        get_tournament(request, tournament_id)
+        data = results_serializers.ResultInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = dict(data.validated_data)
+        game_id = v.pop("game_id", None)
+        result = services.result_record(
+            tournament_id=tournament_id,
+            round_=v.pop("round"),
+            game_id=str(game_id) if game_id else None,
+            user=request.user,
+            **v,
+        )
+        return command_response(result)
+
+
+class AmendResultApi(APIView):
+    permission_classes = (IsAuthenticated,)
+
+    @extend_schema(
+        request=results_serializers.AmendInput,
+        responses={201: core_serializers.CommandOutput},
+    )
+    def post(self, request: Request, tournament_id: UUID) -> Response:
+        get_tournament(request, tournament_id)
+        data = results_serializers.AmendInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = dict(data.validated_data)
+        game_id = v.pop("game_id", None)
+        result = services.result_amend(
+            tournament_id=tournament_id,
+            round_=v.pop("round"),
+            game_id=str(game_id) if game_id else None,
+            user=request.user,
+            **v,
+        )
+        return command_response(result)
+
+
+class ForfeitApi(APIView):
+    permission_classes = (IsAuthenticated,)
+
+    @extend_schema(
+        request=results_serializers.ForfeitInput,
+        responses={201: core_serializers.CommandOutput},
+    )
+    def post(self, request: Request, tournament_id: UUID) -> Response:
+        get_tournament(request, tournament_id)
+        data = results_serializers.ForfeitInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = dict(data.validated_data)
+        result = services.forfeit_record(
+            tournament_id=tournament_id, round_=v.pop("round"), user=request.user, **v
+        )
+        return command_response(result)
+
+
+class StandingsApi(APIView):
+    @extend_schema(
+        parameters=[
+            DIVISION,
+            OpenApiParameter(
+                "after_round",
+                int,
+                description="Default: the latest round; 0: the pre-event order.",
+            ),
+        ],
+        responses=results_serializers.StandingsOutput,
+    )
+    def get(self, request: Request, tournament_id: UUID) -> Response:
+        header = access.readable_header(
+            headers.tournament_header(tournament_id), request.user
+        )
+        division = division_param(request, header)
+        after_round = after_round_param(request, header.rounds)
+
+        def build() -> Any:
+            round_, rows = selectors.standings(tournament_id, division, after_round)
+            return {"division": division, "after_round": round_, "standings": rows}
+
+        return cached_json(
+            request,
+            ("standings", tournament_id, division, after_round),
+            header.division_version(division),
+            build,
+        )
+
+
+class ScorecardApi(APIView):
+    @extend_schema(responses=results_serializers.ScorecardOutput)
+    def get(self, request: Request, tournament_id: UUID, player_id: str) -> Response:
+        header = access.readable_header(
+            headers.scorecard_header(tournament_id, player_id), request.user
+        )
+        player = header.player
+        if player is None:
+            raise Http404
+
+        def build() -> Any:
+            lines = selectors.scorecard_lines(
+                tournament_id, player_id, player["division"]
+            )
+            return {
+                "player": player,
+                "rounds": [scorecard_line_dict(line) for line in lines],
+            }
+
+        return cached_json(
+            request,
+            ("scorecard", tournament_id, player_id),
+            header.division_version(player["division"]),
+            build,
+        )
+
+
+# Every ScorecardLineOutput field is a ScorecardLine attribute of the same name.
+_LINE_FIELDS = tuple(results_serializers.ScorecardLineOutput().fields)
+
+
+def scorecard_line_dict(line: selectors.ScorecardLine) -> dict[str, Any]:
+    """A scorecard line as ScorecardLineOutput documents it (a national scorecard
+    has 31 lines: through the serializer they cost more than the whole read)."""
+    body = {name: getattr(line, name) for name in _LINE_FIELDS}
+    if line.game_id is not None:
+        body["game_id"] = str(line.game_id)
+    return body

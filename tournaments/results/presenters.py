@@ -1,0 +1,109 @@
+"""What the pages show of a result: labels and badges, from the rules' answer.
+
+A presenter never decides a result: it reads the kind and outcome that
+``rules.tournament`` stored (``results.selectors`` rows) and says them in words.
+
+Usage::
+
+    line = board_line(tournament, board, game)
+    line.badge        # "forfeit: Ann Smith", "bye", "credited +50", ...
+    KIND_LABELS["withdrawal_forfeit"]
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from rules.records import EntryKind
+from tournaments.pairing.selectors import Board, Side
+
+# How each kind of round reads on a page.
+KIND_LABELS: dict[str, str] = {
+    EntryKind.GAME: "game",
+    EntryKind.BYE: "bye",
+    EntryKind.FORFEIT_WIN: "won by forfeit",
+    EntryKind.FORFEIT_LOSS: "forfeit",
+    EntryKind.WITHDRAWAL_FORFEIT: "withdrawn",
+    EntryKind.CREDIT: "credited",
+    EntryKind.UNPLAYED: "not paired",
+}
+
+
+_LOSING_KINDS = (EntryKind.FORFEIT_LOSS, EntryKind.WITHDRAWAL_FORFEIT)
+
+
+def signed(value: int) -> str:
+    return f"+{value}" if value > 0 else str(value)
+
+
+def kind_badge(kind: str, spread: int) -> str:
+    """The badge of a round that is not a played game ("" for a game)."""
+    if kind == EntryKind.GAME:
+        return ""
+    if kind == EntryKind.CREDIT:
+        return f"credited {signed(spread)}"
+    return KIND_LABELS[kind]
+
+
+@dataclass(frozen=True, slots=True)
+class BoardLine:
+    """A line of a round's pairings, as the pages show it."""
+
+    board: int | None
+    first: Side
+    second: Side | None
+    has_result: bool
+    amended: bool
+    game_id: uuid.UUID | None
+    game: Any  # the board's recorded game (games.models.GameProjection) or None
+    badge: str  # forfeits, byes, credits; "" for a played game or one to play
+
+    @property
+    def alone(self) -> bool:
+        """A player without an opponent: a bye, a credit, an unpaired forfeit."""
+        return self.second is None
+
+    @property
+    def played(self) -> bool:
+        return self.first.kind == EntryKind.GAME
+
+    @property
+    def draw(self) -> bool:
+        return self.first.outcome == "draw"
+
+    @property
+    def first_won(self) -> bool:
+        return self.first.outcome == "win"
+
+    @property
+    def second_won(self) -> bool:
+        return self.second is not None and self.second.outcome == "win"
+
+
+def board_line(tournament: Any, board: Board, game: Any) -> BoardLine:
+    """Present a board (both sides as the rules decided them) with its game."""
+    return BoardLine(
+        board=board.board,
+        first=board.first,
+        second=board.second,
+        has_result=board.has_result,
+        amended=board.first.amended,
+        game_id=board.game_id or (game.game_id if game is not None else None),
+        game=game,
+        badge=_badge(board),
+    )
+
+
+def _badge(board: Board) -> str:
+    if board.second is None:
+        return kind_badge(board.first.kind, board.first.spread)
+    losers = [
+        side.name for side in (board.first, board.second) if side.kind in _LOSING_KINDS
+    ]
+    if not losers:
+        return ""
+    kinds = {board.first.kind, board.second.kind}
+    word = "withdrawn" if EntryKind.WITHDRAWAL_FORFEIT in kinds else "forfeit"
+    return f"{word}: {', '.join(losers)}"

@@ -1,0 +1,149 @@
+"""Serializers of results, standings and scorecards."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from rules import tournament as rt
+from rules.records import EntryKind
+from tournaments.core.serializers import ExpectedVersionMixin, player_id_field
+from tournaments.players.serializers import PlayerOutput
+
+KINDS = [kind.value for kind in EntryKind]
+
+
+OUTCOMES = ["win", "draw", "loss", ""]
+
+
+def _score(help_text: str = "") -> serializers.IntegerField:
+    return serializers.IntegerField(
+        min_value=rt.MIN_SCORE,
+        max_value=rt.MAX_SCORE,
+        required=False,
+        allow_null=True,
+        help_text=help_text,
+    )
+
+
+GAME_ID_HELP = (
+    "A game recorded move by move for this board: the result's scores, "
+    "pre-adjustment scores and winner are read from its replay (scores given as "
+    "well must agree with it)."
+)
+
+
+PRE_HELP = (
+    "Only for tied final scores (the tie rule needs them); read from the game "
+    "when game_id is given."
+)
+
+
+class ResultInput(ExpectedVersionMixin):
+    round = serializers.IntegerField(min_value=1, max_value=rt.MAX_ROUNDS)
+    player_a = player_id_field()
+    player_b = player_id_field()
+    score_a = _score("Required unless game_id is given.")
+    score_b = _score("Required unless game_id is given.")
+    pre_adjustment_a = _score(PRE_HELP)
+    pre_adjustment_b = _score(PRE_HELP)
+    game_id = serializers.UUIDField(
+        required=False, allow_null=True, help_text=GAME_ID_HELP
+    )
+
+    def validate(self, attrs: dict) -> dict:
+        if attrs.get("game_id") is None:
+            missing = {
+                field: "Give the score, or the game_id of the recorded game."
+                for field in ("score_a", "score_b")
+                if attrs.get(field) is None
+            }
+            if missing:
+                raise serializers.ValidationError(missing)
+        return attrs
+
+
+class AmendInput(ExpectedVersionMixin):
+    round = serializers.IntegerField(min_value=1, max_value=rt.MAX_ROUNDS)
+    player_a = player_id_field()
+    player_b = player_id_field()
+    score_a = _score("The new scores (or absentee, for a forfeit).")
+    score_b = _score("The new scores (or absentee, for a forfeit).")
+    pre_adjustment_a = _score(PRE_HELP)
+    pre_adjustment_b = _score(PRE_HELP)
+    game_id = serializers.UUIDField(
+        required=False, allow_null=True, help_text=GAME_ID_HELP
+    )
+    absentee = player_id_field(required=False, allow_null=True)
+    reason = serializers.CharField(
+        max_length=rt.MAX_REASON_LENGTH, required=False, default=""
+    )
+
+
+class ForfeitInput(ExpectedVersionMixin):
+    round = serializers.IntegerField(min_value=1, max_value=rt.MAX_ROUNDS)
+    absentee = player_id_field()
+
+
+class StandingOutput(serializers.Serializer):
+    """A line of the standings (a ``PlayerRound`` row: the totals after a round)."""
+
+    rank = serializers.IntegerField(
+        allow_null=True,
+        help_text="None: left out of the ranking (a withdrawn player, tsh's rule).",
+    )
+    player = serializers.CharField(source="player_id")
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    rating = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    points = serializers.FloatField()
+    record = serializers.CharField()
+    spread = serializers.IntegerField()
+    total_score = serializers.IntegerField()
+    games = serializers.IntegerField()
+    byes = serializers.IntegerField()
+    withdrawn = serializers.BooleanField()
+
+
+class StandingsOutput(serializers.Serializer):
+    division = serializers.CharField()
+    after_round = serializers.IntegerField()
+    standings = StandingOutput(many=True)
+
+
+class ScorecardLineOutput(serializers.Serializer):
+    """A round of a player's scorecard: the rules' entry and the totals after it."""
+
+    round = serializers.IntegerField()
+    kind = serializers.ChoiceField(KINDS)
+    opponent_id = serializers.CharField()
+    opponent_name = serializers.CharField()
+    went_first = serializers.BooleanField(allow_null=True)
+    board = serializers.IntegerField(allow_null=True)
+    own_score = serializers.IntegerField(allow_null=True)
+    opponent_score = serializers.IntegerField(allow_null=True)
+    own_pre_adjustment = serializers.IntegerField(allow_null=True)
+    opponent_pre_adjustment = serializers.IntegerField(allow_null=True)
+    result = serializers.ChoiceField(OUTCOMES)
+    tie_break = serializers.BooleanField()
+    has_result = serializers.BooleanField()
+    spread = serializers.IntegerField(help_text="As counted (after a spread cap).")
+    uncapped_spread = serializers.IntegerField()
+    record = serializers.CharField()
+    wins = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    running_spread = serializers.IntegerField()
+    rank = serializers.IntegerField(
+        allow_null=True,
+        help_text="The rank after this round (None: left out of the ranking).",
+    )
+    game_id = serializers.UUIDField(allow_null=True)
+    amended = serializers.BooleanField()
+
+
+class ScorecardOutput(serializers.Serializer):
+    player = PlayerOutput()
+    rounds = ScorecardLineOutput(many=True)

@@ -1,0 +1,135 @@
+"""Services of results: a slip, an amendment, a forfeit.
+
+Each is one validated append (``core.writes``); the rules decide the result
+(``rules.tournament``), the projection stores it (``PlayerRound``).
+
+Usage::
+
+    result_record(tournament_id=tid, round_=3, player_a=ann, player_b=bob,
+                  score_a=412, score_b=388, user=mara)
+    result_amend(tournament_id=tid, round_=3, player_a=ann, player_b=bob,
+                 score_a=402, score_b=388, reason="slip misread", user=mara)
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from games import selectors as game_selectors
+from games.eventstore.store import (
+    AppendResult,
+)
+from rules import tournament as rt
+from tournaments.core.writes import append_as_director
+
+
+def _linked_game(
+    tournament_id: uuid.UUID, event: rt.ResultRecorded | rt.ResultAmended
+) -> Any:
+    """The event with its scores read from the recorded game it links, if any."""
+    if event.game_id is None:
+        return event
+    try:
+        game = game_selectors.recorded_game(uuid.UUID(event.game_id))
+    except ValueError:
+        game = None
+    return rt.result_from_game(event, game, str(tournament_id))
+
+
+def result_record(
+    *,
+    tournament_id: uuid.UUID,
+    round_: int,
+    player_a: str,
+    player_b: str,
+    score_a: int | None = None,
+    score_b: int | None = None,
+    pre_adjustment_a: int | None = None,
+    pre_adjustment_b: int | None = None,
+    game_id: str | None = None,
+    user: Any,
+    expected_version: int | None = None,
+) -> AppendResult:
+    """Record the final scores of a paired game: typed from a slip, or read from
+    the recorded game ``game_id`` (scores given too must agree with it).
+
+    Raises TournamentError (a 400 naming the field) when the game is not this
+    pairing's finished game or the scores contradict it.
+    """
+    event = rt.ResultRecorded(
+        round=round_,
+        player_a=player_a,
+        player_b=player_b,
+        score_a=score_a,
+        score_b=score_b,
+        pre_adjustment_a=pre_adjustment_a,
+        pre_adjustment_b=pre_adjustment_b,
+        game_id=game_id,
+    )
+    return append_as_director(
+        tournament_id,
+        [_linked_game(tournament_id, event)],
+        user=user,
+        expected_version=expected_version,
+        retry=True,
+        results_only=True,
+    )
+
+
+def result_amend(
+    *,
+    tournament_id: uuid.UUID,
+    round_: int,
+    player_a: str,
+    player_b: str,
+    score_a: int | None = None,
+    score_b: int | None = None,
+    pre_adjustment_a: int | None = None,
+    pre_adjustment_b: int | None = None,
+    absentee: str | None = None,
+    game_id: str | None = None,
+    reason: str = "",
+    user: Any,
+    expected_version: int | None = None,
+) -> AppendResult:
+    """Replace a recorded result as a whole (new scores, or a forfeit by
+    `absentee`): what the amendment does not give is not carried over."""
+    event = rt.ResultAmended(
+        round=round_,
+        player_a=player_a,
+        player_b=player_b,
+        score_a=score_a,
+        score_b=score_b,
+        pre_adjustment_a=pre_adjustment_a,
+        pre_adjustment_b=pre_adjustment_b,
+        game_id=game_id,
+        absentee=absentee,
+        reason=reason,
+    )
+    return append_as_director(
+        tournament_id,
+        [_linked_game(tournament_id, event)],
+        user=user,
+        expected_version=expected_version,
+        results_only=True,
+    )
+
+
+def forfeit_record(
+    *,
+    tournament_id: uuid.UUID,
+    round_: int,
+    absentee: str,
+    user: Any,
+    expected_version: int | None = None,
+) -> AppendResult:
+    event = rt.ForfeitRecorded(round=round_, absentee=absentee)
+    return append_as_director(
+        tournament_id,
+        [event],
+        user=user,
+        expected_version=expected_version,
+        retry=True,
+        results_only=True,
+    )

@@ -1,0 +1,617 @@
+"""Pages of results: standings and scorecards (public), and the console's results
+entry, amendments, forfeits and the games recorded on a board.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games import services as game_services
+from games.eventstore.errors import EventRejectedError
+from games.models import GameProjection
+from games.readcache import cached_page
+from games.views import flagged_note
+from rules.errors import GcgError, RulesError
+from rules.records import EntryKind
+from tournaments.core import access, headers
+from tournaments.core.pages import (
+    GAMES_PER_PAGE,
+    board_games,
+    directed,
+    division_or_404,
+    page_number,
+    page_of,
+    readable,
+    rounds_paired,
+    submit,
+    team_member,
+    tournament_rules,
+)
+from tournaments.models import Player, Tournament
+from tournaments.pairing import selectors as pairing_selectors
+from tournaments.pairing.views import pairing_rows
+from tournaments.players import selectors as players_selectors
+from tournaments.results import presenters, services
+from tournaments.results import selectors as results_selectors
+from tournaments.results.forms import (
+    RESULT_FIELDS,
+    RESULT_RULE_FIELDS,
+    AmendForm,
+    BoardGcgForm,
+    ForfeitForm,
+    ResultEntryForm,
+)
+
+
+@require_GET
+def standings(
+    request: HttpRequest,
+    tournament_id: uuid.UUID,
+    division: str,
+    after_round: int | None = None,
+) -> HttpResponse:
+    # The header (one statement) is all a cached page needs; the model only when
+    # the page is built.
+    header = access.readable_header(
+        headers.tournament_header(tournament_id), request.user
+    )
+    if division not in header.divisions:
+        raise Http404(f"No division {division!r}.")
+    version = header.division_version(division)
+
+    def build() -> HttpResponse:
+        # Unsaved, built from the header: the page shows only the tournament's name.
+        tournament = Tournament(tournament_id=tournament_id, name=header.name)
+        # Plain rows, as the API reads them: 125 model instances cost more than the
+        # page's whole table.
+        if after_round is None:
+            # The latest round's rows, which come with its number.
+            last, rows = results_selectors.standings(tournament_id, division, None)
+            shown = last
+        else:
+            last = pairing_selectors.paired_rounds(tournament_id, division)
+            if not 0 <= after_round <= last:
+                raise Http404(f"No standings after round {after_round}.")
+            shown, rows = results_selectors.standings(
+                tournament_id, division, after_round
+            )
+        return render(
+            request,
+            "tournaments/standings.html",
+            {
+                "tournament": tournament,
+                "division": division,
+                "after_round": shown,
+                "rows": rows,
+                # The pre-event order (0) once a round is paired.
+                "rounds": range(0, last + 1) if last else range(0),
+                "ranking": header.ranking,
+                "division_version": version,
+            },
+        )
+
+    # The page shows the division and the tournament's fixed name and settings.
+    return cached_page(request, [tournament_id], version, build)
+
+
+@require_GET
+def scorecard(
+    request: HttpRequest, tournament_id: uuid.UUID, player_id: str
+) -> HttpResponse:
+    # The tournament's and the player's rows in one statement (as the API reads
+    # them) are all a cached page needs; the tournament's model only when the page
+    # is built.
+    header = access.readable_header(
+        headers.scorecard_header(tournament_id, player_id), request.user
+    )
+    if header.player is None:
+        raise Http404("No such player.")
+    # An unsaved model built from the row just read, never saved: the template and
+    # the selectors read a Player's fields, and a second query would fetch the same.
+    fields = dict(header.player)
+    player = Player(tournament_id=tournament_id, player_id=fields.pop("id"), **fields)
+    version = header.division_version(player.division)
+
+    def build() -> HttpResponse:
+        # Unsaved, like the player: the page shows only the tournament's name.
+        tournament = Tournament(tournament_id=tournament_id, name=header.name)
+        # Lazy: a cached fragment (keyed by the division's version) needs neither.
+        lines = SimpleLazyObject(
+            lambda: results_selectors.scorecard_lines(
+                tournament_id, player.player_id, player.division
+            )
+        )
+        return render(
+            request,
+            "tournaments/scorecard.html",
+            {
+                "tournament": tournament,
+                "player": player,
+                "rows": SimpleLazyObject(
+                    lambda: _scorecard_rows(tournament, player, lines)
+                ),
+                "standing": SimpleLazyObject(
+                    lambda: results_selectors.latest_standing(lines)
+                ),
+                "division_version": version,
+                # Self-entry's switch counts for the division's version.
+                "self_entry": header.self_entry,
+            },
+        )
+
+    # A players change counts for every division's version (the player's row).
+    return cached_page(request, [tournament_id], version, build)
+
+
+def _scorecard_rows(
+    tournament: Tournament, player: Player, lines: list[results_selectors.ScorecardLine]
+) -> list[dict[str, Any]]:
+    """The scorecard's lines with their boards and games."""
+    # Games recorded without a result naming them: found by round and board, only
+    # for the rounds that need it (not the whole division's games).
+    unnamed = [
+        (line.round, line.board)
+        for line in lines
+        if line.game_id is None and line.board is not None
+    ]
+    games = results_selectors.board_game_ids(
+        tournament.tournament_id, player.division, unnamed
+    )
+    return [
+        {
+            "line": line,
+            "board": line.board,
+            "game_id": line.game_id or games.get((line.round, line.board)),
+        }
+        for line in lines
+    ]
+
+
+@require_GET
+def division_games(
+    request: HttpRequest, tournament_id: uuid.UUID, division: str
+) -> HttpResponse:
+    tournament = readable(request, tournament_id)
+    division = division_or_404(tournament, division)
+    games = GameProjection.objects.filter(
+        tournament_id=tournament.tournament_id, division=division
+    ).order_by("round", "board_number", "started_at")
+    # Paged, not cached: a game's moves change its row without any tournament
+    # version moving.
+    page = page_of(games, GAMES_PER_PAGE, page_number(request))
+    return render(
+        request,
+        "tournaments/games.html",
+        {
+            "tournament": tournament,
+            "division": division,
+            "games": page.object_list,
+            "page": page,
+        },
+    )
+
+
+# --- results -----------------------------------------------------------------------
+
+
+def _results_form(
+    tournament: Tournament, division: str, round_: int, data: Any = None
+) -> ResultEntryForm:
+    return ResultEntryForm(
+        data, rules=tournament_rules(tournament), division=division, round_=round_
+    )
+
+
+def _results_context(
+    tournament: Tournament, division: str, round_: int, form: ResultEntryForm
+) -> dict[str, Any]:
+    rows = pairing_rows(tournament, division, round_)
+    games = [
+        row
+        for row in rows
+        if row.game is not None and row.game.is_over and not row.has_result
+    ]
+    _, standing_rows = results_selectors.standings(
+        tournament.tournament_id, division, round_
+    )
+    # The cursor goes where the director has to act: the first field refused, else
+    # the first box of a fresh slip.
+    focus = next((f for f in RESULT_FIELDS if f in form.errors), "a_number")
+    form.fields[focus].widget.attrs["autofocus"] = True
+    show_tie = form.is_bound and (
+        form.tied or "a_pre" in form.errors or "b_pre" in form.errors
+    )
+    return {
+        "tournament": tournament,
+        "division": division,
+        "round": round_,
+        "form": form,
+        "slip_fields": [form[name] for name in RESULT_FIELDS[:4]],
+        "tie_fields": [form[name] for name in RESULT_FIELDS[4:]],
+        "show_tie": show_tie,
+        "missing": [row for row in rows if not row.alone and not row.has_result],
+        "entered": [row for row in rows if not row.alone and row.has_result],
+        "byes": [row for row in rows if row.alone],
+        "games_to_record": games,
+        "standings": standing_rows,
+        "rounds": range(1, rounds_paired(tournament, division) + 1),
+        "forfeit_form": ForfeitForm(roster={}),
+    }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def manage_results(
+    request: HttpRequest, tournament_id: uuid.UUID, division: str, round_: int
+) -> HttpResponse:
+    """Enter a round's results fast: number, score, number, score, Enter."""
+    tournament = team_member(request, tournament_id)
+    division = division_or_404(tournament, division)
+    if not 1 <= round_ <= rounds_paired(tournament, division):
+        raise Http404(f"Round {round_} is not paired yet.")
+    form = _results_form(tournament, division, round_)
+    status = 200
+    flash = ""
+    if request.method == "POST":
+        form = _results_form(tournament, division, round_, request.POST)
+        data = form.cleaned_data if form.is_valid() and form.finish() else None
+        if data is not None:
+            a, b = data["player_a"], data["player_b"]
+            if submit(
+                form,
+                lambda: services.result_record(
+                    tournament_id=tournament_id,
+                    round_=round_,
+                    player_a=a.player_id,
+                    player_b=b.player_id,
+                    score_a=data["a_score"],
+                    score_b=data["b_score"],
+                    pre_adjustment_a=data.get("a_pre"),
+                    pre_adjustment_b=data.get("b_pre"),
+                    user=request.user,
+                ),
+                RESULT_RULE_FIELDS,
+            ):
+                flash = (
+                    f"Recorded: #{a.number} {a.name} {data['a_score']} – "
+                    f"{data['b_score']} #{b.number} {b.name}."
+                )
+                if not request.htmx:
+                    messages.success(request, flash)
+                    return redirect("manage-results", tournament_id, division, round_)
+                tournament.refresh_from_db()
+                form = _results_form(tournament, division, round_)
+        if not flash:
+            # htmx swaps only 2xx answers: the refusal is in the page it swaps in.
+            status = 200 if request.htmx else 400
+    context = _results_context(tournament, division, round_, form)
+    context["flash"] = flash
+    template = (
+        "tournaments/manage/_results_panel.html"
+        if request.htmx
+        else "tournaments/manage/results.html"
+    )
+    return render(request, template, context, status=status)
+
+
+@login_required
+@require_POST
+def manage_results_check(
+    request: HttpRequest, tournament_id: uuid.UUID, division: str, round_: int
+) -> HttpResponse:
+    """The instant check of a partly typed slip: a message per field, as JSON."""
+    tournament = team_member(request, tournament_id)
+    division = division_or_404(tournament, division)
+    form = _results_form(tournament, division, round_, request.POST)
+    notes = form.check()
+    return JsonResponse(
+        {
+            "notes": {
+                field: (
+                    {"level": notes[field].level, "text": notes[field].text}
+                    if field in notes
+                    else None
+                )
+                for field in (*RESULT_FIELDS, "__all__")
+            },
+            "tied": form.tied,
+        }
+    )
+
+
+@login_required
+@require_POST
+def manage_forfeit(
+    request: HttpRequest, tournament_id: uuid.UUID, division: str, round_: int
+) -> HttpResponse:
+    tournament = team_member(request, tournament_id)
+    division = division_or_404(tournament, division)
+    roster = players_selectors.division_roster(tournament, division)
+    form = ForfeitForm(request.POST, roster=roster)
+    absentee = form.cleaned_data["absentee"] if form.is_valid() else None
+    if absentee is not None and submit(
+        form,
+        lambda: services.forfeit_record(
+            tournament_id=tournament_id,
+            round_=round_,
+            absentee=absentee.player_id,
+            user=request.user,
+        ),
+        {"absentee": "absentee", "round": "absentee"},
+    ):
+        messages.success(request, f"{absentee.name} forfeits round {round_}.")
+        return redirect("manage-results", tournament_id, division, round_)
+    context = _results_context(
+        tournament, division, round_, _results_form(tournament, division, round_)
+    )
+    context["forfeit_form"] = form
+    return render(request, "tournaments/manage/results.html", context, status=400)
+
+
+def _board_pairing(
+    tournament: Tournament, division: str, round_: int, board: int
+) -> pairing_selectors.Board:
+    """The game on ``board`` of the round (404 when the round has no such game)."""
+    for line in pairing_selectors.round_boards(
+        tournament.tournament_id, division, round_
+    ):
+        if line.board == board and line.second is not None:
+            return line
+    raise Http404(f"No board {board} in round {round_}.")
+
+
+def _amend_initial(board: pairing_selectors.Board, version: int) -> dict[str, Any]:
+    """The amend form's starting values: the result as it stands. The scores before
+    the end-of-game adjustments only for a tie (where they decided it)."""
+    first = board.first
+    initial: dict[str, Any] = {"version": version}
+    if first.kind in (EntryKind.FORFEIT_LOSS, EntryKind.FORFEIT_WIN):
+        absent = first if first.kind == EntryKind.FORFEIT_LOSS else board.second
+        initial["absentee"] = absent.player_id if absent else ""
+    elif first.has_result:
+        initial.update(a_score=first.own_score, b_score=first.opponent_score)
+        if first.own_score == first.opponent_score:
+            initial.update(a_pre=first.own_pre, b_pre=first.opponent_pre)
+    return initial
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def manage_amend(
+    request: HttpRequest,
+    tournament_id: uuid.UUID,
+    division: str,
+    round_: int,
+    board: int,
+) -> HttpResponse:
+    """Amend a board's result as a whole: new scores or a forfeit, with a reason."""
+    tournament = team_member(request, tournament_id)
+    division = division_or_404(tournament, division)
+    line = _board_pairing(tournament, division, round_, board)
+    first, second = line.first, line.second
+    assert second is not None
+    initial = _amend_initial(line, tournament.version)
+    form = AmendForm(initial=initial, first=first, second=second)
+    status = 200
+    if request.method == "POST":
+        form = AmendForm(request.POST, first=first, second=second)
+        data = form.cleaned_data if form.is_valid() else None
+        if data is not None and submit(
+            form,
+            lambda: services.result_amend(
+                tournament_id=tournament_id,
+                round_=round_,
+                player_a=first.player_id,
+                player_b=second.player_id,
+                score_a=data["a_score"],
+                score_b=data["b_score"],
+                pre_adjustment_a=data["a_pre"],
+                pre_adjustment_b=data["b_pre"],
+                absentee=data["absentee"],
+                reason=data.get("reason") or "",
+                user=request.user,
+                expected_version=data["version"],
+            ),
+            RESULT_RULE_FIELDS,
+        ):
+            messages.success(
+                request,
+                f"Round {round_} board {board} amended: every later standing "
+                "is recomputed.",
+            )
+            return redirect("manage-results", tournament_id, division, round_)
+        status = 400
+    values = form.data if form.is_bound else initial
+    tied = values.get("a_score") not in (None, "") and str(
+        values.get("a_score")
+    ) == str(values.get("b_score"))
+    return render(
+        request,
+        "tournaments/manage/amend.html",
+        {
+            "tournament": tournament,
+            "division": division,
+            "round": round_,
+            "board": board,
+            "line": presenters.board_line(tournament, line, None),
+            "first": first,
+            "second": second,
+            "form": form,
+            "tied": tied,
+        },
+        status=status,
+    )
+
+
+def _game_header(first: Player, second: Player) -> str:
+    """A GCG record with the players only: a game whose racks are not known yet."""
+
+    def nick(player: Player) -> str:
+        return "_".join(player.name.split()) or f"player{player.number}"
+
+    return (
+        "#character-encoding UTF-8\n"
+        f"#player1 {nick(first)} {first.name}\n"
+        f"#player2 {nick(second)} {second.name}\n"
+    )
+
+
+def _game_rules(tournament: Tournament) -> Any:
+    from rules.ruleset import ruleset
+
+    return ruleset(
+        tournament.preset,
+        challenge=tournament.challenge_rule,
+        ties_are_draws=tournament.ties_are_draws,
+    )
+
+
+def _game_context(
+    tournament: Tournament, division: str, round_: int, board: int, ids: list[str]
+) -> dict[str, Any]:
+    return {
+        "tournament_id": str(tournament.tournament_id),
+        "division": division,
+        "round": round_,
+        "board": board,
+        "player_ids": ids,
+    }
+
+
+@login_required
+@require_POST
+def manage_board_record(
+    request: HttpRequest,
+    tournament_id: uuid.UUID,
+    division: str,
+    round_: int,
+    board: int,
+) -> HttpResponse:
+    """Start (or go back to) recording a board's game move by move."""
+    tournament = directed(request, tournament_id)
+    division = division_or_404(tournament, division)
+    line = _board_pairing(tournament, division, round_, board)
+    first, second = line.first, line.second
+    assert second is not None
+    existing = board_games(tournament, division, round_).get((round_, board))
+    if existing is not None and not existing.is_over:
+        return redirect("game-record", game_id=existing.game_id)
+    # The racks of a game recorded from score slips are unknown: starting it as a
+    # GCG record of the players only records them so (draws of unknown tiles).
+    result, _ = game_services.game_import_gcg(
+        text=_game_header(first, second),
+        user=request.user,
+        rules_name=_game_rules(tournament),
+        context=_game_context(
+            tournament, division, round_, board, [first.player_id, second.player_id]
+        ),
+    )
+    return redirect("game-record", game_id=result.stream.id)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def manage_board_gcg(
+    request: HttpRequest,
+    tournament_id: uuid.UUID,
+    division: str,
+    round_: int,
+    board: int,
+) -> HttpResponse:
+    """Upload a board's game as a GCG file."""
+    tournament = directed(request, tournament_id)
+    division = division_or_404(tournament, division)
+    line = _board_pairing(tournament, division, round_, board)
+    first, second = line.first, line.second
+    assert second is not None
+    form = BoardGcgForm(first=first, second=second)
+    status = 200
+    if request.method == "POST":
+        form = BoardGcgForm(request.POST, request.FILES, first=first, second=second)
+        if form.is_valid():
+            ids = [first.player_id, second.player_id]
+            if form.cleaned_data["first_in_file"] == "second":
+                ids.reverse()
+            try:
+                result, record = game_services.game_import_gcg(
+                    text=form.cleaned_data["file"].read(),
+                    user=request.user,
+                    rules_name=_game_rules(tournament),
+                    context=_game_context(tournament, division, round_, board, ids),
+                )
+            except GcgError as error:
+                for line, _code, message in error.problems:
+                    form.add_error(
+                        "file", f"Line {line}: {message}" if line else message
+                    )
+            except (RulesError, EventRejectedError) as error:
+                form.add_error("file", error.message)
+            else:
+                messages.success(
+                    request, "Game uploaded." + flagged_note(record.discrepancies)
+                )
+                return redirect("game-detail", game_id=result.stream.id)
+        status = 400
+    return render(
+        request,
+        "tournaments/manage/board_gcg.html",
+        {
+            "tournament": tournament,
+            "division": division,
+            "round": round_,
+            "board": board,
+            "first": first,
+            "second": second,
+            "form": form,
+        },
+        status=status,
+    )
+
+
+@login_required
+@require_POST
+def manage_result_from_game(
+    request: HttpRequest, tournament_id: uuid.UUID, game_id: uuid.UUID
+) -> HttpResponse:
+    """Record a board's result from its finished, recorded game."""
+    tournament = team_member(request, tournament_id)
+    game = get_object_or_404(
+        GameProjection, pk=game_id, tournament_id=tournament.tournament_id
+    )
+    target = reverse(
+        "manage-results", args=[tournament_id, game.division, game.round or 1]
+    )
+    ids = [player.get("player_id") for player in game.players]
+    if len(ids) != 2 or not all(ids) or game.round is None:
+        messages.error(request, "Only a game of two paired players counts.")
+        return redirect(target)
+    # The scores, the scores before the adjustments and the winner come from the
+    # game's replay (services.result_record reads them): never typed twice.
+    form = forms.Form()
+    if submit(
+        form,
+        lambda: services.result_record(
+            tournament_id=tournament_id,
+            round_=game.round,
+            player_a=ids[0],
+            player_b=ids[1],
+            game_id=str(game.game_id),
+            user=request.user,
+        ),
+        {},
+    ):
+        scores = "–".join(map(str, game.scores))
+        messages.success(request, f"Result recorded from the game: {scores}.")
+    else:
+        messages.error(request, " ".join(form.non_field_errors()))
+    return redirect(target)

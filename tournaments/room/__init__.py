@@ -1,0 +1,3 @@
+"""The room: printouts, the projector display, reports, the live feed and players'
+own score entry.
+"""

@@ -1,0 +1,64 @@
+"""A tournament's live feed: its own events and its games', as they commit.
+
+Pairings, results, amendments, self-entered scores and every move of every game
+of the tournament, in commit order (``games.livefeed`` sends them as Server-Sent
+Events). The store cannot tell which games belong to a tournament, so each read
+first looks at the streams of the next events (``feed_window``), keeps the
+tournament's own and its games', and reads those: a poll costs an index range
+over what committed since, whatever the size of the log.
+
+Usage::
+
+    page = tournament_feed_page(tournament_id, after=cursor)
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework.request import Request
+
+from games.eventstore.feed import FeedPage, feed_window, read_feed
+from games.livefeed import AFTER, PAGE, STREAM_RESPONSE, FeedApi
+from games.models import GameProjection
+from tournaments.core import access, headers
+from tournaments.core.aggregate import STREAM_TYPE
+
+
+def tournament_feed_page(
+    tournament_id: uuid.UUID, *, after: int, limit: int = PAGE
+) -> FeedPage:
+    """The tournament's and its games' events after feed position `after`."""
+    window = feed_window(after=after)
+    games = [stream_id for kind, stream_id in window.streams if kind == "game"]
+    ours = {tournament_id} & {
+        stream_id for kind, stream_id in window.streams if kind == STREAM_TYPE
+    }
+    if games:
+        ours |= set(
+            GameProjection.objects.filter(
+                game_id__in=games, tournament_id=tournament_id
+            ).values_list("game_id", flat=True)
+        )
+    if not ours:
+        return FeedPage((), window.head, False)
+    return read_feed(
+        after=after, stream_ids=sorted(ours), until=window.head, limit=limit
+    )
+
+
+class TournamentFeedApi(FeedApi):
+    """Every event of a tournament and its games as it commits."""
+
+    @extend_schema(
+        operation_id="tournaments_feed", parameters=[AFTER], responses=STREAM_RESPONSE
+    )
+    def get(self, request: Request, tournament_id: uuid.UUID) -> Any:
+        header = access.readable_header(
+            headers.tournament_header(tournament_id), request.user
+        )
+        return self.stream(
+            request, lambda after: tournament_feed_page(header.pk, after=after)
+        )

@@ -1,0 +1,3 @@
+"""The tournament itself: creating it, its settings, divisions, publication, and its
+public list and pages.
+"""

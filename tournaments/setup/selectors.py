@@ -1,0 +1,60 @@
+"""Reads of the tournament itself: the list a user may see, a tournament's
+divisions at a glance.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+from config.replicas import reading
+from tournaments.models import Tournament
+
+
+def tournament_list(user: Any = None) -> QuerySet[Tournament]:
+    """Published tournaments, and those the user directs."""
+    visible = Q(published=True)
+    if user is not None and user.is_authenticated:
+        visible |= Q(directors__user=user)
+    return Tournament.objects.filter(visible).distinct()
+
+
+# --- A tournament's page -------------------------------------------------------------
+
+# One statement whatever the number of divisions shown: per division, its players
+# (player_division), its last round with rows (player_round_standings) and its
+# recorded games (games_game_division), each through its index.
+_DIVISION_SUMMARIES = """
+SELECT d.name,
+       (SELECT count(*) FROM tournaments_player p
+        WHERE p.tournament_id = %(t)s AND p.division = d.name),
+       (SELECT max(r.round) FROM tournaments_player_round r
+        WHERE r.tournament_id = %(t)s AND r.division = d.name),
+       (SELECT count(*) FROM games_game g
+        WHERE g.tournament_id = %(t)s AND g.division = d.name)
+FROM unnest(%(names)s::text[]) WITH ORDINALITY AS d(name, n)
+ORDER BY d.n
+"""
+
+
+def division_summaries(
+    tournament_id: uuid.UUID, divisions: list[str]
+) -> list[dict[str, Any]]:
+    """The tournament page's card of each division: its players, paired rounds,
+    latest standings (None: no player yet) and recorded games."""
+    with reading().cursor() as cursor:
+        cursor.execute(_DIVISION_SUMMARIES, {"t": tournament_id, "names": divisions})
+        rows = cursor.fetchall()
+    return [
+        {
+            "name": name,
+            "players": players,
+            "paired": last or 0,
+            "rounds": range(1, (last or 0) + 1),
+            "standings_after": last,
+            "games": games,
+        }
+        for name, players, last, games in rows
+    ]
