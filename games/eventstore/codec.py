@@ -269,6 +269,10 @@ class Codec:
                 f"{type(event).__name__} is not a registered event"
             ) from None
 
+    def type_names(self) -> frozenset[str]:
+        """Every type name registered, for checks that must cover them all."""
+        return frozenset(self._by_name)
+
     def knows(self, type_name: str) -> bool:
         return type_name in self._by_name
 

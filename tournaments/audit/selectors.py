@@ -1,6 +1,6 @@
 """The audit: every event of a tournament, who and when, in words.
 
-Each event type has a summary (``_summary``); a correction shows the old and the
+Each event type has a summary (``audit.summaries``); a correction shows the old and the
 new values.
 """
 
@@ -15,6 +15,7 @@ from games.eventstore.store import read_stream
 from games.eventstore.streams import stream_type
 from rules import tournament as rt
 from rules.division_rules import PairingOptions
+from tournaments.audit.summaries import summary
 from tournaments.core.aggregate import tournament_stream
 from tournaments.models import Player, Tournament
 
@@ -70,7 +71,7 @@ def tournament_audit(tournament: Tournament) -> list[AuditEntry]:
                 recorded_at=recorded.recorded_at,
                 recorded_by=usernames.get(recorded.recorded_by_id, ""),
                 event_type=recorded.type_name,
-                summary=_summary(recorded.type_name, payload, names, changed),
+                summary=summary(recorded.type_name, payload, names, changed),
                 payload=payload,
                 supersedes=supersedes,
             )
@@ -153,79 +154,3 @@ def _default_pairing_rules() -> dict[str, Any]:
     event = rt.PairingRulesSet(division="", options=PairingOptions())
     _, _, payload = stream_type("tournament").codec.encode(event)
     return dict(payload["options"])
-
-
-def _summary(
-    type_name: str, payload: dict[str, Any], names: dict[str, str], changed: str = ""
-) -> str:
-    def name(player_id: str | None) -> str:
-        return names.get(player_id or "", player_id or "?")
-
-    p = payload
-    match type_name:
-        case "tournament_created":
-            return f"Created {p['name']} ({p['rounds']} rounds)"
-        case "division_added":
-            return f"Added division {p['name']}"
-        case "player_registered":
-            return f"Registered {p['name']} ({p['rating']}) in {p['division']}"
-        case "player_withdrawn":
-            who = name(p["player_id"])
-            return f"{who} withdrew from round {p['from_round']} ({p['policy']})"
-        case "player_reactivated":
-            return f"{name(p['player_id'])} re-activated from round {p['from_round']}"
-        case "round_paired":
-            games = len(p["games"])
-            return (
-                f"Paired round {p['round']} of {p['division']} "
-                f"({p['method']}, {games} games)"
-            )
-        case "result_recorded" | "result_amended":
-            verb = "Amended" if type_name == "result_amended" else "Result"
-            if p.get("absentee"):
-                return f"{verb} round {p['round']}: {name(p['absentee'])} forfeits"
-            return (
-                f"{verb} round {p['round']}: {name(p['player_a'])} "
-                f"{p['score_a']}–{p['score_b']} {name(p['player_b'])}"
-            )
-        case "forfeit_recorded":
-            return f"Round {p['round']}: {name(p['absentee'])} forfeits"
-        case "unpaired_round_recorded":
-            who = name(p["player_id"])
-            return f"Round {p['round']}: {who} credited {p['spread']:+d}"
-        case "director_added":
-            return f"Director added: {p['username']}"
-        case "director_removed":
-            return "Director removed"
-        case "publication_changed":
-            return "Published" if p["published"] else "Unpublished"
-        case "player_account_linked":
-            return f"{name(p['player_id'])} linked to a user account"
-        case "player_edited":
-            return f"Corrected {name(p['player_id'])}: {changed}"
-        case "settings_changed":
-            return f"Settings corrected: {changed}"
-        case "division_renamed":
-            return f"Division {p['name']} renamed {p['new_name']}"
-        case "scorekeeper_added":
-            return f"Scorekeeper added: {p['username']}"
-        case "scorekeeper_removed":
-            return "Scorekeeper removed"
-        case "pairing_rules_set":
-            return f"Pairing rules of {p['division']}: {changed or 'unchanged'}"
-        case "prize_table_set":
-            table = p["table"]
-            return (
-                f"Prize table of {p['division']}: {len(table['prizes'])} prizes,"
-                f" {len(table['classes'])} rating classes"
-            )
-        case "lexicon_chosen":
-            return f"Word list: {p['lexicon'] or 'none'}"
-        case "game_setup_set":
-            own = p["setup"]
-            tiles = own["tile_set"] or "the tournament's"
-            words = {None: "the tournament's", "": "none"}.get(
-                own["lexicon"], own["lexicon"]
-            )
-            return f"Games of {p['division']}: tile set {tiles}, lexicon {words}"
-    return type_name
