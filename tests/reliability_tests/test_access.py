@@ -14,7 +14,7 @@ from games import services as game_services
 from games.eventstore.models import StoredEvent
 from tests.reliability_tests.conftest import make_tournament, start_game
 from tournaments.core import aggregate
-from tournaments.players import services
+from tournaments.players import accounts
 
 # Sign-in itself is open to anyone.
 OPEN_POSTS = {"/api/auth/token"}
@@ -143,7 +143,7 @@ def test_a_director_of_one_tournament_cannot_write_to_another(
 def test_a_player_may_annotate_only_their_own_games(director, django_user_model):
     tournament_id, players = make_tournament(director)
     ann = django_user_model.objects.create_user("ann", password="pw-ann-12345")
-    services.player_link_account(
+    accounts.player_link_account(
         tournament_id=tournament_id, player_id=players[0], account=ann, user=director
     )
     own, own_turn = start_game(

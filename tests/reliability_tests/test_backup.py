@@ -36,7 +36,7 @@ from tests.reliability_tests.conftest import (
 )
 from tournaments.models import Director, Player, PlayerRound, Tournament
 from tournaments.pairing import services as pairing_services
-from tournaments.players import services as players_services
+from tournaments.players import accounts
 from tournaments.results import services as results_services
 
 
@@ -84,7 +84,7 @@ def history(director, other_user, shared_gcg_dir):
         reason="scoresheet misread",
         user=director,
     )
-    players_services.player_link_account(
+    accounts.player_link_account(
         tournament_id=tournament_id, player_id=ids[0], account=other_user, user=director
     )
     context = {

@@ -16,7 +16,7 @@ from rules import state as rs
 from rules.board import square_name
 from rules.state import TurnKind
 from tests.web_tests.conftest import ids_by_number
-from tournaments.players import services as players_services
+from tournaments.players import accounts
 from tournaments.setup import services as setup_services
 
 pytestmark = pytest.mark.django_db
@@ -208,7 +208,7 @@ def test_a_private_tournaments_games_are_hidden_from_the_api_too(
 @pytest.fixture
 def linked(paired, director, player_user):
     """Player user "dev" is Ann Able (#1), who played the game as doug."""
-    players_services.player_link_account(
+    accounts.player_link_account(
         tournament_id=paired,
         player_id=ids_by_number(paired)[1],
         account=player_user,

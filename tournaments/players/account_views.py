@@ -9,18 +9,14 @@ import uuid
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from games.eventstore.errors import ConcurrencyError
 from rules.errors import RulesError
-from tournaments.core import access
-from tournaments.models import Tournament
+from tournaments.core.pages import STALE, directed
 from tournaments.players import accounts
-
-STALE = "Someone else changed this tournament since you loaded the page: reload."
 
 
 class MemberIdForm(forms.Form):
@@ -58,15 +54,6 @@ def account_profile(request: HttpRequest) -> HttpResponse:
         {"form": form, "records": accounts.player_records(request.user)},
         status=status,
     )
-
-
-def directed(request: HttpRequest, tournament_id: uuid.UUID) -> Tournament:
-    tournament = get_object_or_404(Tournament, pk=tournament_id)
-    if not access.tournament_can_read(tournament, request.user):
-        raise Http404("No such tournament.")
-    if not access.tournament_is_director(tournament, request.user):
-        raise PermissionDenied("Only this tournament's directors may do that.")
-    return tournament
 
 
 @login_required

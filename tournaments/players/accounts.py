@@ -28,8 +28,8 @@ from games.context import PlayerRecord
 from games.eventstore.store import AppendResult
 from rules import tournament as rt
 from tournaments.core import events
+from tournaments.core.writes import append_as_director
 from tournaments.models import MemberProfile, Player
-from tournaments.players import services
 from tournaments.setup import selectors
 
 MAX_MEMBER_ID = 64
@@ -127,6 +127,20 @@ def account_claims(tournament_id: uuid.UUID) -> list[AccountClaim]:
     ]
 
 
+def player_link_account(
+    *,
+    tournament_id: uuid.UUID,
+    player_id: str,
+    account: Any,
+    user: Any,
+    expected_version: int | None = None,
+) -> AppendResult:
+    event = events.PlayerAccountLinked(player_id=player_id, user_id=account.pk)
+    return append_as_director(
+        tournament_id, [event], user=user, expected_version=expected_version
+    )
+
+
 def account_link_confirm(
     *, tournament_id: uuid.UUID, player_id: str, user: Any
 ) -> AppendResult:
@@ -146,7 +160,7 @@ def account_link_confirm(
         raise rt.TournamentError(
             "no_claim", "No account claims this player's member id.", "player_id"
         )
-    return services.player_link_account(
+    return player_link_account(
         tournament_id=tournament_id,
         player_id=player_id,
         account=profile.user,

@@ -32,6 +32,7 @@ from tournaments.core import events as core_events
 from tournaments.core.aggregate import tournament_state
 from tournaments.core.writes import append_as_director
 from tournaments.models import DIRECTOR, SCOREKEEPER
+from tournaments.players.accounts import link_events
 
 
 def new_player_id() -> str:
@@ -62,7 +63,6 @@ def players_register(
     ]
     if not events:
         raise ValueError("no players to register")
-    from tournaments.players.accounts import link_events  # it builds on these services
 
     return append_as_director(
         tournament_id,
@@ -115,20 +115,6 @@ def director_add(
     event = core_events.DirectorAdded(
         user_id=new_director.pk, username=new_director.get_username()
     )
-    return append_as_director(
-        tournament_id, [event], user=user, expected_version=expected_version
-    )
-
-
-def player_link_account(
-    *,
-    tournament_id: uuid.UUID,
-    player_id: str,
-    account: Any,
-    user: Any,
-    expected_version: int | None = None,
-) -> AppendResult:
-    event = core_events.PlayerAccountLinked(player_id=player_id, user_id=account.pk)
     return append_as_director(
         tournament_id, [event], user=user, expected_version=expected_version
     )

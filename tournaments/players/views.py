@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods
 from rules import tournament as rt
 from tournaments.core.pages import directed, division_or_404, rounds_paired, submit
 from tournaments.models import Player
-from tournaments.players import selectors, services
+from tournaments.players import accounts, selectors, services
 from tournaments.players.forms import (
     LateEntryForm,
     LinkAccountForm,
@@ -133,7 +133,7 @@ def _link(data: dict[str, Any], tid: uuid.UUID, division: str, user: Any) -> str
         raise rt.TournamentError(
             "unknown_user", f"No user is called {data['username']!r}.", "username"
         )
-    services.player_link_account(
+    accounts.player_link_account(
         tournament_id=tid, player_id=player.player_id, account=account, user=user
     )
     return f"{player.name} is linked to the account {account.get_username()}."

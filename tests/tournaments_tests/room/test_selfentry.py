@@ -15,7 +15,7 @@ from rules import selfentry as rs
 from tests.boards import round_games
 from tournaments.core import aggregate
 from tournaments.models import PlayerRound
-from tournaments.players import services as players_services
+from tournaments.players import accounts
 from tournaments.results import services as results_services
 from tournaments.room import selfentry
 
@@ -146,7 +146,7 @@ def test_a_report_must_be_the_players_own(open_club, director, other_user):
         )
     assert events_of(tid) == before
     # Signed in to the account linked to the player: no code needed.
-    players_services.player_link_account(
+    accounts.player_link_account(
         tournament_id=tid, player_id=ids[1], account=other_user, user=director
     )
     report(tid, ids, 1, 420, 380, code=False, user=other_user)

@@ -36,6 +36,7 @@ from tournaments.core.games import game_ruleset
 from tournaments.models import Player, Tournament
 from tournaments.pairing import selectors
 from tournaments.pairing import services as pairing_services
+from tournaments.players import accounts
 from tournaments.players import services as players_services
 from tournaments.prizes.services import prize_table_set
 from tournaments.results import services as results_services
@@ -136,7 +137,7 @@ class Command(BaseCommand):
                 tournament_id=tid, division=division, table=PRIZES, user=director
             )
         dev_player = Player.objects.get(tournament_id=tid, name="Dev Patel")
-        players_services.player_link_account(
+        accounts.player_link_account(
             tournament_id=tid,
             player_id=dev_player.player_id,
             account=dev,
