@@ -19,6 +19,7 @@ from typing import Any
 from django.urls import reverse
 
 from games import selectors
+from games.formatting import signed
 from games.notes import NoteStamp, NoteView, note_stamps, note_view, versions_of
 from games.streams import GameAggregate
 from rules import state as rs
@@ -215,8 +216,8 @@ def _discrepancy(
         if item.version == turn.version and item.player == turn.player:
             where = lines_of_event.get(item.version)
             return (
-                f"Recorded {_signed(item.recorded)}, the rules give "
-                f"{_signed(item.computed)}" + (f" (GCG line {where})" if where else "")
+                f"Recorded {signed(item.recorded)}, the rules give "
+                f"{signed(item.computed)}" + (f" (GCG line {where})" if where else "")
             )
     return ""
 
@@ -255,10 +256,6 @@ def _line(
         discrepancy=discrepancy,
         breakdown=tuple(f"{w.word}: {w.breakdown()}" for w in turn.words),
     )
-
-
-def _signed(value: int) -> str:
-    return f"+{value}" if value > 0 else ("−" + str(-value) if value < 0 else "0")
 
 
 def position_after(aggregate: GameAggregate, index: int, names: list[str]) -> Position:
@@ -394,7 +391,7 @@ def announcement(line: Line | None, count: int) -> str:
     )
     return (
         f"Turn {line.index} of {count}, {line.player_name}: {play}, "
-        f"{_signed(line.score)}, total {line.cumulative}."
+        f"{signed(line.score)}, total {line.cumulative}."
     )
 
 

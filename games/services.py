@@ -843,7 +843,7 @@ def gcg_metadata(context: Mapping[str, Any]) -> gcg.GcgMetadata | None:
         if not names:
             return None
         return gcg.GcgMetadata(
-            players=tuple(gcg.GcgPlayer(_nick(name), name) for name in names),
+            players=tuple(gcg.GcgPlayer(gcg.nick(name), name) for name in names),
             title=context.get("title") or None,
         )
     return gcg.GcgMetadata(
@@ -854,10 +854,6 @@ def gcg_metadata(context: Mapping[str, Any]) -> gcg.GcgMetadata | None:
         lexicon=kept.get("lexicon"),
         pragmas=tuple(tuple(pair) for pair in kept.get("pragmas", ())),
     )
-
-
-def _nick(name: str) -> str:
-    return "_".join(name.split()) or "player"
 
 
 def game_export_gcg(game_id: uuid.UUID) -> str:

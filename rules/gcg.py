@@ -1478,7 +1478,7 @@ def write(events: Sequence[Event], metadata: GcgMetadata | None = None) -> str:
     if len(state.players) != 2:
         raise GcgError([(0, "too_many_players", "GCG records games of two players")])
     if metadata is None or len(metadata.players) != len(state.players):
-        players = tuple(GcgPlayer(_nick(name), name) for name in state.players)
+        players = tuple(GcgPlayer(nick(name), name) for name in state.players)
         metadata = GcgMetadata(
             players=players,
             title=metadata.title if metadata else None,
@@ -1487,7 +1487,7 @@ def write(events: Sequence[Event], metadata: GcgMetadata | None = None) -> str:
             lexicon=metadata.lexicon if metadata else state.lexicon,
             pragmas=metadata.pragmas if metadata else (),
         )
-    nicks = [_nick(player.nick) for player in metadata.players]
+    nicks = [nick(player.nick) for player in metadata.players]
     out = _header(state, metadata, nicks)
     single = state.ruleset.challenge is ChallengeRule.SINGLE
     tiles = state.tile_set
@@ -1542,7 +1542,8 @@ def _header(state: GameState, metadata: GcgMetadata, nicks: list[str]) -> list[s
     return out
 
 
-def _nick(name: str) -> str:
+def nick(name: str) -> str:
+    """A player's GCG nick from their name: one word, spaces as underscores."""
     return "_".join(name.split()) or "player"
 
 

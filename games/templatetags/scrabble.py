@@ -14,7 +14,6 @@ Spanish CH, is one tile with its letters.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -25,6 +24,8 @@ from django.utils.dateformat import format as date_format
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
+from games import formatting
+from games.formatting import escape
 from rules.board import CENTER, COLUMNS, SIZE, STANDARD_LAYOUT, parse_square
 from rules.tiles import ENGLISH, TileSet, tile_values
 
@@ -40,13 +41,6 @@ def url_prefix(name: str, *args: object, last: object = 0) -> str:
     if not url.endswith(tail):
         raise ValueError(f"{name} does not end with its last argument: {url}")
     return url[: -len(tail)]
-
-
-def escape(text: object) -> str:
-    """Django's ``escape`` without its lazy-string check, which cost more than the
-    escaping itself over a page's hundreds of cells (same output: both use
-    ``html.escape``)."""
-    return html.escape(str(text))
 
 
 # RULES.md, "Equipment": T triple word, D double word, t triple letter, d double letter.
@@ -302,11 +296,7 @@ def signed(value: Any) -> str:
         number = int(value)
     except (TypeError, ValueError):
         return ""
-    if number > 0:
-        return f"+{number}"
-    if number < 0:
-        return f"−{-number}"
-    return "0"
+    return formatting.signed(number)
 
 
 # Every time the site shows, with its zone (settings.TIME_ZONE): "14 Nov 2026,

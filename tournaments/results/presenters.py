@@ -16,6 +16,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from games.formatting import signed
 from rules.records import EntryKind
 from tournaments.pairing.selectors import Board, Side
 
@@ -34,8 +35,9 @@ KIND_LABELS: dict[str, str] = {
 _LOSING_KINDS = (EntryKind.FORFEIT_LOSS, EntryKind.WITHDRAWAL_FORFEIT)
 
 
-def signed(value: int) -> str:
-    return f"+{value}" if value > 0 else str(value)
+def signed_spread(value: int) -> str:
+    """A spread with its sign, as tsh and the printed tables write it (+50, -12)."""
+    return signed(value, minus="-")
 
 
 def kind_badge(kind: str, spread: int) -> str:
@@ -43,7 +45,7 @@ def kind_badge(kind: str, spread: int) -> str:
     if kind == EntryKind.GAME:
         return ""
     if kind == EntryKind.CREDIT:
-        return f"credited {signed(spread)}"
+        return f"credited {signed_spread(spread)}"
     return KIND_LABELS[kind]
 
 

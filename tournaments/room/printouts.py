@@ -305,7 +305,7 @@ def standings_pdf(tournament: Tournament, division: str, *, paper: str = "a4") -
                 row["rank"] or "–",
                 _who(row["name"], row["number"]),
                 row["record"],
-                results_presenters.signed(row["spread"]),
+                results_presenters.signed_spread(row["spread"]),
                 row["total_score"],
                 row["rating"],
             ]
@@ -353,7 +353,7 @@ def _scorecard(
     last = played[-1] if played else None
     carried = (
         f"After round {last.round}: {last.record}, spread "
-        f"{results_presenters.signed(last.running_spread)}"
+        f"{results_presenters.signed_spread(last.running_spread)}"
         if last
         else "No round played yet."
     )
@@ -498,7 +498,10 @@ def wall_chart(tournament_id: uuid.UUID, division: str) -> tuple[int, list[WallL
             outcome = _OUTCOME.get(row.outcome, "")
             scores = f"{row.own_score}–{row.opponent_score}" if row.has_result else ""
         else:
-            outcome, scores = badge, results_presenters.signed(row.counted_spread)
+            outcome, scores = (
+                badge,
+                results_presenters.signed_spread(row.counted_spread),
+            )
         line.cells[row.round] = WallCell(
             outcome, scores, numbers.get(row.opponent_id) if row.opponent_id else None
         )
@@ -540,7 +543,7 @@ def wall_chart_pdf(
                     line.name,
                     *(_cell_text(line.cells.get(r)) for r in sheet),
                     line.record,
-                    results_presenters.signed(line.spread),
+                    results_presenters.signed_spread(line.spread),
                 ]
             )
         fixed = 10 * mm + 50 * mm + 18 * mm + 16 * mm

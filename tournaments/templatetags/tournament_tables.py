@@ -12,7 +12,6 @@ Usage::
 
 from __future__ import annotations
 
-import html
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -20,22 +19,12 @@ from typing import Any
 from django import template
 from django.utils.safestring import SafeString, mark_safe
 
+from games.formatting import escape
 from games.templatetags.scrabble import url_prefix
 from rules.records import EntryKind
-from tournaments.results.presenters import kind_badge
+from tournaments.results.presenters import kind_badge, signed_spread
 
 register = template.Library()
-
-
-def escape(text: object) -> str:
-    """Django's ``escape`` without its lazy-string check, which cost more than the
-    escaping itself over a page's hundreds of cells (same output: both use
-    ``html.escape``)."""
-    return html.escape(str(text))
-
-
-def _signed_spread(value: int) -> str:
-    return f"+{value}" if value > 0 else str(value)
 
 
 def _spread_class(value: int | None) -> str:
@@ -88,9 +77,9 @@ def scorecard_rows(rows: Sequence[dict[str, Any]], tournament_id: Any) -> SafeSt
             result = '<span class="muted">to play</span>'
         else:
             result = ""
-        spread = _signed_spread(line.spread) if line.has_result else ""
+        spread = signed_spread(line.spread) if line.has_result else ""
         record = escape(line.record)
-        running = _signed_spread(line.running_spread)
+        running = signed_spread(line.running_spread)
         record += f' <span class="muted small">({running})</span>'
         game = f'<a href="{game_url}">view game</a>' if game_url else ""
         spread_class = _spread_class(line.spread if line.has_result else None)
@@ -128,7 +117,7 @@ def standings_rows(rows: Sequence[Mapping[str, Any]], tournament_id: Any) -> Saf
             f'<td><a href="{card_prefix}{escape(s["player"])}/">{escape(s["name"])}</a>'
             f' <span class="muted">#{s["number"]}</span>{badge}</td>'
             f'<td class="num">{escape(s["record"])}</td>'
-            f'<td class="num {_spread_class(spread)}">{_signed_spread(spread)}</td>'
+            f'<td class="num {_spread_class(spread)}">{signed_spread(spread)}</td>'
             f'<td class="num hide-phone">{s["total_score"]}</td>'
             f'<td class="num hide-phone">{rating(s["rating"])}</td></tr>'
         )
