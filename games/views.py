@@ -46,6 +46,7 @@ from games.presenters import (
 )
 from games.quotas import QuotaExceededError
 from games.readcache import cached_page
+from games.refusals import show_gcg_problems, show_refusal
 from games.search import GameSearch, of_user
 from games.streams import GameAggregate
 from rules.analysis import AnalysisError
@@ -266,7 +267,7 @@ def game_note_add(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
                     user=request.user,
                 )
             except EventRejectedError as error:
-                add_rejection(form, error, {"text": "text"})
+                show_refusal(form, error, {"text": "text"})
             except ConcurrencyError:
                 form.add_error(None, STALE)
             except QuotaExceededError as error:
@@ -419,9 +420,7 @@ def game_upload(request: HttpRequest) -> HttpResponse:
                     visibility=form.cleaned_data["visibility"],
                 )
             except GcgError as error:
-                for line, _code, message in error.problems:
-                    where = f"Line {line}: " if line else ""
-                    form.add_error("file", f"{where}{message}")
+                show_gcg_problems(form, error)
             except RulesError as error:
                 form.add_error("file", error.message)
             except EventRejectedError as error:
@@ -447,14 +446,6 @@ RECORDER_FORMS = {
 
 # The rules name event fields; these are the recorder's fields for them.
 FIELD_NAMES = {"position": "position", "word": "word", "rack": "rack", "tiles": "tiles"}
-
-
-def add_rejection(
-    form: Any, error: EventRejectedError | RulesError, fields: dict[str, str]
-) -> None:
-    """Show a rule's refusal next to the field it names (else at the top)."""
-    target = fields.get(getattr(error, "field", None) or "")
-    form.add_error(target if target in form.fields else None, error.message)
 
 
 def _recorder_form(
@@ -561,11 +552,11 @@ def game_record(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
                 }
                 RECORD_COMMANDS[action](form, aggregate, common)
             except EventRejectedError as error:
-                add_rejection(form, error, FIELD_NAMES)
+                show_refusal(form, error, FIELD_NAMES)
             except ConcurrencyError:
                 form.add_error(None, STALE)
             except RulesError as error:
-                add_rejection(form, error, FIELD_NAMES)
+                show_refusal(form, error, FIELD_NAMES)
             if not form.errors:
                 return redirect("game-record", game_id=game_id)
         forms[action] = form

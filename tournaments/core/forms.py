@@ -1,5 +1,5 @@
 """What the console's forms share: the field of a lexicon, number inputs, and
-putting the rules' refusal on the field it names (``apply_rejection``).
+putting the rules' refusal on the field it names (``show_refusal``).
 """
 
 from __future__ import annotations
@@ -32,12 +32,3 @@ def lexicon_field(**options: Any) -> forms.CharField:
 
 def number_input(**attrs: Any) -> forms.NumberInput:
     return forms.NumberInput(attrs={"inputmode": "numeric", **attrs})
-
-
-def apply_rejection(
-    form: forms.Form, error: Any, fields: dict[str, str], prefix: str = ""
-) -> None:
-    """Show a rule's refusal next to the form field it names (else at the top)."""
-    target = fields.get(getattr(error, "field", None) or "")
-    message = f"{prefix}{getattr(error, 'message', str(error))}"
-    form.add_error(target if target in form.fields else None, message)

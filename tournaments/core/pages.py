@@ -2,7 +2,7 @@
 
 ``readable``/``directed``/``team_member`` give the tournament or answer 404/403,
 as ``core.access`` decides; ``submit`` runs a form's command and shows the rules'
-refusal next to the field it names (``core.forms.apply_rejection``), a stale version
+refusal next to the field it names (``core.show_refusal``), a stale version
 as "reload" — the one way a page shows a refusal.
 """
 
@@ -19,11 +19,11 @@ from django.shortcuts import get_object_or_404
 
 from games.eventstore.errors import ConcurrencyError, EventRejectedError
 from games.models import GameProjection
+from games.refusals import show_refusal
 from rules import tournament as rt
 from rules.errors import RulesError
 from tournaments.core import access
 from tournaments.core import aggregate as core_aggregate
-from tournaments.core.forms import apply_rejection
 from tournaments.models import Tournament
 from tournaments.pairing import selectors
 
@@ -105,7 +105,7 @@ def submit(
     except ConcurrencyError:
         form.add_error(None, STALE)
     except (EventRejectedError, RulesError) as error:
-        apply_rejection(form, error, fields, prefix(error) if prefix else "")
+        show_refusal(form, error, fields, prefix(error) if prefix else "")
     else:
         return True
     return False

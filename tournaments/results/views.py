@@ -20,6 +20,7 @@ from games import services as game_services
 from games.eventstore.errors import EventRejectedError
 from games.models import GameProjection
 from games.readcache import cached_page
+from games.refusals import show_gcg_problems
 from games.views import flagged_note
 from rules.errors import GcgError, RulesError
 from rules.records import EntryKind
@@ -550,10 +551,7 @@ def manage_board_gcg(
                     context=_game_context(tournament, division, round_, board, ids),
                 )
             except GcgError as error:
-                for line, _code, message in error.problems:
-                    form.add_error(
-                        "file", f"Line {line}: {message}" if line else message
-                    )
+                show_gcg_problems(form, error)
             except (RulesError, EventRejectedError) as error:
                 form.add_error("file", error.message)
             else:

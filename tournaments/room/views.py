@@ -20,8 +20,8 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from games.eventstore.errors import ConcurrencyError, EventRejectedError
 from games.readcache import cached_page
+from games.refusals import show_refusal
 from tournaments.core import access, aggregate, headers, pages
-from tournaments.core.forms import apply_rejection
 from tournaments.models import Player, Tournament
 from tournaments.pairing import selectors as pairing_selectors
 from tournaments.prizes import presenters as prizes_presenters
@@ -411,7 +411,7 @@ def _submit_report(
         form.add_error(None, "Someone reported at the same moment: send it again.")
         return False
     except EventRejectedError as error:
-        apply_rejection(form, error, ScoreReportForm.RULE_FIELDS)
+        show_refusal(form, error, ScoreReportForm.RULE_FIELDS)
         return False
     if outcome.recorded:
         messages.success(request, "Both players agree: the result is recorded.")

@@ -19,9 +19,9 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from games.eventstore.errors import EventRejectedError
 from games.readcache import cached_page
+from games.refusals import show_refusal
 from rules import tournament as rt
 from tournaments.core import access, headers, writes
-from tournaments.core.forms import apply_rejection
 from tournaments.core.pages import (
     PLAYERS_PER_PAGE,
     directed,
@@ -208,7 +208,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
                 fields = dict(TournamentCreateForm.FIELDS)
                 if error.index > 0:
                     fields["name"] = "divisions"
-                apply_rejection(form, error, fields)
+                show_refusal(form, error, fields)
             else:
                 messages.success(request, "Tournament created: now add the players.")
                 return redirect("manage", tournament_id=result.stream.id)
