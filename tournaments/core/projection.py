@@ -9,13 +9,17 @@ one round's rows, not 31.
 
 from __future__ import annotations
 
+import datetime
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from django.utils import timezone
+
 from games.eventstore.models import StoredEvent
 from games.eventstore.sql import BulkInsert
+from games.eventstore.streams import RecordedEvent
 from rules import tournament as rt
 from rules.records import EntryKind
 from rules.standings import StandingRow, standings
@@ -91,6 +95,94 @@ class _Scope:
             elif isinstance(event, rt.DivisionAdded):
                 scope.touch(event.name, 0)
         return scope
+
+
+def project_tournament(
+    tournament_id: uuid.UUID,
+    state: TournamentAggregate,
+    new_events: Sequence[RecordedEvent],
+    *,
+    full: bool,
+) -> int:
+    """Rewrite the read models `new_events` can change (all of them when `full`);
+    return the tournament's version."""
+    rules = state.rules
+    assert rules is not None
+    now = timezone.now()
+    values = _tournament_values(state, new_events[-1].version, now)
+    tournament = (
+        Tournament.objects.select_for_update()
+        .filter(tournament_id=tournament_id)
+        .first()
+    )
+    created = tournament is None
+    if tournament is None:
+        created_at = new_events[0].recorded_at if new_events[0].version == 1 else now
+        tournament = Tournament(tournament_id=tournament_id, created_at=created_at)
+    scope = _Scope.of(rules, [e.event for e in new_events], full=full or created)
+    # Standings and scorecards show player rows too, so a players change counts for
+    # every division.
+    changed = set(rules.divisions) if scope.players else set(scope.rounds)
+    values["division_versions"] = {
+        division: (
+            values["version"]
+            if division in changed
+            else tournament.division_versions.get(division, values["version"])
+        )
+        for division in rules.divisions
+    }
+    for name, value in values.items():
+        setattr(tournament, name, value)
+    tournament.save(force_insert=created)
+    _project_scope(tournament, state, scope)
+    return int(values["version"])
+
+
+def _project_scope(
+    tournament: Tournament, state: TournamentAggregate, scope: _Scope
+) -> None:
+    if scope.directors:
+        _project_directors(tournament, state)
+    if scope.players:
+        _project_players(tournament, state)
+    if scope.renamed:
+        # Rows under a division's old name: written again under the new one.
+        PlayerRound.objects.filter(tournament=tournament).delete()
+    for division, from_round in scope.rounds.items():
+        _project_rounds(tournament, state, division, from_round)
+
+
+def _tournament_values(
+    state: TournamentAggregate, version: int, now: datetime.datetime
+) -> dict[str, Any]:
+    """The tournament's header row as the aggregate has it."""
+    rules = state.rules
+    assert rules is not None
+    settings = rules.settings
+    return {
+        "version": version,
+        "name": rules.name,
+        "start_date": datetime.date.fromisoformat(rules.start_date),
+        "end_date": datetime.date.fromisoformat(rules.end_date),
+        "venue": rules.venue,
+        "rounds": settings.rounds,
+        "preset": settings.preset.value,
+        "challenge_rule": settings.challenge_rule.value,
+        "ties_are_draws": settings.ties_are_draws,
+        "bye_spread": settings.bye_spread,
+        "forfeit_spread": settings.forfeit_spread,
+        "spread_cap": settings.spread_cap,
+        "spread_caps": list(settings.spread_caps),
+        "ranking": settings.ranking.value,
+        "rating_system": settings.rating_system.value,
+        "club_event": settings.club_event,
+        "tile_set": settings.tile_set,
+        "lexicon": settings.lexicon,
+        "divisions": list(rules.divisions),
+        "published": state.published,
+        "self_entry": state.self_entry,
+        "updated_at": now,
+    }
 
 
 def _recounts(event: object) -> bool:

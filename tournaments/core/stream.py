@@ -8,7 +8,6 @@ models the events can change. Every 200 versions the state is kept sealed
 
 from __future__ import annotations
 
-import datetime
 import hashlib
 import logging
 import uuid
@@ -19,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 from django.db import DatabaseError, connection, transaction
-from django.utils import timezone
 
 from games import snapshots
 from games.eventstore.codec import Codec
@@ -29,10 +27,7 @@ from rules.errors import RulesError
 from tournaments.core import events
 from tournaments.core.aggregate import TournamentAggregate, _system_apply
 from tournaments.core.projection import (
-    _project_directors,
-    _project_players,
-    _project_rounds,
-    _Scope,
+    project_tournament,
 )
 from tournaments.models import (
     Director,
@@ -159,72 +154,10 @@ class TournamentStream(StreamType[TournamentAggregate]):
         rebuilding: bool = False,
         previous: TournamentAggregate | None = None,
     ) -> None:
-        rules = state.rules
-        assert rules is not None
-        now = timezone.now()
-        created_at = new_events[0].recorded_at if new_events[0].version == 1 else now
-        settings = rules.settings
-        values = {
-            "version": new_events[-1].version,
-            "name": rules.name,
-            "start_date": datetime.date.fromisoformat(rules.start_date),
-            "end_date": datetime.date.fromisoformat(rules.end_date),
-            "venue": rules.venue,
-            "rounds": settings.rounds,
-            "preset": settings.preset.value,
-            "challenge_rule": settings.challenge_rule.value,
-            "ties_are_draws": settings.ties_are_draws,
-            "bye_spread": settings.bye_spread,
-            "forfeit_spread": settings.forfeit_spread,
-            "spread_cap": settings.spread_cap,
-            "spread_caps": list(settings.spread_caps),
-            "ranking": settings.ranking.value,
-            "rating_system": settings.rating_system.value,
-            "club_event": settings.club_event,
-            "tile_set": settings.tile_set,
-            "lexicon": settings.lexicon,
-            "divisions": list(rules.divisions),
-            "published": state.published,
-            "self_entry": state.self_entry,
-            "updated_at": now,
-        }
-        tournament = (
-            Tournament.objects.select_for_update()
-            .filter(tournament_id=stream.id)
-            .first()
-        )
-        created = tournament is None
-        if tournament is None:
-            tournament = Tournament(tournament_id=stream.id, created_at=created_at)
-        scope = _Scope.of(
-            rules, [e.event for e in new_events], full=rebuilding or created
-        )
-        # Standings and scorecards show player rows too, so a players change
-        # counts for every division.
-        changed = set(rules.divisions) if scope.players else set(scope.rounds)
-        values["division_versions"] = {
-            division: (
-                values["version"]
-                if division in changed
-                else tournament.division_versions.get(division, values["version"])
-            )
-            for division in rules.divisions
-        }
-        for name, value in values.items():
-            setattr(tournament, name, value)
-        tournament.save(force_insert=created)
-        if scope.directors:
-            _project_directors(tournament, state)
-        if scope.players:
-            _project_players(tournament, state)
-        if scope.renamed:
-            # Rows under a division's old name: written again under the new one.
-            PlayerRound.objects.filter(tournament=tournament).delete()
-        for division, from_round in scope.rounds.items():
-            _project_rounds(tournament, state, division, from_round)
+        version = project_tournament(stream.id, state, new_events, full=rebuilding)
         if rebuilding:
             # The rebuild replayed the whole tournament: keep its state.
-            _write_snapshot(stream.id, values["version"], state)
+            _write_snapshot(stream.id, version, state)
 
 
 _SYSTEM_TYPES = tuple(events.SYSTEM_EVENT_TYPES.values())

@@ -357,12 +357,32 @@ def _scorecard(
         if last
         else "No round played yet."
     )
-    by_round = {line.round: line for line in lines}
     start = (last.round + 1) if last else 1
+    rows = _scorecard_rows(lines, range(start, tournament.rounds + 1), player, code)
+    note = "Write both scores after each game; both players sign the result slip." + (
+        " With self-entry, type your round's code on your phone." if code else ""
+    )
+    return [
+        _scorecard_top(player, carried, link, width),
+        Spacer(0, 3 * mm),
+        _scorecard_table(rows, width, with_code=code is not None),
+        Spacer(0, 2 * mm),
+        Paragraph(note, _style(8)),
+    ]
+
+
+def _scorecard_rows(
+    lines: list[results_selectors.ScorecardLine],
+    rounds: range,
+    player: Player,
+    code: Callable[[str, int], str] | None,
+) -> list[list[Any]]:
+    """The header and a row per remaining round: opponent and seat as paired."""
+    by_round = {line.round: line for line in lines}
     header = ["Round", "Table", "Opponent", "Seat", "Your score", "Opp. score"]
     header += ["Spread", "Won–lost"] + (["Code"] if code else [])
     rows: list[list[Any]] = [header]
-    for round_ in range(start, tournament.rounds + 1):
+    for round_ in rounds:
         line = by_round.get(round_)
         if line is None:
             opponent, table, seat = "", "", ""
@@ -377,8 +397,12 @@ def _scorecard(
         if code:
             row.append(code(player.player_id, round_))
         rows.append(row)
+    return rows
+
+
+def _scorecard_table(rows: list[list[Any]], width: float, *, with_code: bool) -> Table:
     fixed = [16 * mm, 14 * mm, None, 15 * mm, 22 * mm, 22 * mm, 18 * mm, 20 * mm]
-    if code:
+    if with_code:
         fixed.append(18 * mm)
     free = width - sum(w for w in fixed if w)
     widths = [w if w else free for w in fixed]
@@ -392,6 +416,11 @@ def _scorecard(
             ]
         )
     )
+    return table
+
+
+def _scorecard_top(player: Player, carried: str, link: str, width: float) -> Table:
+    """The player, their record so far and the QR code of their scorecard page."""
     who = Paragraph(
         f"{_text(player.name)} <font size=12>#{player.number} · Division "
         f"{_text(player.division)} · rating {player.rating}</font>",
@@ -407,16 +436,7 @@ def _scorecard(
         colWidths=[width - QR_SIZE - 4 * mm, QR_SIZE + 4 * mm],
     )
     top.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP")]))
-    note = "Write both scores after each game; both players sign the result slip." + (
-        " With self-entry, type your round's code on your phone." if code else ""
-    )
-    return [
-        top,
-        Spacer(0, 3 * mm),
-        table,
-        Spacer(0, 2 * mm),
-        Paragraph(note, _style(8)),
-    ]
+    return top
 
 
 def scorecards_pdf(
