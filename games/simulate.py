@@ -178,83 +178,121 @@ def simulate_game(
     turn_number = 0
     notes_left = 3 if plan.notes else 0
     while game.state is not None and not game.state.game_over:
-        state = game.state
-        if state.pending_end is not None:
-            game.record(ev.GameEnded(reason=state.pending_end))
+        if game.state.pending_end is not None:
+            game.record(ev.GameEnded(reason=game.state.pending_end))
             break
         _refill(game, rng)
         state = game.state
         turn_number += 1
         if turn_number > max_turns:
             break
-        player = state.turn
         full_words: dict[ev.TilesPlaced, str] = {}
         candidates = _candidates(state, graph, full_words)
-        if plan.phony_at_turn == turn_number and not game.phony_word:
-            phony = _phony(state, graph)
-            if phony is not None:
-                game.record(phony)
-                game.phony_word = phony.word
-                game.record(
-                    ev.PlayChallenged(
-                        challenger=1 - player if len(players) == 2 else 0,
-                        outcome=ev.ChallengeOutcome.PHONY,
-                    )
-                )
-                if plan.notes:
-                    game.record(
-                        ev.NoteAdded(
-                            target_version=len(game.events) - 1,
-                            text=f"{phony.word} {phony.position} was a phony; "
-                            "challenged off.",
-                        )
-                    )
-                continue
-        chosen = None
-        if plan.aim_for_tie and not game.tie_staged:
-            chosen = _tie_play(state, candidates)
-            game.tie_staged = chosen is not None
-        if chosen is None and candidates:
-            index = 0
-            if rng.random() > plan.skill:
-                index = min(len(candidates) - 1, rng.randrange(1, 6))
-            score, chosen = candidates[index]
-            exchange_better = score < 12 and state.bag.count >= 14 and index == 0
-            if exchange_better and rng.random() < 0.5:
-                chosen = None
+        phony_turn = plan.phony_at_turn == turn_number and not game.phony_word
+        if phony_turn and _play_phony(game, state, graph, plan):
+            continue
+        chosen = _choose(game, state, candidates, plan, rng)
         if chosen is not None:
-            game.record(chosen)
-            best_score, best = candidates[0] if candidates else (0, None)
-            played = game.state.turns[-1].score
-            if (
-                notes_left
-                and best is not None
-                and best_score - played >= 15
-                and rng.random() < 0.7
-            ):
-                notes_left -= 1
-                game.record(
-                    ev.NoteAdded(
-                        target_version=len(game.events),
-                        text=f"Missed {best.word} at {best.position} for {best_score}.",
-                    )
-                )
+            notes_left = _play(game, chosen, candidates, notes_left, rng)
             if plan.valid_challenge_at_turn == turn_number and game.state.last_play:
                 game.record(
                     ev.PlayChallenged(
-                        challenger=1 - player if len(players) == 2 else 0,
+                        challenger=_challenger(state),
                         outcome=ev.ChallengeOutcome.VALID,
                     )
                 )
             continue
-        rack = state.racks[player].known
-        if state.bag.count >= state.ruleset.exchange_minimum and rack:
-            keep = sorted(rack, key=lambda t: (t in "AEIRSTN?", t))
-            count = max(1, min(len(rack), rng.randint(2, 5)))
-            game.record(
-                ev.TilesExchanged(player=player, tiles="".join(sorted(keep[:count])))
-            )
-            _refill(game, rng)
-        else:
-            game.record(ev.TurnPassed(player=player))
+        _exchange_or_pass(game, state, rng)
     return game
+
+
+def _challenger(state: rs.GameState) -> int:
+    """The opponent of the player to move (in a two-player game)."""
+    return 1 - state.turn if len(state.players) == 2 else 0
+
+
+def _play_phony(
+    game: SimulatedGame, state: rs.GameState, graph: WordGraph, plan: Plan
+) -> bool:
+    """Play a phony, challenged off; False when none can be made."""
+    phony = _phony(state, graph)
+    if phony is None:
+        return False
+    game.record(phony)
+    game.phony_word = phony.word
+    game.record(
+        ev.PlayChallenged(
+            challenger=_challenger(state), outcome=ev.ChallengeOutcome.PHONY
+        )
+    )
+    if plan.notes:
+        game.record(
+            ev.NoteAdded(
+                target_version=len(game.events) - 1,
+                text=f"{phony.word} {phony.position} was a phony; challenged off.",
+            )
+        )
+    return True
+
+
+def _choose(
+    game: SimulatedGame,
+    state: rs.GameState,
+    candidates: list[tuple[int, ev.TilesPlaced]],
+    plan: Plan,
+    rng: random.Random,
+) -> ev.TilesPlaced | None:
+    """The play to make: the best, now and then a lesser one; None to exchange."""
+    chosen = None
+    if plan.aim_for_tie and not game.tie_staged:
+        chosen = _tie_play(state, candidates)
+        game.tie_staged = chosen is not None
+    if chosen is None and candidates:
+        index = 0
+        if rng.random() > plan.skill:
+            index = min(len(candidates) - 1, rng.randrange(1, 6))
+        score, chosen = candidates[index]
+        exchange_better = score < 12 and state.bag.count >= 14 and index == 0
+        if exchange_better and rng.random() < 0.5:
+            chosen = None
+    return chosen
+
+
+def _play(
+    game: SimulatedGame,
+    chosen: ev.TilesPlaced,
+    candidates: list[tuple[int, ev.TilesPlaced]],
+    notes_left: int,
+    rng: random.Random,
+) -> int:
+    """Record the play, and a note on a big miss; return the notes still to write."""
+    game.record(chosen)
+    best_score, best = candidates[0] if candidates else (0, None)
+    assert game.state is not None
+    played = game.state.turns[-1].score
+    missed = notes_left and best is not None and best_score - played >= 15
+    if missed and best is not None and rng.random() < 0.7:
+        notes_left -= 1
+        game.record(
+            ev.NoteAdded(
+                target_version=len(game.events),
+                text=f"Missed {best.word} at {best.position} for {best_score}.",
+            )
+        )
+    return notes_left
+
+
+def _exchange_or_pass(
+    game: SimulatedGame, state: rs.GameState, rng: random.Random
+) -> None:
+    player = state.turn
+    rack = state.racks[player].known
+    if state.bag.count >= state.ruleset.exchange_minimum and rack:
+        keep = sorted(rack, key=lambda t: (t in "AEIRSTN?", t))
+        count = max(1, min(len(rack), rng.randint(2, 5)))
+        game.record(
+            ev.TilesExchanged(player=player, tiles="".join(sorted(keep[:count])))
+        )
+        _refill(game, rng)
+    else:
+        game.record(ev.TurnPassed(player=player))
