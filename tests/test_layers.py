@@ -142,6 +142,20 @@ def test_features_import_no_private_names_of_another_package():
     assert offences == []
 
 
+def test_the_core_imports_no_feature():
+    """``tournaments.core`` is what every feature builds on: it imports none."""
+    modules = project_modules()
+    upward = [
+        f"{name} imports {target}"
+        for name, targets in import_graph(modules).items()
+        if name.startswith("tournaments.core")
+        for target in targets
+        if target.startswith("tournaments.")
+        and not target.startswith(("tournaments.core", "tournaments.models"))
+    ]
+    assert upward == []
+
+
 def test_tournaments_top_level_is_the_apps_modules_and_its_packages():
     top = ROOT / "tournaments"
     modules = {p.name for p in top.glob("*.py")}

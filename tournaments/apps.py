@@ -11,9 +11,9 @@ class TournamentsConfig(AppConfig):
         from games import selectors as game_selectors
         from games.context import register_tournament_link
         from games.eventstore.streams import ProjectionIndex, register_stream_type
-        from tournaments.core.games import TournamentGames
         from tournaments.core.stream import TournamentStream
         from tournaments.models import Tournament
+        from tournaments.results.games import TournamentGames
 
         register_stream_type(
             TournamentStream(),

@@ -8,7 +8,6 @@ the stream type and its projections.
   read models it rewrites after each append
 - ``headers``: a tournament's header row, read without the aggregate
 - ``events``: the tournament stream's events that are the system's, not the rules'
-- ``games``: what the games app asks of a game's tournament
 - ``api``, ``pages``, ``forms``, ``serializers``: what every feature's API views,
   pages, forms and serializers share
 - ``errors``, ``converters``, ``uploads``

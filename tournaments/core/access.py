@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.db.models import Q, QuerySet
 from django.http import Http404
 
 from tournaments.core.aggregate import (
@@ -105,6 +106,14 @@ class TournamentHeader:
     def division_version(self, division: str) -> int:
         # A tournament projected before division versions existed: the stream's.
         return self.division_versions.get(division, self.version)
+
+
+def readable_tournaments(user: Any = None) -> QuerySet[Tournament]:
+    """Published tournaments, and those the user directs."""
+    visible = Q(published=True)
+    if user is not None and user.is_authenticated:
+        visible |= Q(directors__user=user)
+    return Tournament.objects.filter(visible).distinct()
 
 
 def tournament_role(tournament: Tournament | TournamentHeader, user: Any) -> str | None:

@@ -12,7 +12,6 @@ from typing import Any
 
 from config.replicas import reading
 from tournaments.core.access import TournamentHeader
-from tournaments.players.serializers import PlayerOutput
 
 # --- Headers -----------------------------------------------------------------------
 
@@ -59,8 +58,20 @@ def tournament_header(tournament_id: uuid.UUID) -> TournamentHeader | None:
     return None if row is None else _header(row)
 
 
-# The columns, in PlayerOutput's order (its "id" is the player_id column).
-PLAYER_FIELDS = tuple(PlayerOutput.Meta.fields)
+# A player's public fields, as the API shows them (players.serializers.PlayerOutput)
+# and the scorecard's header reads them ("id" is the player_id column).
+PLAYER_FIELDS = (
+    "id",
+    "division",
+    "number",
+    "name",
+    "rating",
+    "member_id",
+    "withdrawn",
+    "joined_after_round",
+    "rating_text",
+    "career_games",
+)
 
 
 _PLAYER_COLUMNS = ", ".join(

@@ -25,7 +25,6 @@ from rules.errors import RulesError
 from tournaments.core import access
 from tournaments.core import aggregate as core_aggregate
 from tournaments.models import Tournament
-from tournaments.pairing import selectors
 
 STALE = "Someone else changed this tournament since you loaded the page: reload."
 
@@ -61,10 +60,6 @@ def division_or_404(tournament: Tournament, division: str) -> str:
     if division not in tournament.divisions:
         raise Http404(f"No division {division!r}.")
     return division
-
-
-def rounds_paired(tournament: Tournament, division: str) -> int:
-    return selectors.paired_rounds(tournament.tournament_id, division)
 
 
 def tournament_rules(tournament: Tournament) -> rt.TournamentState:

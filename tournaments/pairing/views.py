@@ -19,7 +19,6 @@ from tournaments.core.pages import (
     directed,
     division_or_404,
     readable,
-    rounds_paired,
     submit,
     tournament_rules,
 )
@@ -102,7 +101,7 @@ def round_pairings(
 ) -> HttpResponse:
     tournament = readable(request, tournament_id)
     division = division_or_404(tournament, division)
-    paired = rounds_paired(tournament, division)
+    paired = pairing_selectors.paired_rounds(tournament.tournament_id, division)
     if not 1 <= round_ <= max(paired, 1) or round_ > tournament.rounds:
         raise Http404(f"Round {round_} is not paired.")
     return render(
@@ -128,7 +127,7 @@ def manage_pair(
     tournament = directed(request, tournament_id)
     division = division_or_404(tournament, division)
     roster = players_selectors.division_roster(tournament, division)
-    paired = rounds_paired(tournament, division)
+    paired = pairing_selectors.paired_rounds(tournament.tournament_id, division)
     next_round = min(paired + 1, tournament.rounds)
     form = PairForm(roster=roster, initial={"round": next_round, "method": "swiss"})
     status = 200

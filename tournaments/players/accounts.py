@@ -27,10 +27,9 @@ from django.db import IntegrityError, transaction
 from games.context import PlayerRecord
 from games.eventstore.store import AppendResult
 from rules import tournament as rt
-from tournaments.core import events
+from tournaments.core import access, events
 from tournaments.core.writes import append_as_director
 from tournaments.models import MemberProfile, Player
-from tournaments.setup import selectors
 
 MAX_MEMBER_ID = 64
 
@@ -173,7 +172,7 @@ def player_records(user: Any) -> list[PlayerRecord]:
     newest tournament first."""
     if not getattr(user, "is_authenticated", False):
         return []
-    readable = selectors.tournament_list(user).values("tournament_id")
+    readable = access.readable_tournaments(user).values("tournament_id")
     players = (
         Player.objects.filter(user=user, tournament_id__in=readable)
         .select_related("tournament")

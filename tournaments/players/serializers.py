@@ -6,6 +6,7 @@ from rest_framework import serializers
 
 from games.serializer_base import BoundedListField, StrictSerializer
 from rules import tournament as rt
+from tournaments.core.headers import PLAYER_FIELDS
 from tournaments.core.serializers import ExpectedVersionMixin, division_field
 from tournaments.models import Player
 
@@ -15,18 +16,7 @@ class PlayerOutput(serializers.ModelSerializer):
 
     class Meta:
         model = Player
-        fields = [
-            "id",
-            "division",
-            "number",
-            "name",
-            "rating",
-            "member_id",
-            "withdrawn",
-            "joined_after_round",
-            "rating_text",
-            "career_games",
-        ]
+        fields = list(PLAYER_FIELDS)
 
 
 class PlayerEntryInput(StrictSerializer):

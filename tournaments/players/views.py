@@ -14,8 +14,9 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from rules import tournament as rt
-from tournaments.core.pages import directed, division_or_404, rounds_paired, submit
+from tournaments.core.pages import directed, division_or_404, submit
 from tournaments.models import Player
+from tournaments.pairing import selectors as pairing_selectors
 from tournaments.players import accounts, selectors, services
 from tournaments.players.forms import (
     LateEntryForm,
@@ -262,7 +263,9 @@ def manage_players(
             "division": division,
             "players": players,
             "forms": forms,
-            "paired": rounds_paired(tournament, division),
+            "paired": pairing_selectors.paired_rounds(
+                tournament.tournament_id, division
+            ),
         },
         status=status,
     )

@@ -33,7 +33,6 @@ from tournaments.core.pages import (
     page_number,
     page_of,
     readable,
-    rounds_paired,
     submit,
     team_member,
     tournament_rules,
@@ -245,7 +244,9 @@ def _results_context(
         "byes": [row for row in rows if row.alone],
         "games_to_record": games,
         "standings": standing_rows,
-        "rounds": range(1, rounds_paired(tournament, division) + 1),
+        "rounds": range(
+            1, pairing_selectors.paired_rounds(tournament.tournament_id, division) + 1
+        ),
         "forfeit_form": ForfeitForm(roster={}),
     }
 
@@ -258,7 +259,11 @@ def manage_results(
     """Enter a round's results fast: number, score, number, score, Enter."""
     tournament = team_member(request, tournament_id)
     division = division_or_404(tournament, division)
-    if not 1 <= round_ <= rounds_paired(tournament, division):
+    if (
+        not 1
+        <= round_
+        <= pairing_selectors.paired_rounds(tournament.tournament_id, division)
+    ):
         raise Http404(f"Round {round_} is not paired yet.")
     form = _results_form(tournament, division, round_)
     status = 200

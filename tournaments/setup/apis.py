@@ -15,12 +15,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments.core import aggregate
+from tournaments.core import access, aggregate
 from tournaments.core import serializers as core_serializers
 from tournaments.core.api import command_response, get_tournament, require_division
 from tournaments.models import Tournament
-from tournaments.setup import selectors, services
 from tournaments.setup import serializers as setup_serializers
+from tournaments.setup import services
 
 
 class TournamentListCreateApi(ListAPIView):
@@ -29,7 +29,7 @@ class TournamentListCreateApi(ListAPIView):
     filterset_fields = ("published",)
 
     def get_queryset(self) -> Any:
-        return selectors.tournament_list(self.request.user)
+        return access.readable_tournaments(self.request.user)
 
     @extend_schema(
         request=setup_serializers.TournamentCreateInput,

@@ -7,19 +7,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from django.db.models import Q, QuerySet
-
 from config.replicas import reading
-from tournaments.models import Tournament
-
-
-def tournament_list(user: Any = None) -> QuerySet[Tournament]:
-    """Published tournaments, and those the user directs."""
-    visible = Q(published=True)
-    if user is not None and user.is_authenticated:
-        visible |= Q(directors__user=user)
-    return Tournament.objects.filter(visible).distinct()
-
 
 # --- A tournament's page -------------------------------------------------------------
 

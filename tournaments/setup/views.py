@@ -28,7 +28,6 @@ from tournaments.core.pages import (
     division_or_404,
     page_number,
     page_of,
-    rounds_paired,
     submit,
     team_member,
     tournament_rules,
@@ -99,7 +98,7 @@ def manage_division_setup(
 
 @require_GET
 def tournament_list(request: HttpRequest) -> HttpResponse:
-    tournaments = setup_selectors.tournament_list(request.user).order_by(
+    tournaments = access.readable_tournaments(request.user).order_by(
         "-start_date", "name"
     )
     return render(
@@ -221,7 +220,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
 def _console_context(tournament: Tournament) -> dict[str, Any]:
     divisions = []
     for division in tournament.divisions:
-        paired = rounds_paired(tournament, division)
+        paired = pairing_selectors.paired_rounds(tournament.tournament_id, division)
         missing = results_selectors.missing_results(tournament, division)
         divisions.append(
             {

@@ -25,7 +25,6 @@ from tournaments.core import access
 from tournaments.core.aggregate import tournament_state
 from tournaments.core.errors import TournamentNotFoundError
 from tournaments.models import Player, Tournament
-from tournaments.setup import selectors
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,13 +48,13 @@ class TournamentGames:
     )
 
     def readable_ids(self, user: Any) -> QuerySet[Any]:
-        return selectors.tournament_list(user).values("tournament_id")
+        return access.readable_tournaments(user).values("tournament_id")
 
     def may_read(
         self, tournament_id: TournamentId, user: Any, *, published: bool | None = None
     ) -> bool:
         if published is None:
-            return selectors.tournament_list(user).filter(pk=tournament_id).exists()
+            return access.readable_tournaments(user).filter(pk=tournament_id).exists()
         return access.tournament_can_read(_Readable(tournament_id, published), user)
 
     def directs(self, tournament_id: TournamentId, user: Any) -> bool:
