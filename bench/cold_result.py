@@ -19,8 +19,6 @@ import time
 import uuid
 from pathlib import Path
 
-from tournaments.results import services
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
@@ -32,9 +30,9 @@ def main() -> None:
     from django.contrib.auth import get_user_model
     from django.db import connection
 
-    pass
     from tournaments.core.stream import TournamentStream
     from tournaments.models import PlayerRound
+    from tournaments.results import services
 
     if "--replay" in sys.argv:
         TournamentStream.stored_state = lambda self, stream, version: None

@@ -29,11 +29,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from run import ROOT, _setup_django
 
-from tournaments.pairing import services as pairing_services
-from tournaments.players import services as players_services
-from tournaments.results import services as results_services
-from tournaments.setup import services as setup_services
-
 PORT = 8766
 
 
@@ -99,8 +94,10 @@ def _page_ms(path: str) -> float:
 def _tournament():
     from django.contrib.auth import get_user_model
 
-    pass
     from tournaments.models import Player
+    from tournaments.pairing import services as pairing_services
+    from tournaments.players import services as players_services
+    from tournaments.setup import services as setup_services
 
     user = get_user_model().objects.create_user("feed-bench")
     tid = setup_services.tournament_create(
@@ -170,8 +167,7 @@ def _gunicorn() -> subprocess.Popen[bytes]:
 
 def _round(count: int, results: list, user, tid) -> dict[str, float]:
     from games.eventstore.models import FeedEntry
-
-    pass
+    from tournaments.results import services as results_services
 
     stop = threading.Event()
     subscribers = [

@@ -48,13 +48,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tournaments.core import aggregate
-from tournaments.pairing import selectors
-from tournaments.pairing import services as pairing_services
-from tournaments.players import services as players_services
-from tournaments.results import services as results_services
-from tournaments.setup import services as setup_services
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -227,8 +220,11 @@ class Bench:
         from games.eventstore.store import append
         from games.eventstore.streams import NewEvent, StreamKey
         from rules import events as ev
-
-        pass
+        from tournaments.pairing import selectors
+        from tournaments.pairing import services as pairing_services
+        from tournaments.players import services as players_services
+        from tournaments.results import services as results_services
+        from tournaments.setup import services as setup_services
 
         # Staff: by default only staff accounts may create tournaments.
         user = get_user_model().objects.create_user("bench-director", is_staff=True)
@@ -562,9 +558,9 @@ class Bench:
     def bench_standings_after_result(self) -> None:
         from games.eventstore.cache import state_cache
         from games.eventstore.store import current_version
-
-        pass
+        from tournaments.core import aggregate
         from tournaments.models import PlayerRound
+        from tournaments.results import services as results_services
 
         sample = self.pending[: min(40, len(self.pending) // 2)]
         del self.pending[: len(sample)]
@@ -619,7 +615,7 @@ class Bench:
 
         from django.db import connections
 
-        pass
+        from tournaments.results import services as results_services
 
         sample = [self.pending.pop() for _ in range(min(25, len(self.pending) // 4))]
         if len(sample) < 5:

@@ -29,8 +29,6 @@ def stranger(django_user_model):
 def club_tournament(user, names, *, published=True):
     """A 3-round tournament of `user`'s with `names` (rated 1500 down) in division
     A: its id and the players' ids in number order."""
-    pass
-
     created = setup_services.tournament_create(
         user=user,
         name="Riverside Open",

@@ -20,8 +20,6 @@ import uuid
 
 import django
 
-from tournaments.results import services
-
 
 def main(
     game_id: str, tournament_id: str, user_id: str, turn_version: str, mode: str
@@ -32,8 +30,7 @@ def main(
     from games import services as game_services
     from games.eventstore.streams import stream_type
     from tests.boards import round_games
-
-    pass
+    from tournaments.results import services
 
     user = get_user_model().objects.get(pk=int(user_id))
     game = uuid.UUID(game_id)

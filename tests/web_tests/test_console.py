@@ -143,8 +143,6 @@ def test_the_console_is_for_the_tournaments_directors_only(client, other_user, c
 
 @pytest.fixture
 def empty(director):
-    pass
-
     result = setup_services.tournament_create(
         user=director,
         name="Empty",
@@ -347,8 +345,6 @@ def test_a_bad_hand_pairing_is_refused(director_client, club, manual, message):
 
 
 def test_a_round_with_results_cannot_be_paired_again(director_client, paired):
-    pass
-
     ids = ids_by_number(paired)
     results_services.result_record(
         tournament_id=paired,

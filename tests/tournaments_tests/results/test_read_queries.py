@@ -103,8 +103,6 @@ def test_the_standings_rows_are_what_the_serializer_documents(played):
 @pytest.mark.django_db
 def test_the_sql_reads_give_what_the_documented_serializers_give(played):
     """The hot reads skip the serializers; their JSON must still be theirs."""
-    pass
-    pass
     from tournaments.models import PlayerRound
 
     client = APIClient()
