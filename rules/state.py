@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from rules.board import EMPTY_SQUARES, Board, Position
 from rules.endings import scoreless_adjustments, went_out_adjustments
@@ -97,8 +97,16 @@ from rules.tiles import (
 )
 from rules.tilesets import TILE_SETS
 
-if TYPE_CHECKING:
-    from rules.lexicon import Lexicon
+
+class WordList(Protocol):
+    """What ``validate_append`` asks of a word list (``rules.lexicon.Lexicon`` is
+    one): a protocol, so that the state does not import the lexicon module, which
+    judges challenges from the state."""
+
+    @property
+    def name(self) -> str: ...
+
+    def invalid(self, words: Iterable[str]) -> tuple[str, ...]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -441,7 +449,7 @@ def validate_append(
     events_so_far: Sequence[Event],
     new_events: Sequence[Event],
     *,
-    lexicon: Lexicon | None = None,
+    lexicon: WordList | None = None,
 ) -> GameState:
     """Check that ``new_events`` may follow ``events_so_far``; return the new state.
 
