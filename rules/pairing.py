@@ -42,6 +42,7 @@ from rules.contention import Standing, best_finishes, gibsons
 from rules.cop import cop_costs
 from rules.division_rules import PairingOptions
 from rules.matching import Matcher, min_cost_perfect_matching
+from rules.outcome import half_points
 from rules.records import EntryKind
 from rules.standings import ranked_player_ids
 from rules.tournament import (
@@ -955,7 +956,7 @@ def pairing_inputs(
     spreads = {}
     for player_id in ranked:
         totals = state.cards[player_id].totals_after(based)
-        groups[player_id] = 2 * totals.wins + totals.draws
+        groups[player_id] = half_points(totals.wins, totals.draws)
         spreads[player_id] = totals.spread
     return PairingInputs(
         ranked=ranked,

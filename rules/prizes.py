@@ -47,6 +47,7 @@ from rules.division_rules import (
     check_prize_table,
 )
 from rules.figures import Figure, PlayedSide, figure
+from rules.outcome import half_points
 from rules.standings import StandingRow, standings
 from rules.tournament import Entry, TournamentState
 
@@ -197,7 +198,7 @@ def _candidates(
                 continue
             found.append(_Candidate(row.player_id, (row.rank,), row.rank, tie_break))
         elif prize.kind is PrizeKind.MOST_WINS:
-            points = 2 * row.wins + row.draws
+            points = half_points(row.wins, row.draws)
             found.append(_Candidate(row.player_id, (-points,), points, tie_break))
         else:
             game = _best_game(state, prize, row, after_round)

@@ -36,6 +36,7 @@ from games.eventstore.store import read_stream
 from games.eventstore.streams import stream_type
 from rules import tournament as rt
 from rules.division_rules import PairingOptions, Prize, PrizeTable
+from rules.outcome import record_points
 from rules.prizes import player_classes, prize_winners
 from rules.standings import format_record
 from tournaments.models import DIRECTOR, Director, Player, PlayerRound, Tournament
@@ -261,7 +262,7 @@ def standings(
             "wins": wins,
             "losses": losses,
             "draws": draws,
-            "points": wins + draws / 2,
+            "points": record_points(wins, draws),
             "record": format_record(wins, losses, draws),
             "spread": spread,
             "total_score": total_score,

@@ -12,6 +12,7 @@ Usage::
 
 from __future__ import annotations
 
+from rules.outcome import points_of
 from rules.records import (
     DivisionRecord,
     EntryKind,
@@ -19,11 +20,8 @@ from rules.records import (
     RoundEntry,
     TournamentRecord,
 )
-from rules.tournament.enums import Outcome
 from rules.tournament.standings import standings
 from rules.tournament.state import Entry, Player, TournamentState
-
-_RESULT_VALUE = {Outcome.WIN: 1.0, Outcome.DRAW: 0.5, Outcome.LOSS: 0.0}
 
 
 def tournament_to_records(state: TournamentState) -> TournamentRecord:
@@ -99,7 +97,7 @@ def round_entry(entry: Entry, opponent_number: int | None) -> RoundEntry:
     the signed spread credited and ``opponent_score`` is None; a forfeit keeps the
     opponent's number. ``result`` is None until the round counts.
     """
-    result = None if entry.outcome is None else _RESULT_VALUE[entry.outcome]
+    result = None if entry.outcome is None else points_of(entry.outcome)
     if entry.kind is EntryKind.GAME:
         return RoundEntry(
             round=entry.round,

@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.errors import TournamentError
+from rules.outcome import half_points, record_points
 from rules.tournament.enums import Ranking
 from rules.tournament.state import Entry, Player, Totals, TournamentState
 
@@ -44,7 +45,7 @@ def format_record(wins: int, losses: int, draws: int) -> str:
     def half(whole: int) -> str:
         return str(whole // 2) if whole % 2 == 0 else f"{whole // 2}.5"
 
-    return f"{half(2 * wins + draws)}-{half(2 * losses + draws)}"
+    return f"{half(half_points(wins, draws))}-{half(half_points(losses, draws))}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +72,7 @@ class StandingRow:
     @property
     def points(self) -> float:
         """Wins with a draw as half a win."""
-        return self.wins + self.draws / 2
+        return record_points(self.wins, self.draws)
 
     @property
     def record(self) -> str:
@@ -81,8 +82,8 @@ class StandingRow:
 def standing_key(totals: Totals, player: Player) -> tuple[int, int, int, int, int, int]:
     """Return the sort key of the extended order (smaller sorts first)."""
     return (
-        -(2 * totals.wins + totals.draws),
-        2 * totals.losses + totals.draws,
+        -half_points(totals.wins, totals.draws),
+        half_points(totals.losses, totals.draws),
         -totals.spread,
         -totals.total_score,
         -player.rating,
