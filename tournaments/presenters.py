@@ -19,7 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from rules.division_rules import Prize, PrizeKind, RatingClass
-from rules.records import EntryKind
+from rules.records import LOSING_KINDS, EntryKind
 from tournaments.selectors import Board, PrizeBoard, PrizeWinner, Side
 
 # How each kind of round reads on a page.
@@ -32,8 +32,6 @@ KIND_LABELS: dict[str, str] = {
     EntryKind.CREDIT: "credited",
     EntryKind.UNPLAYED: "not paired",
 }
-
-_LOSING_KINDS = (EntryKind.FORFEIT_LOSS, EntryKind.WITHDRAWAL_FORFEIT)
 
 
 def signed(value: int) -> str:
@@ -102,7 +100,7 @@ def _badge(board: Board) -> str:
     if board.second is None:
         return kind_badge(board.first.kind, board.first.spread)
     losers = [
-        side.name for side in (board.first, board.second) if side.kind in _LOSING_KINDS
+        side.name for side in (board.first, board.second) if side.kind in LOSING_KINDS
     ]
     if not losers:
         return ""

@@ -17,9 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
-from rules.records import (
-    EntryKind,
-)
+from rules.records import LOSING_KINDS, EntryKind
 from rules.tournament.enums import Outcome, WithdrawalPolicy
 from rules.tournament.state import (
     _ZERO,
@@ -54,7 +52,7 @@ def _awarded(
     credit, from the sign of its spread (0: neither, as tsh counts it)."""
     if kind is EntryKind.CREDIT:
         outcome = None if spread == 0 else Outcome.WIN if spread > 0 else Outcome.LOSS
-    elif kind in (EntryKind.FORFEIT_LOSS, EntryKind.WITHDRAWAL_FORFEIT):
+    elif kind in LOSING_KINDS:
         outcome = Outcome.LOSS
     else:
         outcome = Outcome.WIN

@@ -19,9 +19,7 @@ from dataclasses import dataclass
 
 from rules.division_rules import PairingOptions, PrizeTable
 from rules.errors import TournamentError
-from rules.records import (
-    EntryKind,
-)
+from rules.records import EntryKind
 from rules.ruleset import ChallengeRule
 from rules.tournament.enums import (
     Outcome,
