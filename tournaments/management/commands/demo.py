@@ -32,10 +32,10 @@ from games.services import game_stream
 from games.simulate import Plan, SimulatedGame, english_word_graph, simulate_game
 from rules.division_rules import Prize, PrizeKind, PrizeTable
 from rules.ruleset import Ruleset
+from rules.tournament import game_ruleset
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
 from tournaments.division_rules import prize_table_set
-from tournaments.game_context import game_ruleset
 from tournaments.models import Player, Tournament
 
 NAMESPACE = uuid.UUID("6f1d7c52-3a0e-4d8e-9a57-2b3c1d0e9f11")
