@@ -118,6 +118,26 @@ def replay(events: Iterable[Event]) -> TournamentState:
 
 def _create(event: TournamentCreated) -> TournamentState:
     _require_text(event.name, "name")
+    _check_dates(event)
+    if not isinstance(event.venue, str):
+        raise TournamentError("invalid_setting", "venue must be text.", "venue")
+    return TournamentState(
+        name=event.name,
+        start_date=event.start_date,
+        end_date=event.end_date,
+        venue=event.venue,
+        settings=_created_settings(event),
+        divisions=(),
+        players={},
+        division_players={},
+        rounds={},
+        cards={},
+        version=1,
+    )
+
+
+def _check_dates(event: TournamentCreated) -> None:
+    """Check that the dates are ISO dates and the end is not before the start."""
     for field in ("start_date", "end_date"):
         value = getattr(event, field)
         try:
@@ -130,8 +150,11 @@ def _create(event: TournamentCreated) -> TournamentState:
         raise TournamentError(
             "invalid_date", "The end date is before the start date.", "end_date"
         )
-    if not isinstance(event.venue, str):
-        raise TournamentError("invalid_setting", "venue must be text.", "venue")
+
+
+def _created_settings(event: TournamentCreated) -> Settings:
+    """Return the settings the tournament is created with, each checked; the
+    challenge and tie rules default to the preset's."""
     rounds = _require_int(event.rounds, "rounds", "invalid_setting")
     if not 1 <= rounds <= MAX_ROUNDS:
         raise TournamentError(
@@ -180,19 +203,7 @@ def _create(event: TournamentCreated) -> TournamentState:
         lexicon=_check_lexicon(event.lexicon),
     )
     _check_agree(settings.tile_set, settings.lexicon, "lexicon")
-    return TournamentState(
-        name=event.name,
-        start_date=event.start_date,
-        end_date=event.end_date,
-        venue=event.venue,
-        settings=settings,
-        divisions=(),
-        players={},
-        division_players={},
-        rounds={},
-        cards={},
-        version=1,
-    )
+    return settings
 
 
 @singledispatch

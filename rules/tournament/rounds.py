@@ -49,6 +49,34 @@ def _round_paired(event: RoundPaired, state: TournamentState) -> TournamentState
     division = _check_division(state, event.division)
     round_ = _check_round(state, event.round)
     _check_enum(event.method, PairingMethod, "method")
+    previous = _check_repairable(state, division, round_)
+    _check_pairing_shape(event)
+    seats = _pairing_seats(state, event, division, round_)
+    round_state = RoundState(
+        division=division,
+        round=round_,
+        pairing=event,
+        seats=seats,
+        results={},
+        unpaired={},
+        superseded_pairings=()
+        if previous is None
+        else (*previous.superseded_pairings, previous.pairing),
+        version=state.version + 1,
+    )
+    rounds = {**state.rounds, (division, round_): round_state}
+    # Every player of the division: byes, games, and withdrawn players' automatic
+    # forfeits can all change.
+    cells = [(player_id, round_) for player_id in state.division_players[division]]
+    cards = _refresh(state, state.players, rounds, cells)
+    return replace(state, rounds=rounds, cards=cards)
+
+
+def _check_repairable(
+    state: TournamentState, division: str, round_: int
+) -> RoundState | None:
+    """Check that the round may be paired now (the one before it is, and it has no
+    results yet); return its current pairing, if any."""
     if round_ > 1 and state.round_state(division, round_ - 1) is None:
         raise TournamentError(
             "round_out_of_order",
@@ -62,6 +90,11 @@ def _round_paired(event: RoundPaired, state: TournamentState) -> TournamentState
             f"Round {round_} already has results; amend results instead of re-pairing.",
             "round",
         )
+    return previous
+
+
+def _check_pairing_shape(event: RoundPaired) -> None:
+    """Check that the pairing lists games, byes and coin flips of the right types."""
     if not isinstance(event.games, tuple) or not isinstance(event.byes, tuple):
         raise TournamentError(
             "invalid_pairing", "games and byes must be lists.", "games"
@@ -74,6 +107,13 @@ def _round_paired(event: RoundPaired, state: TournamentState) -> TournamentState
         raise TournamentError(
             "invalid_pairing", "coin_flips must be true/false values.", "coin_flips"
         )
+
+
+def _pairing_seats(
+    state: TournamentState, event: RoundPaired, division: str, round_: int
+) -> dict[str, Seat]:
+    """Return each paired player's seat: every player once, boards used once, no
+    withdrawn player paired (nor given a bye)."""
     seats: dict[str, Seat] = {}
     boards: set[int] = set()
 
@@ -113,24 +153,7 @@ def _round_paired(event: RoundPaired, state: TournamentState) -> TournamentState
         seat(game.second, "games", Seat(game.first, False, game.board))
     for player_id in event.byes:
         seat(player_id, "byes", Seat(None))
-    round_state = RoundState(
-        division=division,
-        round=round_,
-        pairing=event,
-        seats=seats,
-        results={},
-        unpaired={},
-        superseded_pairings=()
-        if previous is None
-        else (*previous.superseded_pairings, previous.pairing),
-        version=state.version + 1,
-    )
-    rounds = {**state.rounds, (division, round_): round_state}
-    # Every player of the division: byes, games, and withdrawn players' automatic
-    # forfeits can all change.
-    cells = [(player_id, round_) for player_id in state.division_players[division]]
-    cards = _refresh(state, state.players, rounds, cells)
-    return replace(state, rounds=rounds, cards=cards)
+    return seats
 
 
 def _paired_game(
