@@ -8,6 +8,8 @@ Usage (through ``apply``)::
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rules.endings import scoreless_adjustments, went_out_adjustments
 from rules.errors import (
     EndReasonError,
@@ -219,47 +221,15 @@ def _end_lines(
     """The score-sheet lines of the end: one per rack counted or score changed, or
     one line saying why the game ended when nothing changed."""
     count = len(state.players)
-
-    def rack_line(player: int) -> Turn:
-        return Turn(
-            version,
-            player,
-            TurnKind.END_RACK,
-            score=credited[player],
-            cumulative=final[player],
-            computed=computed[player],
-            rack=racks[player].known or None,
-            tiles=racks[player].known,
-        )
-
+    sheet = _EndSheet(version, racks, credited, computed, final)
     lines: list[Turn] = []
     reason = event.reason
     if reason is EndReason.WENT_OUT:
-        goer = state.pending_player or 0
-        others = [(goer + offset) % count for offset in range(1, count)]
-        lines.append(
-            Turn(
-                version,
-                goer,
-                TurnKind.END_BONUS,
-                score=credited[goer],
-                cumulative=final[goer],
-                computed=computed[goer],
-                tiles="".join(racks[other].known for other in others),
-            )
-        )
-        # Under "twice" the others' scores do not change: no line unless the
-        # record gave them one.
-        plus_minus = state.ruleset.going_out is GoingOutRule.PLUS_MINUS
-        lines.extend(
-            rack_line(player)
-            for player in others
-            if plus_minus or credited[player] or computed[player]
-        )
+        lines.extend(_went_out_lines(state, sheet))
     elif reason is EndReason.SCORELESS_TURNS:
         # Every rack counts, from the player who would have moved next.
         order = [(state.turn + offset) % count for offset in range(count)]
-        lines.extend(rack_line(player) for player in order)
+        lines.extend(sheet.rack_line(player) for player in order)
     else:
         lines.extend(
             Turn(
@@ -285,6 +255,59 @@ def _end_lines(
             )
         )
     return tuple(lines)
+
+
+@dataclass(frozen=True, slots=True)
+class _EndSheet:
+    """What the end's score-sheet lines are written from: the racks counted and
+    each player's credited, computed and final scores."""
+
+    version: int
+    racks: tuple[Rack, ...]
+    credited: tuple[int, ...]
+    computed: tuple[int, ...]
+    final: tuple[int, ...]
+
+    def rack_line(self, player: int) -> Turn:
+        """The line of a rack counted against (or for) ``player``."""
+        return Turn(
+            self.version,
+            player,
+            TurnKind.END_RACK,
+            score=self.credited[player],
+            cumulative=self.final[player],
+            computed=self.computed[player],
+            rack=self.racks[player].known or None,
+            tiles=self.racks[player].known,
+        )
+
+
+def _went_out_lines(state: GameState, sheet: _EndSheet) -> list[Turn]:
+    """The lines of a game a player went out in: their bonus for the others'
+    racks, then the others' racks where they count."""
+    count = len(state.players)
+    goer = state.pending_player or 0
+    others = [(goer + offset) % count for offset in range(1, count)]
+    lines = [
+        Turn(
+            sheet.version,
+            goer,
+            TurnKind.END_BONUS,
+            score=sheet.credited[goer],
+            cumulative=sheet.final[goer],
+            computed=sheet.computed[goer],
+            tiles="".join(sheet.racks[other].known for other in others),
+        )
+    ]
+    # Under "twice" the others' scores do not change: no line unless the record
+    # gave them one.
+    plus_minus = state.ruleset.going_out is GoingOutRule.PLUS_MINUS
+    lines.extend(
+        sheet.rack_line(player)
+        for player in others
+        if plus_minus or sheet.credited[player] or sheet.computed[player]
+    )
+    return lines
 
 
 def _rescored(

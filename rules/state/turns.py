@@ -67,13 +67,7 @@ def placed_score(state: GameState, located: LocatedPlay) -> tuple[str, PlayScore
 
 def _place(state: GameState, event: TilesPlaced, version: int) -> GameState:
     player = event.player
-    _check_turn(state, player)
-    bag = _settled_bag(state)
-    rack = state.racks[player]
-    _check_refilled(state, player, rack, bag)
-    _check_score(state, event.score, "A score")
-    if event.rack is not None:
-        _check_recorded_rack(state, player, event.rack, rack, bag.candidates)
+    bag, rack = _check_placement(state, event)
     position = Position.from_gcg(event.position)
     squares = state.board.squares
     located = locate(squares, position, event.word, state.context.letters)
@@ -91,15 +85,7 @@ def _place(state: GameState, event: TilesPlaced, version: int) -> GameState:
         pending_end, pending_player = EndReason.WENT_OUT, player
     else:
         pending_end, pending_player = None, None
-    word = event.word
-    if len(word) - word.count(PLAYED_THROUGH) != len(new_tiles):
-        # Letters written for played-through tiles: keep the canonical '.' form.
-        new_index = dict(new_tiles)
-        step = located.step
-        word = "".join(
-            new_index.get(located.start + offset * step, PLAYED_THROUGH)
-            for offset in range(located.length)
-        )
+    word = _canonical_word(event.word, located)
     known_before = rack.known + revealed
     turn_index = len(state.turns)
     turns = [
@@ -149,6 +135,34 @@ def _place(state: GameState, event: TilesPlaced, version: int) -> GameState:
         last_play=last_play,
         pending_end=pending_end,
         pending_player=pending_player,
+    )
+
+
+def _check_placement(state: GameState, event: TilesPlaced) -> tuple[Bag, Rack]:
+    """Check that the placing player may play now, with a plausible score and
+    recorded rack; return the settled bag and their rack."""
+    player = event.player
+    _check_turn(state, player)
+    bag = _settled_bag(state)
+    rack = state.racks[player]
+    _check_refilled(state, player, rack, bag)
+    _check_score(state, event.score, "A score")
+    if event.rack is not None:
+        _check_recorded_rack(state, player, event.rack, rack, bag.candidates)
+    return bag, rack
+
+
+def _canonical_word(word: str, located: LocatedPlay) -> str:
+    """Return the word as written, with '.' for every played-through tile."""
+    new_tiles = located.new_tiles
+    if len(word) - word.count(PLAYED_THROUGH) == len(new_tiles):
+        return word
+    # Letters written for played-through tiles: keep the canonical '.' form.
+    new_index = dict(new_tiles)
+    step = located.step
+    return "".join(
+        new_index.get(located.start + offset * step, PLAYED_THROUGH)
+        for offset in range(located.length)
     )
 
 
