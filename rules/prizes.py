@@ -15,7 +15,9 @@ loss, low win and best upset. Each prize says how a tie is settled:
 ``exclusive=``): a player who already won a prize of the group is passed over and
 the next player in order takes their place. Prize winners are computed from the
 standings and the players' entries, so they are a projection of the event log like
-everything else.
+everything else. A game prize's figure (high game, high loss, low win, best upset)
+is ``rules.figures``', the one the reports list too: an unrated player neither
+makes nor suffers an upset.
 
 Usage::
 
