@@ -403,31 +403,14 @@ def _round_events(
         opponent, mirror = _opponent(division, player, round_)
         if player.number > opponent.number:
             continue  # each game once, from the lower number's side
-        theirs = _band(mirror.score)[1]
-        if own == theirs and result != DRAW_POINTS:
-            raise TouError(
-                "tou_tie_break",
-                f"round {round_}: {own}-{theirs} is a tie won on the scores before "
-                "the end-of-game adjustments, which a .TOU does not give.",
-                player.line,
-            )
         oid = ids[opponent.number - 1]
+        scores = (own, _band(mirror.score)[1])
+        game = _game_result(round_, (pid, oid), scores, result, player.line)
         # Who went first: the line with the +; neither (no + is written against an
         # opponent of 100 or more), the lower number, as a .t import does.
         first, second = (oid, pid) if mirror.first else (pid, oid)
         boards.append(Board(len(boards) + 1, first, second))
-        tied = own == theirs
-        results.append(
-            ResultRecorded(
-                round=round_,
-                player_a=pid,
-                player_b=oid,
-                score_a=own,
-                score_b=theirs,
-                pre_adjustment_a=own if tied else None,
-                pre_adjustment_b=theirs if tied else None,
-            )
-        )
+        results.append(game)
     if not boards and not byes:
         raise TouError(
             "tou_empty_round",
@@ -442,6 +425,35 @@ def _round_events(
         method=PairingMethod.IMPORTED,
     )
     return [pairing, *results, *credits]
+
+
+def _game_result(
+    round_: int,
+    players: tuple[str, str],
+    scores: tuple[int, int],
+    result: float,
+    line: int,
+) -> ResultRecorded:
+    """Return the result of a game read from the lower-numbered player's block; a
+    tie is a draw (a .TOU gives no scores before the end-of-game adjustments)."""
+    own, theirs = scores
+    if own == theirs and result != DRAW_POINTS:
+        raise TouError(
+            "tou_tie_break",
+            f"round {round_}: {own}-{theirs} is a tie won on the scores before "
+            "the end-of-game adjustments, which a .TOU does not give.",
+            line,
+        )
+    tied = own == theirs
+    return ResultRecorded(
+        round=round_,
+        player_a=players[0],
+        player_b=players[1],
+        score_a=own,
+        score_b=theirs,
+        pre_adjustment_a=own if tied else None,
+        pre_adjustment_b=theirs if tied else None,
+    )
 
 
 # Writing ----------------------------------------------------------------------------
