@@ -101,8 +101,9 @@ def _dispatch_table() -> dict[type, Callable[[Any], tuple[Any, ...]]]:
     fields outside ``__init__`` or keyword-only) keep the default.
     """
     table: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
-    for module_info in pkgutil.iter_modules(rules.__path__):
-        module = importlib.import_module(f"{rules.__name__}.{module_info.name}")
+    # Every module, those of sub-packages too (rules.tournament is a package).
+    for module_info in pkgutil.walk_packages(rules.__path__, f"{rules.__name__}."):
+        module = importlib.import_module(module_info.name)
         for value in vars(module).values():
             if not (
                 isinstance(value, type)

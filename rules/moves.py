@@ -139,6 +139,24 @@ def locate(squares: str, position: Position, word: str, letters: str) -> Located
             f"{word} at {position.gcg()} runs off the board past "
             f"{gcg_coordinate(last_on_board, position.direction)}"
         )
+    new_tiles, through = _new_tiles(squares, position, word, letters, start, step)
+    end = start + (length - 1) * step
+    before_open = along == 0 or squares[start - step] == EMPTY
+    after_open = along + length == SIZE or squares[end + step] == EMPTY
+    if not (before_open and after_open):
+        raise IncompleteWordError(
+            f"{word} at {position.gcg()} is not the whole word: a tile touches "
+            f"{'its start' if not before_open else 'its end'}; record the whole word"
+        )
+    _check_connected(squares, position, word, new_tiles, through, start, end)
+    return LocatedPlay(start, step, length, tuple(new_tiles))
+
+
+def _new_tiles(
+    squares: str, position: Position, word: str, letters: str, start: int, step: int
+) -> tuple[list[tuple[int, str]], bool]:
+    """Return the squares and letters of the tiles the play places, and whether it
+    plays through a tile on the board; check each letter against the board."""
     new_tiles = []
     through = False
     index = start
@@ -170,16 +188,23 @@ def locate(squares: str, position: Position, word: str, letters: str) -> Located
             f"{word} at {position.gcg()} places no tile: every square is already "
             "covered"
         )
-    end = start + (length - 1) * step
-    before_open = along == 0 or squares[start - step] == EMPTY
-    after_open = along + length == SIZE or squares[end + step] == EMPTY
-    if not (before_open and after_open):
-        raise IncompleteWordError(
-            f"{word} at {position.gcg()} is not the whole word: a tile touches "
-            f"{'its start' if not before_open else 'its end'}; record the whole word"
-        )
+    return new_tiles, through
+
+
+def _check_connected(
+    squares: str,
+    position: Position,
+    word: str,
+    new_tiles: list[tuple[int, str]],
+    through: bool,
+    start: int,
+    end: int,
+) -> None:
+    """Check that the first play covers the centre with two tiles or more, and that
+    any later play connects to the tiles on the board."""
     span = span_name(new_tiles[0][0], new_tiles[-1][0], position.direction)
     if squares == EMPTY_SQUARES:
+        across = position.direction is Direction.ACROSS
         # RULES.md: the first play has at least two tiles and covers H8.
         if len(new_tiles) < 2:
             raise FirstPlayTooShortError(
@@ -199,7 +224,6 @@ def locate(squares: str, position: Position, word: str, letters: str) -> Located
         raise NotConnectedError(
             f"Tiles at {span} do not connect to any tile on the board"
         )
-    return LocatedPlay(start, step, length, tuple(new_tiles))
 
 
 def _touches(squares: str, new_tiles: list[tuple[int, str]]) -> bool:

@@ -11,12 +11,44 @@ Usage::
     1
     >>> decide((400, 400), (390, 395), ties_are_draws=True).winner is None
     True
+    >>> record_points(wins=4, draws=1), points_of("draw")
+    (4.5, 0.5)
+
+The points of a result are said here once, for every reader (standings, records,
+.TOU files, prizes, the pages): a win is 1, a draw ½, a loss 0 (RULES.md,
+"Tournament results and standings").
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+# A game's points (RULES.md: "a win (1), a draw (½) or a loss (0)").
+WIN_POINTS = 1.0
+DRAW_POINTS = 0.5
+LOSS_POINTS = 0.0
+# By result, as events, entries and files name it (``rules.tournament.Outcome``).
+_POINTS = {"win": WIN_POINTS, "draw": DRAW_POINTS, "loss": LOSS_POINTS}
+
+
+def points_of(result: str) -> float:
+    """Return the points of a result: ``"win"`` 1, ``"draw"`` ½, ``"loss"`` 0.
+
+    Raises KeyError for anything else.
+    """
+    return _POINTS[result]
+
+
+def record_points(wins: int, draws: int) -> float:
+    """Return a record's points: a win each, half a point a draw."""
+    return wins * WIN_POINTS + draws * DRAW_POINTS
+
+
+def half_points(wins: int, draws: int) -> int:
+    """Return a record's points counted in halves (exact: standings and score
+    groups sort and compare by it)."""
+    return round(record_points(wins, draws) / DRAW_POINTS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,10 +64,10 @@ class Outcome:
     def points(self, player: int) -> float:
         """The game's points for a player: 1 for a win, ½ for a draw, 0 for a loss."""
         if self.winner == player:
-            return 1.0
+            return WIN_POINTS
         if player in self.drawn:
-            return 0.5
-        return 0.0
+            return DRAW_POINTS
+        return LOSS_POINTS
 
 
 def decide(

@@ -15,7 +15,9 @@ loss, low win and best upset. Each prize says how a tie is settled:
 ``exclusive=``): a player who already won a prize of the group is passed over and
 the next player in order takes their place. Prize winners are computed from the
 standings and the players' entries, so they are a projection of the event log like
-everything else.
+everything else. A game prize's figure (high game, high loss, low win, best upset)
+is ``rules.figures``', the one the reports list too: an unrated player neither
+makes nor suffers an upset.
 
 Usage::
 
@@ -46,8 +48,10 @@ from rules.division_rules import (
     TieRule,
     check_prize_table,
 )
+from rules.figures import Figure, PlayedSide, figure
+from rules.outcome import half_points
 from rules.standings import StandingRow, standings
-from rules.tournament import Entry, Outcome, TournamentState
+from rules.tournament import Entry, TournamentState
 
 __all__ = [
     "Award",
@@ -196,7 +200,7 @@ def _candidates(
                 continue
             found.append(_Candidate(row.player_id, (row.rank,), row.rank, tie_break))
         elif prize.kind is PrizeKind.MOST_WINS:
-            points = 2 * row.wins + row.draws
+            points = half_points(row.wins, row.draws)
             found.append(_Candidate(row.player_id, (-points,), points, tie_break))
         else:
             game = _best_game(state, prize, row, after_round)
@@ -214,18 +218,19 @@ def _best_game(
     first = prize.first_round or 1
     last = min(last, prize.last_round or last)
     best: _Candidate | None = None
+    kind = _FIGURES[prize.kind]
+    sign = -1 if kind.lowest_first else 1
     rating = state.players[row.player_id].rating
     for entry in entries[first - 1 : last]:
         if entry is None or not entry.rated or entry.own_score is None:
             continue
-        figure = _game_figure(state, prize.kind, entry, rating)
-        if figure is None:
+        value = figure(kind, _side(state, entry, rating))
+        if value is None:
             continue
-        sign = -1 if prize.kind is PrizeKind.LOW_WIN else 1
         candidate = _Candidate(
             row.player_id,
-            (-sign * figure,),
-            figure,
+            (-sign * value,),
+            value,
             _tie_break_key(prize.tie_break, row, entry),
             entry.round,
             entry.opponent,
@@ -238,22 +243,28 @@ def _best_game(
     return best
 
 
-def _game_figure(
-    state: TournamentState, kind: PrizeKind, entry: Entry, rating: int
-) -> int | None:
-    score = entry.own_score
-    assert score is not None
-    if kind is PrizeKind.HIGH_GAME:
-        return score
-    if kind is PrizeKind.HIGH_LOSS:
-        return score if entry.outcome is Outcome.LOSS else None
-    if kind is PrizeKind.LOW_WIN:
-        return score if entry.outcome is Outcome.WIN else None
-    # Best upset: a win over a higher-rated opponent, by the pre-event ratings.
-    if entry.outcome is not Outcome.WIN or entry.opponent is None:
-        return None
-    gap = state.players[entry.opponent].rating - rating
-    return gap if gap > 0 else None
+# The figure each game prize is won with (rules.figures, shared with the reports).
+_FIGURES = {
+    PrizeKind.HIGH_GAME: Figure.HIGH_GAME,
+    PrizeKind.HIGH_LOSS: Figure.HIGH_LOSS,
+    PrizeKind.LOW_WIN: Figure.LOW_WIN,
+    PrizeKind.BEST_UPSET: Figure.BIGGEST_UPSET,
+}
+
+
+def _side(state: TournamentState, entry: Entry, rating: int) -> PlayedSide:
+    """The player's side of a played game, by the pre-event ratings."""
+    assert entry.own_score is not None
+    assert entry.opponent_score is not None
+    assert entry.outcome is not None
+    opponent = None if entry.opponent is None else state.players[entry.opponent]
+    return PlayedSide(
+        score=entry.own_score,
+        opponent_score=entry.opponent_score,
+        outcome=entry.outcome,
+        rating=rating,
+        opponent_rating=None if opponent is None else opponent.rating,
+    )
 
 
 def _tie_break_key(

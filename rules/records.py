@@ -35,6 +35,14 @@ class EntryKind(StrEnum):
     UNPLAYED = "unplayed"  # nothing for the round (not paired, or not yet entered)
 
 
+# The kinds that are a loss whatever the scores: the player's own forfeit, recorded
+# by the director or following from their withdrawal (a credit loses only when its
+# spread is negative, so it is not one of them).
+LOSING_KINDS: frozenset[EntryKind] = frozenset(
+    {EntryKind.FORFEIT_LOSS, EntryKind.WITHDRAWAL_FORFEIT}
+)
+
+
 @dataclass(frozen=True, slots=True)
 class RoundEntry:
     """One player's round: opponent (a player number in the same division, or None)."""

@@ -52,6 +52,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from rules.errors import FileLineError
+from rules.outcome import DRAW_POINTS, LOSS_POINTS, WIN_POINTS
 from rules.ratings_list import ListedRating
 from rules.records import (
     DivisionRecord,
@@ -238,10 +239,10 @@ class TouRecord:
 def _band(score: int) -> tuple[float, int]:
     """(result, own score) of a block's score."""
     if score >= WIN_BAND:
-        return 1.0, score - WIN_BAND
+        return WIN_POINTS, score - WIN_BAND
     if score >= DRAW_BAND:
-        return 0.5, score - DRAW_BAND
-    return 0.0, score
+        return DRAW_POINTS, score - DRAW_BAND
+    return LOSS_POINTS, score
 
 
 def _block(player: TouPlayer, round_: int) -> TouBlock:
@@ -293,7 +294,7 @@ def read_records(tou: TouFile) -> dict[str, tuple[TouRecord, ...]]:
     for division in tou.divisions:
         rows = []
         for player in division.players:
-            counts = {1.0: 0, 0.5: 0, 0.0: 0}
+            counts = {WIN_POINTS: 0, DRAW_POINTS: 0, LOSS_POINTS: 0}
             spread = 0
             for round_ in range(1, division.rounds + 1):
                 block = _block(player, round_)
@@ -305,7 +306,11 @@ def read_records(tou: TouFile) -> dict[str, tuple[TouRecord, ...]]:
                 _, mirror = _opponent(division, player, round_)
                 counts[result] += 1
                 spread += own - _band(mirror.score)[1]
-            rows.append(TouRecord(counts[1.0], counts[0.0], counts[0.5], spread))
+            rows.append(
+                TouRecord(
+                    counts[WIN_POINTS], counts[LOSS_POINTS], counts[DRAW_POINTS], spread
+                )
+            )
         records[division.name] = tuple(rows)
     return records
 
@@ -372,14 +377,14 @@ def _round_events(
         if _self_paired(block, player):
             if block.score == MISSED:
                 continue
-            if result == 0.5:
+            if result == DRAW_POINTS:
                 raise TouError(
                     "tou_half_bye",
                     f"round {round_}: {block.score} is a half-bye, which these "
                     "rules cannot award.",
                     player.line,
                 )
-            if result == 1.0:
+            if result == WIN_POINTS:
                 byes.append(pid)
                 continue
             if not forfeit_spread:
@@ -398,31 +403,14 @@ def _round_events(
         opponent, mirror = _opponent(division, player, round_)
         if player.number > opponent.number:
             continue  # each game once, from the lower number's side
-        theirs = _band(mirror.score)[1]
-        if own == theirs and result != 0.5:
-            raise TouError(
-                "tou_tie_break",
-                f"round {round_}: {own}-{theirs} is a tie won on the scores before "
-                "the end-of-game adjustments, which a .TOU does not give.",
-                player.line,
-            )
         oid = ids[opponent.number - 1]
+        scores = (own, _band(mirror.score)[1])
+        game = _game_result(round_, (pid, oid), scores, result, player.line)
         # Who went first: the line with the +; neither (no + is written against an
         # opponent of 100 or more), the lower number, as a .t import does.
         first, second = (oid, pid) if mirror.first else (pid, oid)
         boards.append(Board(len(boards) + 1, first, second))
-        tied = own == theirs
-        results.append(
-            ResultRecorded(
-                round=round_,
-                player_a=pid,
-                player_b=oid,
-                score_a=own,
-                score_b=theirs,
-                pre_adjustment_a=own if tied else None,
-                pre_adjustment_b=theirs if tied else None,
-            )
-        )
+        results.append(game)
     if not boards and not byes:
         raise TouError(
             "tou_empty_round",
@@ -437,6 +425,35 @@ def _round_events(
         method=PairingMethod.IMPORTED,
     )
     return [pairing, *results, *credits]
+
+
+def _game_result(
+    round_: int,
+    players: tuple[str, str],
+    scores: tuple[int, int],
+    result: float,
+    line: int,
+) -> ResultRecorded:
+    """Return the result of a game read from the lower-numbered player's block; a
+    tie is a draw (a .TOU gives no scores before the end-of-game adjustments)."""
+    own, theirs = scores
+    if own == theirs and result != DRAW_POINTS:
+        raise TouError(
+            "tou_tie_break",
+            f"round {round_}: {own}-{theirs} is a tie won on the scores before "
+            "the end-of-game adjustments, which a .TOU does not give.",
+            line,
+        )
+    tied = own == theirs
+    return ResultRecorded(
+        round=round_,
+        player_a=players[0],
+        player_b=players[1],
+        score_a=own,
+        score_b=theirs,
+        pre_adjustment_a=own if tied else None,
+        pre_adjustment_b=theirs if tied else None,
+    )
 
 
 # Writing ----------------------------------------------------------------------------
@@ -472,9 +489,9 @@ def _awarded_score(result: float | None, spread: int) -> int:
     """The self-paired score of a round that is not a played game."""
     if result is None:
         return MISSED
-    if result == 1:
+    if result == WIN_POINTS:
         return WIN_BAND + spread
-    if result == 0.5:
+    if result == DRAW_POINTS:
         return HALF_BYE
     return spread  # a loss: the negative awarded spread
 
@@ -499,7 +516,7 @@ def _player_line(
             blocks.append(_format_block(score, player.number, False, where))
             continue
         game = checked_game(division, player, entry, rounds)
-        band = {1: WIN_BAND, 0.5: DRAW_BAND}.get(game.result, 0)
+        band = {WIN_POINTS: WIN_BAND, DRAW_POINTS: DRAW_BAND}.get(game.result, 0)
         if not 0 <= game.own_score < DRAW_BAND:
             raise SubmissionError(
                 "unwritable_round", f"{where}: score {game.own_score} is not 0-999"

@@ -275,7 +275,9 @@ class PlayerRound(models.Model):
 
     @property
     def points(self) -> float:
-        return self.wins + self.draws / 2
+        from rules.outcome import record_points
+
+        return record_points(self.wins, self.draws)
 
     @property
     def record(self) -> str:

@@ -217,6 +217,24 @@ def test_the_fingerprint_covers_the_rules_source(tmp_path):
     assert snapshots.source_fingerprint(copy) != snapshots.rules_fingerprint()
 
 
+def test_the_fingerprint_covers_the_rules_sub_packages(tmp_path):
+    """A change in a sub-package's module (rules/tournament/) changes it too."""
+    copy = tmp_path / "rules"
+    shutil.copytree(
+        Path(rules.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__")
+    )
+    module = copy / "tournament" / "replay.py"
+    module.write_text(module.read_text() + "\n# a change\n")
+    assert snapshots.source_fingerprint(copy) != snapshots.rules_fingerprint()
+
+
+def test_sub_packages_classes_pickle_as_calls():
+    """The pickling table walks the sub-packages: a tournament class is in it."""
+    from rules.tournament.events import ResultRecorded
+
+    assert ResultRecorded in snapshots._dispatch_table()
+
+
 @pytest.mark.django_db
 def test_a_rebuild_rewrites_the_snapshots(client, recorder, shared_gcg_dir):
     game_ids = import_all(recorder, shared_gcg_dir)

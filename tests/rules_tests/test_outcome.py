@@ -95,3 +95,18 @@ def test_game_tied_before_and_after_is_a_draw():
     assert state.is_draw
     assert state.final_scores == (-11, -11)
     assert Game("A").now.final_scores is None
+
+
+def test_a_draw_is_half_a_point_everywhere():
+    """The points of a result are said once (rules.outcome) for every reader."""
+    from rules.outcome import half_points, points_of, record_points
+    from rules.tournament import Outcome
+
+    assert [points_of(o) for o in (Outcome.WIN, Outcome.DRAW, Outcome.LOSS)] == [
+        1.0,
+        0.5,
+        0.0,
+    ]
+    assert record_points(wins=4, draws=1) == 4.5
+    assert half_points(wins=4, draws=1) == 9
+    assert decide((400, 400), (390, 390)).points(0) == points_of("draw")

@@ -142,6 +142,26 @@ def test_game_prizes():
     ]
 
 
+def test_an_unrated_newcomer_wins_no_best_upset():
+    """A newcomer without a rating who beats an 1800 makes no upset (tsh's upset
+    reports skip unrated players; no rating gap without a rating): the prize goes
+    to the biggest upset between rated players, as the reports list it."""
+    events = [
+        TournamentCreated("Open", "2025-05-01", "2025-05-01", 1),
+        DivisionAdded("A"),
+        PlayerRegistered("new", "A", "NEW", 0),
+        PlayerRegistered("top", "A", "TOP", 1800),
+        PlayerRegistered("low", "A", "LOW", 1400),
+        PlayerRegistered("mid", "A", "MID", 1500),
+        RoundPaired("A", 1, (Board(1, "new", "top"), Board(2, "low", "mid"))),
+        ResultRecorded(1, "new", "top", 420, 380),
+        ResultRecorded(1, "low", "mid", 400, 390),
+    ]
+    table = PrizeTable(prizes=(Prize(PrizeKind.BEST_UPSET, 1000),))
+    won = prize_winners(replay(events), "A", table)
+    assert [(a.player_id, a.value, a.opponent) for a in won] == [("low", 100, "mid")]
+
+
 def test_game_prize_tie_broken_by_the_earlier_game_and_limited_to_rounds():
     """The high loss tie goes to the earlier game; limited to round 3, p6 alone."""
     won = awards(

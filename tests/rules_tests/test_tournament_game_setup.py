@@ -168,3 +168,18 @@ def test_an_old_log_with_lexicon_chosen_still_replays() -> None:
     state = apply(created(), LexiconChosen(lexicon=" WEB2 "))
     assert state.lexicon_of("A") == "WEB2"
     assert apply(state, LexiconChosen(lexicon="")).lexicon_of("A") == ""
+
+
+def test_a_games_ruleset_is_the_tournaments_preset_with_its_rules():
+    """Every division's games play under the tournament's preset, challenge rule and
+    tie rule (rules.tournament.game_ruleset: the one derivation)."""
+    from rules.ruleset import ChallengeRule, ruleset
+    from rules.tournament import game_ruleset
+
+    state = created(preset="naspa", challenge_rule="single", ties_are_draws=False)
+    expected = ruleset("naspa", challenge=ChallengeRule.SINGLE, ties_are_draws=False)
+    assert game_ruleset(state) == expected
+    assert game_ruleset(state, "B") == expected
+    with pytest.raises(TournamentError) as caught:
+        game_ruleset(state, "Z")
+    assert caught.value.code == "unknown_division"

@@ -35,6 +35,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from games.eventstore.feed import read_feed
 from games.eventstore.models import StoredEvent
 from games.eventstore.streams import stream_type
+from rules.outcome import DRAW_POINTS, LOSS_POINTS, WIN_POINTS
 from rules.ratings import (
     ABSP,
     WESPA,
@@ -370,9 +371,9 @@ def _record_counts(player: PlayerRecord, after_round: int) -> dict[str, int]:
     kinds = [entry.kind for entry in counted]
     return {
         "games": len(games),
-        "wins": sum(1 for entry in games if entry.result == 1),
-        "losses": sum(1 for entry in games if entry.result == 0),
-        "draws": sum(1 for entry in games if entry.result == 0.5),
+        "wins": sum(1 for entry in games if entry.result == WIN_POINTS),
+        "losses": sum(1 for entry in games if entry.result == LOSS_POINTS),
+        "draws": sum(1 for entry in games if entry.result == DRAW_POINTS),
         "spread": sum(
             (entry.own_score or 0) - (entry.opponent_score or 0) for entry in games
         ),

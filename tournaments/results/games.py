@@ -20,7 +20,7 @@ from django.db.models import QuerySet
 
 from games.context import PlayerRecord, TournamentId, TournamentTable
 from rules import tournament as rt
-from rules.ruleset import Ruleset, ruleset
+from rules.ruleset import Ruleset
 from tournaments.core import access
 from tournaments.core.aggregate import tournament_state
 from tournaments.core.errors import TournamentNotFoundError
@@ -84,18 +84,7 @@ class TournamentGames:
     def game_ruleset(self, context: Mapping[str, Any]) -> Ruleset:
         state = _tournament_rules(context.get("tournament_id"))
         check_pairing(state, context)
-        return game_ruleset(state)
-
-
-def game_ruleset(state: rt.TournamentState) -> Ruleset:
-    """The rules every game of the tournament plays under: its preset, with its
-    challenge and tie rules."""
-    settings = state.settings
-    return ruleset(
-        settings.preset.value,
-        challenge=settings.challenge_rule,
-        ties_are_draws=settings.ties_are_draws,
-    )
+        return rt.game_ruleset(state, context.get("division") or None)
 
 
 def _tournament_rules(tournament_id: object) -> rt.TournamentState:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.formatting import signed
-from rules.records import EntryKind
+from rules.records import LOSING_KINDS, EntryKind
 from tournaments.pairing.selectors import Board, Side
 
 # How each kind of round reads on a page.
@@ -30,9 +30,6 @@ KIND_LABELS: dict[str, str] = {
     EntryKind.CREDIT: "credited",
     EntryKind.UNPLAYED: "not paired",
 }
-
-
-_LOSING_KINDS = (EntryKind.FORFEIT_LOSS, EntryKind.WITHDRAWAL_FORFEIT)
 
 
 def signed_spread(value: int) -> str:
@@ -102,7 +99,7 @@ def _badge(board: Board) -> str:
     if board.second is None:
         return kind_badge(board.first.kind, board.first.spread)
     losers = [
-        side.name for side in (board.first, board.second) if side.kind in _LOSING_KINDS
+        side.name for side in (board.first, board.second) if side.kind in LOSING_KINDS
     ]
     if not losers:
         return ""

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from config.replicas import reading
+from rules.outcome import record_points
 from rules.standings import format_record
 from tournaments.models import PlayerRound, Tournament
 
@@ -50,7 +51,7 @@ def standings(
             "wins": wins,
             "losses": losses,
             "draws": draws,
-            "points": wins + draws / 2,
+            "points": record_points(wins, draws),
             "record": format_record(wins, losses, draws),
             "spread": spread,
             "total_score": total_score,

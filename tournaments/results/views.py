@@ -472,16 +472,6 @@ def _game_header(first: Player, second: Player) -> str:
     )
 
 
-def _game_rules(tournament: Tournament) -> Any:
-    from rules.ruleset import ruleset
-
-    return ruleset(
-        tournament.preset,
-        challenge=tournament.challenge_rule,
-        ties_are_draws=tournament.ties_are_draws,
-    )
-
-
 def _game_context(
     tournament: Tournament, division: str, round_: int, board: int, ids: list[str]
 ) -> dict[str, Any]:
@@ -517,7 +507,6 @@ def manage_board_record(
     result, _ = game_services.game_import_gcg(
         text=_game_header(first, second),
         user=request.user,
-        rules_name=_game_rules(tournament),
         context=_game_context(
             tournament, division, round_, board, [first.player_id, second.player_id]
         ),
@@ -552,7 +541,6 @@ def manage_board_gcg(
                 result, record = game_services.game_import_gcg(
                     text=form.cleaned_data["file"].read(),
                     user=request.user,
-                    rules_name=_game_rules(tournament),
                     context=_game_context(tournament, division, round_, board, ids),
                 )
             except GcgError as error:

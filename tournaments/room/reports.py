@@ -3,10 +3,11 @@ upset, lowest winning score, and who went first how often; per division and for
 the whole event.
 
 Every figure is read from the results model (``PlayerRound``: each game as the
-rules decided it, both sides); nothing is decided again. Only played games with
-a result count: byes, forfeits and credits are not games. A draw is neither a
-win nor a loss. An upset is a win over a higher-rated opponent, by how much
-higher (players without a rating are left out, as tsh leaves them out).
+rules decided it, both sides); nothing is decided again, and every figure is the
+rules' (``rules.figures``, which the prizes read too). Only played games with a
+result count: byes, forfeits and credits are not games. A draw is neither a win
+nor a loss. An upset is a win over a higher-rated opponent, by how much higher
+(players without a rating are left out, as tsh leaves them out).
 
 Usage::
 
@@ -23,6 +24,7 @@ import uuid
 from collections import Counter
 from dataclasses import dataclass
 
+from rules.figures import Figure, candidates
 from rules.records import EntryKind
 from rules.submissions import spreadsheet_text
 from tournaments.models import PlayerRound, Tournament
@@ -168,45 +170,43 @@ def _once(sides: list[GameSide]) -> list[GameSide]:
 
 def rankings(sides: list[GameSide]) -> tuple[Ranking, ...]:
     """The game reports over `sides`."""
-    wins = [s for s in sides if s.outcome == "win"]
-    return (
+    # One side per game lists its combined score (rules.figures counts both).
+    return tuple(
         Ranking(
-            "high_game",
-            "High game",
-            "The highest scores of the event.",
-            _ranked([Entry(s.score, s) for s in sides]),
-        ),
-        Ranking(
-            "high_loss",
-            "High loss",
-            "The highest scores in a lost game.",
-            _ranked([Entry(s.score, s) for s in sides if s.outcome == "loss"]),
-        ),
-        Ranking(
-            "high_combined",
-            "High combined score",
-            "Both players' scores of a game added up.",
-            _ranked([Entry(s.score + s.opponent_score, s) for s in _once(sides)]),
-        ),
-        Ranking(
-            "biggest_upset",
-            "Biggest upset",
-            "Wins over a higher-rated opponent, by the difference in rating.",
+            kind.value,
+            title,
+            explanation,
             _ranked(
                 [
-                    Entry(s.opponent_rating - s.rating, s)
-                    for s in wins
-                    if s.rating > 0 and s.opponent_rating > s.rating
-                ]
+                    Entry(value, side)
+                    for value, side in candidates(
+                        kind, _once(sides) if kind is Figure.HIGH_COMBINED else sides
+                    )
+                ],
+                lowest=kind.lowest_first,
             ),
-        ),
-        Ranking(
-            "low_win",
-            "Lowest winning score",
-            "The lowest scores that won a game.",
-            _ranked([Entry(s.score, s) for s in wins], lowest=True),
-        ),
+        )
+        for kind, title, explanation in _REPORTS
     )
+
+
+# The game reports in the order they are shown: their figures are the rules'
+# (rules.figures, the prizes' too).
+_REPORTS = (
+    (Figure.HIGH_GAME, "High game", "The highest scores of the event."),
+    (Figure.HIGH_LOSS, "High loss", "The highest scores in a lost game."),
+    (
+        Figure.HIGH_COMBINED,
+        "High combined score",
+        "Both players' scores of a game added up.",
+    ),
+    (
+        Figure.BIGGEST_UPSET,
+        "Biggest upset",
+        "Wins over a higher-rated opponent, by the difference in rating.",
+    ),
+    (Figure.LOW_WIN, "Lowest winning score", "The lowest scores that won a game."),
+)
 
 
 def _starts(tournament_id: uuid.UUID, division: str | None) -> tuple[Starts, ...]:

@@ -7,8 +7,10 @@ import io
 
 import pytest
 
+from rules.prizes import Prize, PrizeKind, PrizeTable, prize_winners
 from tests.tournaments_tests.ratings.test_exports import drive_open
-from tournaments.models import Tournament
+from tournaments.core.aggregate import tournament_state
+from tournaments.models import Player, Tournament
 from tournaments.room import reports
 
 
@@ -61,6 +63,28 @@ def test_each_divisions_reports(report):
     ]
     ann = next(s for s in division_a.starts if s.player == "Ann Able")
     assert (ann.firsts, ann.seconds) == (1, 1)  # rounds 3 and 4 were forfeits
+
+
+@pytest.mark.django_db
+def test_the_best_upset_prize_and_the_biggest_upset_report_agree(report):
+    """Zoë, unrated, beat rated players: neither the prize nor the report counts
+    her wins as upsets, and both name Di (1500 over Cy's 1600)."""
+    tournament, whole = report
+    _, aggregate = tournament_state(tournament.tournament_id)
+    assert aggregate.rules is not None
+    table = PrizeTable(prizes=(Prize(PrizeKind.BEST_UPSET, 1000),))
+    (award,) = prize_winners(aggregate.rules, "A", table)
+    winner = Player.objects.get(
+        tournament_id=tournament.tournament_id, player_id=award.player_id
+    )
+    top = whole.sections[0].lists[3].entries[0]
+    assert whole.sections[0].lists[3].key == "biggest_upset"
+    assert (winner.name, award.value, award.round) == (
+        top.side.player,
+        top.value,
+        top.side.round,
+    )
+    assert (winner.name, award.value) == ("Di Dane", 100)
 
 
 @pytest.mark.django_db

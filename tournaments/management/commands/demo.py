@@ -32,6 +32,7 @@ from games.services import game_stream
 from games.simulate import Plan, SimulatedGame, english_word_graph, simulate_game
 from rules.division_rules import Prize, PrizeKind, PrizeTable
 from rules.ruleset import Ruleset
+from rules.tournament import game_ruleset
 from tournaments.models import Player, Tournament
 from tournaments.pairing import selectors
 from tournaments.pairing import services as pairing_services
@@ -39,7 +40,6 @@ from tournaments.players import accounts
 from tournaments.players import services as players_services
 from tournaments.prizes.services import prize_table_set
 from tournaments.results import services as results_services
-from tournaments.results.games import game_ruleset
 from tournaments.setup import services as setup_services
 
 NAMESPACE = uuid.UUID("6f1d7c52-3a0e-4d8e-9a57-2b3c1d0e9f11")

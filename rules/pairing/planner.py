@@ -1,0 +1,185 @@
+"""Pairing with a repeat limit: the planner that pairs a ranked field game by game,
+never needlessly over the limit (a maximum matching of the within-limit pairs
+tells how many over-limit games the rest of the round needs).
+
+Usage::
+
+    planner = _Planner(ranked, met, limit)
+    partner = _first_fit(planner, a, order)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+from rules.matching import Matcher
+from rules.pairing.boards import assign_boards
+from rules.pairing.firsts import assign_firsts
+from rules.pairing.systems import Pairing
+
+
+class _Planner:
+    """Pairs a ranked field game by game, never needlessly over the repeat limit.
+
+    Players are indices into ``ranked`` (best first). A pair is over the limit
+    when its players met more than ``limit`` times (None: no limit). The planner
+    keeps a maximum matching of the within-limit pairs among the players still
+    unpaired: it tells how many over-limit games the rest of the round needs at
+    least (the deficit), so each tentative game is accepted only while the round
+    can still be completed with the fewest over-limit games possible. The choice
+    is exact (Edmonds' blossom algorithm), not a greedy guess.
+    """
+
+    def __init__(
+        self,
+        ranked: Sequence[str],
+        played: Iterable[tuple[str, str]],
+        limit: int | None,
+    ) -> None:
+        self.ranked = list(ranked)
+        self.index = {player: i for i, player in enumerate(self.ranked)}
+        self.meetings: Counter[tuple[int, int]] = Counter()
+        for first, second in played:
+            if first in self.index and second in self.index and first != second:
+                i, j = sorted((self.index[first], self.index[second]))
+                self.meetings[(i, j)] += 1
+        self.limit = limit
+        n = len(self.ranked)
+        self.matcher = (
+            None
+            if limit is None
+            else Matcher(
+                [
+                    [j for j in range(n) if j != i and self.times(i, j) <= limit]
+                    for i in range(n)
+                ]
+            )
+        )
+        self.unpaired = list(range(n))
+        self.pairs: list[tuple[int, int]] = []
+        self.bye: int | None = None
+        self.budget = self._deficit(n)
+
+    def times(self, i: int, j: int) -> int:
+        return self.meetings.get((i, j) if i < j else (j, i), 0)
+
+    def over(self, i: int, j: int) -> bool:
+        return self.limit is not None and self.times(i, j) > self.limit
+
+    def _deficit(self, remaining: int) -> int:
+        return 0 if self.matcher is None else remaining // 2 - self.matcher.size
+
+    def give_bye(self, candidates: Sequence[int]) -> None:
+        """Give the bye to the first candidate among those leaving the fewest
+        over-limit games for the rest."""
+        remaining = len(self.unpaired) - 1
+        if self.matcher is None:
+            chosen, deficit = candidates[0], 0
+        else:
+            before = self.matcher.snapshot()
+            best: tuple[int, int, tuple[list[int], list[bool], int]] | None = None
+            for candidate in candidates:
+                self.matcher.restore(before)
+                self.matcher.remove([candidate])
+                deficit = self._deficit(remaining)
+                if best is None or deficit < best[0]:
+                    best = (deficit, candidate, self.matcher.snapshot())
+                if deficit == 0:
+                    break
+            assert best is not None
+            deficit, chosen, after = best
+            self.matcher.restore(after)
+        self.unpaired.remove(chosen)
+        self.bye = chosen
+        self.budget = deficit
+
+    def try_pair(self, a: int, b: int, *, force: bool = False) -> bool:
+        """Pair a and b if the round can still be completed within the budget of
+        over-limit games (``force``: pair them anyway, raising the budget)."""
+        over = int(self.over(a, b))
+        deficit = 0
+        if self.matcher is not None:
+            before = self.matcher.snapshot()
+            self.matcher.remove([a, b])
+            deficit = self._deficit(len(self.unpaired) - 2)
+            if not force and deficit + over > self.budget:
+                self.matcher.restore(before)
+                return False
+        elif not force and over > self.budget:
+            return False
+        self.budget = max(self.budget - over, deficit)
+        self.unpaired.remove(a)
+        self.unpaired.remove(b)
+        self.pairs.append((a, b))
+        return True
+
+    def pair_first_fit(self, a: int, candidates: Iterable[int]) -> None:
+        """Pair a with the first candidate that keeps the round completable; if a
+        restricted list has none, with the best of everyone still unpaired."""
+        listed = [b for b in candidates if b != a and b in self.unpaired]
+        rest = sorted(
+            (b for b in self.unpaired if b != a and b not in listed),
+            key=lambda b: (self.over(a, b), abs(b - a), b),
+        )
+        for b in (*listed, *rest):
+            if self.try_pair(a, b):
+                return
+        raise AssertionError("a completion always exists: repeats are allowed")
+
+    def pair_group(
+        self, group: Sequence[int], order: Callable[[int, list[int]], Sequence[int]]
+    ) -> None:
+        """Pair the group's players top down, each by ``order``'s preference among
+        the group's other unpaired players (anyone else when none fits)."""
+        while True:
+            waiting = [i for i in group if i in self.unpaired]
+            if not waiting:
+                return
+            a = waiting[0]
+            self.pair_first_fit(a, order(a, waiting[1:]))
+
+    def pairing(
+        self,
+        firsts: Mapping[str, int],
+        seconds: Mapping[str, int],
+        coin_flips: Sequence[bool],
+        fixed_boards: Mapping[str, int] | None = None,
+    ) -> Pairing:
+        pairs = [(self.ranked[a], self.ranked[b]) for a, b in self.pairs]
+        oriented, used = assign_firsts(
+            pairs, firsts=firsts, seconds=seconds, coin_flips=coin_flips
+        )
+        bye = () if self.bye is None else (self.ranked[self.bye],)
+        return Pairing(assign_boards(oriented, fixed_boards), bye, used)
+
+
+def _rank_order(a: int, others: list[int]) -> list[int]:
+    """King of the Hill's preference: the next player down first."""
+    return sorted(others)
+
+
+def _swiss_order(
+    planner: _Planner, groups: Mapping[str, int]
+) -> Callable[[int, list[int]], list[int]]:
+    """Swiss preference: own score group, fewer meetings, then the opponent closest
+    to half the score group down (tsh's ideal Swiss distance: 1v5, 2v6, 3v7, 4v8
+    in a group of eight), as close as possible."""
+
+    def order(a: int, others: list[int]) -> list[int]:
+        group = groups.get(planner.ranked[a], 0)
+        size = 1 + sum(1 for i in others if groups.get(planner.ranked[i], 0) == group)
+        ideal = (size + size % 2) // 2
+
+        def preference(position: int) -> tuple[int, int, int, int]:
+            b = others[position]
+            return (
+                abs(groups.get(planner.ranked[b], 0) - group),
+                planner.times(a, b),
+                abs(position + 1 - ideal),
+                position,
+            )
+
+        return [others[p] for p in sorted(range(len(others)), key=preference)]
+
+    return order

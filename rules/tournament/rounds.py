@@ -1,0 +1,433 @@
+"""Event handlers for rounds: pairings, results, forfeits, amendments, credits.
+
+A result is decided once here (``rules.outcome.decide`` on the scores and the tie
+rule) and stored on the round; the players' entries are then derived from it.
+
+Usage (through ``apply``)::
+
+    state = apply(state, RoundPaired(division="A", round=1,
+                                     games=(Board(1, "p1", "p2"),)))
+    state = apply(state, ResultRecorded(round=1, player_a="p1", player_b="p2",
+                                        score_a=412, score_b=388))
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rules.errors import TournamentError
+from rules.outcome import decide
+from rules.tournament.checks import (
+    MAX_AWARDED_SPREAD,
+    _check_enum,
+    _check_round,
+    _check_score,
+    _require_int,
+)
+from rules.tournament.entries import _refresh
+from rules.tournament.enums import PairingMethod, WithdrawalPolicy
+from rules.tournament.events import (
+    Board,
+    ForfeitRecorded,
+    ResultAmended,
+    ResultRecorded,
+    RoundPaired,
+    UnpairedRoundRecorded,
+)
+from rules.tournament.players import _check_division, _check_pairing_player
+from rules.tournament.state import (
+    Credit,
+    GameResult,
+    Player,
+    RoundState,
+    Seat,
+    TournamentState,
+)
+
+
+def _round_paired(event: RoundPaired, state: TournamentState) -> TournamentState:
+    division = _check_division(state, event.division)
+    round_ = _check_round(state, event.round)
+    _check_enum(event.method, PairingMethod, "method")
+    previous = _check_repairable(state, division, round_)
+    _check_pairing_shape(event)
+    seats = _pairing_seats(state, event, division, round_)
+    round_state = RoundState(
+        division=division,
+        round=round_,
+        pairing=event,
+        seats=seats,
+        results={},
+        unpaired={},
+        superseded_pairings=()
+        if previous is None
+        else (*previous.superseded_pairings, previous.pairing),
+        version=state.version + 1,
+    )
+    rounds = {**state.rounds, (division, round_): round_state}
+    # Every player of the division: byes, games, and withdrawn players' automatic
+    # forfeits can all change.
+    cells = [(player_id, round_) for player_id in state.division_players[division]]
+    cards = _refresh(state, state.players, rounds, cells)
+    return replace(state, rounds=rounds, cards=cards)
+
+
+def _check_repairable(
+    state: TournamentState, division: str, round_: int
+) -> RoundState | None:
+    """Check that the round may be paired now (the one before it is, and it has no
+    results yet); return its current pairing, if any."""
+    if round_ > 1 and state.round_state(division, round_ - 1) is None:
+        raise TournamentError(
+            "round_out_of_order",
+            f"Round {round_ - 1} of division {division} is not paired yet.",
+            "round",
+        )
+    previous = state.round_state(division, round_)
+    if previous is not None and previous.has_results:
+        raise TournamentError(
+            "round_has_results",
+            f"Round {round_} already has results; amend results instead of re-pairing.",
+            "round",
+        )
+    return previous
+
+
+def _check_pairing_shape(event: RoundPaired) -> None:
+    """Check that the pairing lists games, byes and coin flips of the right types."""
+    if not isinstance(event.games, tuple) or not isinstance(event.byes, tuple):
+        raise TournamentError(
+            "invalid_pairing", "games and byes must be lists.", "games"
+        )
+    if not event.games and not event.byes:
+        raise TournamentError(
+            "empty_pairing", "A pairing needs at least one game or bye.", "games"
+        )
+    if not all(isinstance(flip, bool) for flip in event.coin_flips):
+        raise TournamentError(
+            "invalid_pairing", "coin_flips must be true/false values.", "coin_flips"
+        )
+
+
+def _pairing_seats(
+    state: TournamentState, event: RoundPaired, division: str, round_: int
+) -> dict[str, Seat]:
+    """Return each paired player's seat: every player once, boards used once, no
+    withdrawn player paired (nor given a bye)."""
+    seats: dict[str, Seat] = {}
+    boards: set[int] = set()
+
+    def seat(player_id: str, field: str, value: Seat) -> None:
+        player = _check_pairing_player(state, division, player_id, field)
+        if player_id in seats:
+            raise TournamentError(
+                "player_paired_twice",
+                f"{player.name} is paired more than once in round {round_}.",
+                field,
+            )
+        policy = player.withdrawn_in(round_)
+        if policy is WithdrawalPolicy.NOT_PAIRED or (
+            policy is not None and value.opponent is None
+        ):
+            raise TournamentError(
+                "player_withdrawn",
+                f"{player.name} is withdrawn in round {round_} and cannot be"
+                + (" given a bye." if value.opponent is None else " paired."),
+                field,
+            )
+        seats[player_id] = value
+
+    for game in event.games:
+        if not isinstance(game, Board):
+            raise TournamentError(
+                "invalid_pairing", "Each game needs a board.", "games"
+            )
+        if type(game.board) is not int or game.board < 1 or game.board in boards:
+            raise TournamentError(
+                "invalid_board",
+                f"Board {game.board!r} must be a whole number of 1 or more, used once.",
+                "games",
+            )
+        boards.add(game.board)
+        seat(game.first, "games", Seat(game.second, True, game.board))
+        seat(game.second, "games", Seat(game.first, False, game.board))
+    for player_id in event.byes:
+        seat(player_id, "byes", Seat(None))
+    return seats
+
+
+def _paired_game(
+    state: TournamentState, round_: object, player_a: object, player_b: object
+) -> tuple[RoundState, Player, Player]:
+    round_number = _check_round(state, round_)
+    a = state.player(player_a, "player_a")  # type: ignore[arg-type]
+    b = state.player(player_b, "player_b")  # type: ignore[arg-type]
+    round_state = state.round_state(a.division, round_number)
+    if round_state is None:
+        raise TournamentError(
+            "round_not_paired",
+            f"Round {round_number} of division {a.division} is not paired yet.",
+            "round",
+        )
+    seat = round_state.seats.get(a.player_id)
+    if seat is None or seat.opponent != b.player_id:
+        if seat is None:
+            where = "is not paired"
+        elif seat.opponent is None:
+            where = "has a bye"
+        else:
+            where = f"plays {state.players[seat.opponent].name}"
+        raise TournamentError(
+            "game_not_paired",
+            f"{a.name} and {b.name} are not paired in round {round_number}:"
+            f" {a.name} {where}.",
+            "player_b" if seat is not None else "player_a",
+        )
+    return round_state, a, b
+
+
+def _game_result(
+    state: TournamentState,
+    event: ResultRecorded | ResultAmended,
+    a: Player,
+    b: Player,
+    previous: GameResult | None,
+) -> GameResult:
+    """Validate the scores of ``event`` and decide the winner by the tie rule.
+
+    An amendment replaces the whole result: what it does not give (pre-adjustment
+    scores, the game link) is not carried over from the result it supersedes.
+    """
+    reason = event.reason if isinstance(event, ResultAmended) else ""
+    if isinstance(event, ResultAmended) and event.absentee is not None:
+        return _forfeit_result(state, event, a, b, previous)
+    score_a = _check_score(event.score_a, "score_a")
+    score_b = _check_score(event.score_b, "score_b")
+    if event.game_id is not None and (
+        not isinstance(event.game_id, str) or not event.game_id
+    ):
+        raise TournamentError(
+            "invalid_game_id", "game_id must be a non-empty text.", "game_id"
+        )
+    pre = _pre_adjustment_scores(state, event, score_a, score_b)
+    ties_are_draws = state.settings.ties_are_draws
+    decided = decide(
+        (score_a, score_b),
+        (score_a, score_b) if pre is None else pre,
+        ties_are_draws=ties_are_draws,
+    )
+    return GameResult(
+        round=event.round,
+        player_a=a.player_id,
+        player_b=b.player_id,
+        score_a=score_a,
+        score_b=score_b,
+        pre_adjustment_a=None if pre is None else pre[0],
+        pre_adjustment_b=None if pre is None else pre[1],
+        game_id=event.game_id,
+        absentee=None,
+        winner=None if decided.winner is None else (a, b)[decided.winner].player_id,
+        version=state.version + 1,
+        reason=reason,
+        previous=previous,
+        tie_break=decided.decided_by_tiebreak,
+    )
+
+
+def _pre_adjustment_scores(
+    state: TournamentState,
+    event: ResultRecorded | ResultAmended,
+    score_a: int,
+    score_b: int,
+) -> tuple[int, int] | None:
+    """Return the checked scores before the end-of-game adjustments, or None.
+
+    They are asked for only when the final scores tie and the tie rule needs them
+    (RULES.md, "Winner"); a result read from a recorded game (``game_id``) carries
+    them whatever the scores. Anywhere else they would be a second, unchecked
+    account of the game, so they are refused.
+    """
+    pre_a, pre_b = event.pre_adjustment_a, event.pre_adjustment_b
+    if (pre_a is None) != (pre_b is None):
+        raise TournamentError(
+            "pre_adjustment_scores_required",
+            "Give both scores before the end-of-game adjustments, or neither.",
+            "pre_adjustment_a" if pre_a is None else "pre_adjustment_b",
+        )
+    tied = score_a == score_b
+    if pre_a is None or pre_b is None:
+        if tied and not state.settings.ties_are_draws:
+            raise TournamentError(
+                "pre_adjustment_scores_required",
+                f"The final scores are tied at {score_a}: enter both scores before"
+                " the end-of-game adjustments to decide the winner.",
+                "pre_adjustment_a",
+            )
+        return None
+    if not tied and event.game_id is None:
+        raise TournamentError(
+            "pre_adjustment_not_needed",
+            f"The final scores {score_a}–{score_b} are not tied: the scores before"
+            " the end-of-game adjustments are only entered for a tie.",
+            "pre_adjustment_a",
+        )
+    return (
+        _check_score(pre_a, "pre_adjustment_a"),
+        _check_score(pre_b, "pre_adjustment_b"),
+    )
+
+
+def _forfeit_result(
+    state: TournamentState,
+    event: ResultAmended,
+    a: Player,
+    b: Player,
+    previous: GameResult | None,
+) -> GameResult:
+    """Return an amendment to a forfeit by ``event.absentee``."""
+    if event.absentee not in (a.player_id, b.player_id):
+        raise TournamentError(
+            "game_not_paired",
+            f"The absentee must be {a.name} or {b.name}.",
+            "absentee",
+        )
+    for field in ("score_a", "score_b", "pre_adjustment_a", "pre_adjustment_b"):
+        if getattr(event, field) is not None:
+            raise TournamentError("invalid_score", "A forfeit has no scores.", field)
+    return GameResult(
+        round=event.round,
+        player_a=a.player_id,
+        player_b=b.player_id,
+        score_a=None,
+        score_b=None,
+        pre_adjustment_a=None,
+        pre_adjustment_b=None,
+        game_id=None,
+        absentee=event.absentee,
+        winner=b.player_id if event.absentee == a.player_id else a.player_id,
+        version=state.version + 1,
+        reason=event.reason,
+        previous=previous,
+    )
+
+
+def _store_result(
+    state: TournamentState, round_state: RoundState, result: GameResult
+) -> TournamentState:
+    key = frozenset((result.player_a, result.player_b))
+    new_round = replace(round_state, results={**round_state.results, key: result})
+    rounds = {**state.rounds, (round_state.division, round_state.round): new_round}
+    cells = [(result.player_a, result.round), (result.player_b, result.round)]
+    return replace(
+        state, rounds=rounds, cards=_refresh(state, state.players, rounds, cells)
+    )
+
+
+def _duplicate(round_state: RoundState, a: Player, b: Player) -> None:
+    if round_state.result_of(a.player_id, b.player_id) is not None:
+        raise TournamentError(
+            "duplicate_result",
+            f"The round {round_state.round} game of {a.name} and {b.name} already"
+            " has a result; amend it instead.",
+            "round",
+        )
+
+
+def _result_recorded(event: ResultRecorded, state: TournamentState) -> TournamentState:
+    round_state, a, b = _paired_game(state, event.round, event.player_a, event.player_b)
+    _duplicate(round_state, a, b)
+    return _store_result(state, round_state, _game_result(state, event, a, b, None))
+
+
+def _forfeit_recorded(
+    event: ForfeitRecorded, state: TournamentState
+) -> TournamentState:
+    round_number = _check_round(state, event.round)
+    absentee = state.player(event.absentee, "absentee")
+    round_state = state.round_state(absentee.division, round_number)
+    if round_state is None:
+        raise TournamentError(
+            "round_not_paired",
+            f"Round {round_number} of division {absentee.division} is not paired yet.",
+            "round",
+        )
+    seat = round_state.seats.get(absentee.player_id)
+    if seat is None or seat.opponent is None:
+        raise TournamentError(
+            "game_not_paired",
+            f"{absentee.name} has no game in round {round_number} to forfeit.",
+            "absentee",
+        )
+    opponent = state.players[seat.opponent]
+    _duplicate(round_state, absentee, opponent)
+    result = GameResult(
+        round=round_number,
+        player_a=absentee.player_id,
+        player_b=opponent.player_id,
+        score_a=None,
+        score_b=None,
+        pre_adjustment_a=None,
+        pre_adjustment_b=None,
+        game_id=None,
+        absentee=absentee.player_id,
+        winner=opponent.player_id,
+        version=state.version + 1,
+    )
+    return _store_result(state, round_state, result)
+
+
+def _result_amended(event: ResultAmended, state: TournamentState) -> TournamentState:
+    round_state, a, b = _paired_game(state, event.round, event.player_a, event.player_b)
+    previous = round_state.result_of(a.player_id, b.player_id)
+    if previous is None:
+        raise TournamentError(
+            "no_result_to_amend",
+            f"The round {round_state.round} game of {a.name} and {b.name} has no"
+            " result yet; record it instead.",
+            "round",
+        )
+    if not isinstance(event.reason, str):
+        raise TournamentError("invalid_value", "reason must be text.", "reason")
+    return _store_result(state, round_state, _game_result(state, event, a, b, previous))
+
+
+def _unpaired_round_recorded(
+    event: UnpairedRoundRecorded, state: TournamentState
+) -> TournamentState:
+    round_number = _check_round(state, event.round)
+    player = state.player(event.player_id)
+    spread = _require_int(event.spread, "spread", "invalid_spread")
+    if abs(spread) > MAX_AWARDED_SPREAD:
+        raise TournamentError(
+            "invalid_spread",
+            f"spread must be positive (a win), negative (a loss) or 0 (neither), at"
+            f" most {MAX_AWARDED_SPREAD} either way.",
+            "spread",
+        )
+    round_state = state.round_state(player.division, round_number)
+    if round_state is None:
+        raise TournamentError(
+            "round_not_paired",
+            f"Round {round_number} of division {player.division} is not paired yet.",
+            "round",
+        )
+    if player.player_id in round_state.seats:
+        raise TournamentError(
+            "player_already_paired",
+            f"{player.name} is paired in round {round_number}; record the game's"
+            " result instead.",
+            "player_id",
+        )
+    if player.player_id in round_state.unpaired:
+        raise TournamentError(
+            "duplicate_result",
+            f"{player.name} already has an entry for round {round_number}.",
+            "round",
+        )
+    credit = Credit(spread, state.version + 1)
+    new_round = replace(
+        round_state, unpaired={**round_state.unpaired, player.player_id: credit}
+    )
+    rounds = {**state.rounds, (player.division, round_number): new_round}
+    cards = _refresh(state, state.players, rounds, [(player.player_id, round_number)])
+    return replace(state, rounds=rounds, cards=cards)
