@@ -857,7 +857,7 @@ class Bench:
                 tournament_id=self.tid,
                 round=last_round,
                 kind="game",
-                first=True,
+                went_first=True,
                 has_result=True,
             ).values_list("player_id", "opponent_id")
         )

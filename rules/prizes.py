@@ -271,7 +271,7 @@ def _tie_break_key(
     rule: TieBreak, row: StandingRow, entry: Entry | None
 ) -> tuple[int, ...]:
     if rule is TieBreak.SPREAD:
-        own = row.spread if entry is None else entry.spread
+        own = row.spread if entry is None else entry.round_spread
         return (-own, row.number)
     if rule is TieBreak.TOTAL_SCORE:
         return (-row.total_score, row.number)

@@ -14,7 +14,7 @@ from django.db.models import Q
 # The rows the ratings games list shows: a round with a result, once per game (the
 # row of the player who went first) and once per bye, forfeit or credit without
 # an opponent.
-LISTED = Q(has_result=True) & (Q(first=True) | Q(opponent_id=""))
+LISTED = Q(has_result=True) & (Q(went_first=True) | Q(opponent_id=""))
 
 
 class Tournament(models.Model):
@@ -203,7 +203,7 @@ class PlayerRound(models.Model):
     wins = models.PositiveIntegerField()
     losses = models.PositiveIntegerField()
     draws = models.PositiveIntegerField()
-    spread = models.IntegerField()
+    running_spread = models.IntegerField()
     total_score = models.IntegerField()
     games = models.PositiveIntegerField()
     byes = models.PositiveIntegerField()
@@ -211,12 +211,12 @@ class PlayerRound(models.Model):
     kind = models.CharField(max_length=24)
     method = models.CharField(max_length=32, blank=True)  # how the round was paired
     opponent_id = models.CharField(max_length=64, blank=True)
-    first = models.BooleanField(null=True)
+    went_first = models.BooleanField(null=True)
     board = models.PositiveIntegerField(null=True)
     own_score = models.IntegerField(null=True)
     opponent_score = models.IntegerField(null=True)
-    own_pre = models.IntegerField(null=True)
-    opponent_pre = models.IntegerField(null=True)
+    own_pre_adjustment = models.IntegerField(null=True)
+    opponent_pre_adjustment = models.IntegerField(null=True)
     outcome = models.CharField(max_length=8, blank=True)  # win, draw, loss, ""
     tie_break = models.BooleanField(default=False)
     round_spread = models.IntegerField(default=0)

@@ -131,8 +131,8 @@ def _history(
                 continue
             if entry.kind is EntryKind.BYE:
                 byes[player_id] += 1
-            elif entry.kind is EntryKind.GAME and entry.first is not None:
-                (firsts if entry.first else seconds)[player_id] += 1
+            elif entry.kind is EntryKind.GAME and entry.went_first is not None:
+                (firsts if entry.went_first else seconds)[player_id] += 1
             if earlier == round_ - 1 and entry.opponent is not None:
                 previous[player_id] = entry.opponent
     return byes, firsts, seconds, previous

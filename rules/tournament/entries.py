@@ -60,10 +60,10 @@ def _awarded(
         round=round_,
         kind=kind,
         opponent=None if seat is None else seat.opponent,
-        first=None if seat is None else seat.first,
+        went_first=None if seat is None else seat.went_first,
         board=None if seat is None else seat.board,
         outcome=outcome,
-        spread=spread,
+        round_spread=spread,
         counted_spread=_cap(spread, settings.cap(round_)),
         version=version,
     )
@@ -120,7 +120,7 @@ def _derive_entry(
         round=round_,
         kind=EntryKind.GAME,
         opponent=seat.opponent,
-        first=seat.first,
+        went_first=seat.went_first,
         board=seat.board,
         version=version,
     )
@@ -167,7 +167,7 @@ def _result_entry(
             amended=amended,
         )
     own, other = result.scores_for(player_id)
-    own_pre, other_pre = result.pre_adjustment_for(player_id)
+    own_pre_adjustment, other_pre = result.pre_adjustment_for(player_id)
     assert own is not None
     assert other is not None
     if result.winner is None:
@@ -181,15 +181,15 @@ def _result_entry(
         round=result.round,
         kind=EntryKind.GAME,
         opponent=seat.opponent,
-        first=seat.first,
+        went_first=seat.went_first,
         board=seat.board,
         own_score=own,
         opponent_score=other,
-        own_pre=own_pre,
-        opponent_pre=other_pre,
+        own_pre_adjustment=own_pre_adjustment,
+        opponent_pre_adjustment=other_pre,
         outcome=outcome,
         tie_break=result.tie_break,
-        spread=spread,
+        round_spread=spread,
         counted_spread=_cap(spread, settings.cap(result.round)),
         game_id=result.game_id,
         amended=amended,

@@ -105,7 +105,7 @@ def round_entry(entry: Entry, opponent_number: int | None) -> RoundEntry:
             opponent=opponent_number,
             own_score=entry.own_score,
             opponent_score=entry.opponent_score,
-            went_first=entry.first,
+            went_first=entry.went_first,
             result=result,
             board=entry.board,
         )
@@ -115,7 +115,7 @@ def round_entry(entry: Entry, opponent_number: int | None) -> RoundEntry:
         round=entry.round,
         kind=entry.kind,
         opponent=opponent_number,
-        own_score=entry.spread,
+        own_score=entry.round_spread,
         result=result,
         board=entry.board,
     )

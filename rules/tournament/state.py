@@ -116,7 +116,7 @@ class Seat:
     """Where a player sits in a round: a game (opponent, first?, board) or a bye."""
 
     opponent: str | None  # None: a bye
-    first: bool | None = None
+    went_first: bool | None = None
     board: int | None = None
 
 
@@ -209,9 +209,9 @@ class Entry:
     field for field and no reader works it out again.
 
     ``outcome`` is None for a paired game without a result yet, for an unplayed
-    round and for a credit of 0 (tsh's "neither"). ``spread`` is the raw spread (own
+    round and for a credit of 0 (tsh's "neither"). ``round_spread`` is the raw spread (own
     minus opponent, or the awarded bye/forfeit/credit spread); ``counted_spread``
-    is it after the spread cap. ``own_pre`` and ``opponent_pre`` are the scores
+    is it after the spread cap. ``own_pre_adjustment`` and ``opponent_pre_adjustment`` are the scores
     before the end-of-game adjustments, None when not recorded (a slip's non-tied
     result). ``tie_break`` says the final scores tied and those scores decided the
     winner. ``version`` is the state version of the last event that changed the
@@ -221,15 +221,15 @@ class Entry:
     round: int
     kind: EntryKind
     opponent: str | None = None
-    first: bool | None = None
+    went_first: bool | None = None
     board: int | None = None
     own_score: int | None = None
     opponent_score: int | None = None
-    own_pre: int | None = None
-    opponent_pre: int | None = None
+    own_pre_adjustment: int | None = None
+    opponent_pre_adjustment: int | None = None
     outcome: Outcome | None = None
     tie_break: bool = False
-    spread: int = 0
+    round_spread: int = 0
     counted_spread: int = 0
     game_id: str | None = None
     amended: bool = False
@@ -255,7 +255,11 @@ class Entry:
         """Points scored before the end-of-game adjustments (0 unless played)."""
         if not self.rated:
             return 0
-        own = self.own_score if self.own_pre is None else self.own_pre
+        own = (
+            self.own_score
+            if self.own_pre_adjustment is None
+            else self.own_pre_adjustment
+        )
         return own or 0
 
 
@@ -308,8 +312,8 @@ class Totals:
 def _contribution(entry: Entry) -> tuple[int, int, int, int, int, int, int, int, int]:
     """Return what ``entry`` adds to each field of ``Totals``, in field order."""
     played = entry.kind is EntryKind.GAME
-    first = int(played and entry.first is True)
-    second = int(played and entry.first is False)
+    first = int(played and entry.went_first is True)
+    second = int(played and entry.went_first is False)
     outcome = entry.outcome
     if outcome is None:
         return (0, 0, 0, 0, 0, 0, 0, first, second)

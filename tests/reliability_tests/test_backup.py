@@ -157,7 +157,7 @@ def snapshot(history, *, casual: bool = True) -> dict:
                 "player_id",
                 "wins",
                 "losses",
-                "spread",
+                "running_spread",
                 "games",
                 "kind",
                 "opponent_id",
@@ -762,11 +762,11 @@ def test_the_commands_restore_a_backup_into_a_new_database(history, tmp_path):
             "-c",
             "import json; from tournaments.models import PlayerRound; "
             "print(json.dumps(list(PlayerRound.objects.order_by('round', 'position')"
-            ".values_list('player_id', 'wins', 'spread'))))",
+            ".values_list('player_id', 'wins', 'running_spread'))))",
         )
         expected = list(
             PlayerRound.objects.order_by("round", "position").values_list(
-                "player_id", "wins", "spread"
+                "player_id", "wins", "running_spread"
             )
         )
         assert json.loads(standings.splitlines()[-1]) == [list(row) for row in expected]

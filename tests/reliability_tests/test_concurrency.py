@@ -110,7 +110,7 @@ def test_two_directors_entering_the_same_result_one_wins_one_gets_409(
     assert Tournament.objects.get(pk=tournament_id).version == versions[-1]
     assert (
         PlayerRound.objects.filter(
-            tournament_id=tournament_id, kind="game", first=True, has_result=True
+            tournament_id=tournament_id, kind="game", went_first=True, has_result=True
         ).count()
         == RACES
     )

@@ -117,7 +117,7 @@ def standings_snapshot(tournament_id) -> list[tuple]:
     return list(
         PlayerRound.objects.filter(tournament_id=tournament_id)
         .order_by("round", "position")
-        .values_list("round", "rank", "player_id", "wins", "losses", "spread")
+        .values_list("round", "rank", "player_id", "wins", "losses", "running_spread")
     )
 
 
@@ -270,7 +270,7 @@ def test_a_projection_behind_the_log_is_found_and_repaired(
         tournament_id=tournament_id, round=1, player_id=first
     )
     assert standing.own_score == 450
-    assert (standing.wins, standing.spread) == (1, 150)
+    assert (standing.wins, standing.running_spread) == (1, 150)
     turn = GameTurn.objects.get(game_id=game_id, version=turn_version)
     assert "late note" in [note["text"] for note in turn.notes]
 

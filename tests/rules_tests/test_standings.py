@@ -153,7 +153,7 @@ def test_spread_cap_limits_what_one_game_contributes():
     assert rows["p1"].spread == 100
     assert rows["p2"].spread == -100
     assert rows["p3"].spread == 40
-    assert state.cards["p1"].entries[0].spread == 300
+    assert state.cards["p1"].entries[0].round_spread == 300
     assert line(state, "p1", 1).entry.counted_spread == 100
 
 
@@ -189,7 +189,7 @@ def test_each_round_line_has_its_entry_and_running_record():
     state = pair(state, 4, ("p1", "p3"), byes=("p2",))
     card = [line(state, "p1", r) for r in range(1, 5)]
     first = card[0]
-    assert (first.entry.opponent, first.entry.first, first.entry.own_score) == (
+    assert (first.entry.opponent, first.entry.went_first, first.entry.own_score) == (
         "p2",
         True,
         400,
@@ -200,9 +200,9 @@ def test_each_round_line_has_its_entry_and_running_record():
         50,
     )
     assert card[1].entry.kind is EntryKind.FORFEIT_WIN
-    assert card[1].entry.first is False
+    assert card[1].entry.went_first is False
     assert (card[1].record, card[1].spread) == ("2-0", 100)
-    assert (card[2].entry.first, card[2].entry.outcome, card[2].record) == (
+    assert (card[2].entry.went_first, card[2].entry.outcome, card[2].record) == (
         False,
         Outcome.LOSS,
         "2-1",

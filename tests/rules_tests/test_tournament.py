@@ -197,12 +197,12 @@ def test_round_pairing_records_boards_firsts_and_byes():
     state = paired(created(5), 1, "p1-p2", "p3-p4", "p5")
     seats = state.round_state("A", 1).seats
     assert seats["p1"].opponent == "p2"
-    assert seats["p1"].first is True
-    assert seats["p2"].first is False
+    assert seats["p1"].went_first is True
+    assert seats["p2"].went_first is False
     assert seats["p2"].board == 1
     assert seats["p5"].opponent is None
     assert entry(state, "p5", 1).kind is EntryKind.BYE
-    assert entry(state, "p5", 1).spread == 50
+    assert entry(state, "p5", 1).round_spread == 50
 
 
 def test_repairing_replaces_the_pairing_until_a_result_is_in():
@@ -235,9 +235,9 @@ def test_result_in_either_player_order_gives_both_players_their_side():
     state = apply(state, ResultRecorded(1, "p2", "p1", 350, 420))
     p1 = entry(state, "p1", 1)
     assert (p1.own_score, p1.opponent_score, p1.outcome) == (420, 350, Outcome.WIN)
-    assert p1.first is True
+    assert p1.went_first is True
     p2 = entry(state, "p2", 1)
-    assert (p2.spread, p2.outcome, p2.first) == (-70, Outcome.LOSS, False)
+    assert (p2.round_spread, p2.outcome, p2.went_first) == (-70, Outcome.LOSS, False)
 
 
 def test_tied_final_scores_need_the_pre_adjustment_scores_by_default():
@@ -250,7 +250,7 @@ def test_tied_final_scores_need_the_pre_adjustment_scores_by_default():
     state = apply(state, ResultRecorded(1, "p1", "p2", 400, 400, 390, 396))
     assert entry(state, "p2", 1).outcome is Outcome.WIN
     assert entry(state, "p1", 1).outcome is Outcome.LOSS
-    assert entry(state, "p1", 1).spread == 0
+    assert entry(state, "p1", 1).round_spread == 0
     state = apply(state, ResultRecorded(1, "p3", "p4", 380, 380, 370, 370))
     assert entry(state, "p3", 1).outcome is Outcome.DRAW
 
@@ -271,7 +271,7 @@ def test_negative_scores_are_legal():
     state = paired(created(), 1, "p1-p2", "p3-p4")
     state = apply(state, ResultRecorded(1, "p1", "p2", 12, -16))
     assert entry(state, "p2", 1).own_score == -16
-    assert entry(state, "p1", 1).spread == 28
+    assert entry(state, "p1", 1).round_spread == 28
 
 
 def test_game_id_links_a_game_recorded_move_by_move():
@@ -372,7 +372,7 @@ def test_withdrawal_with_forfeit_policy_gives_forfeit_losses_in_later_rounds():
     state = apply(state, PlayerWithdrawn("p5", 2, WithdrawalPolicy.FORFEIT))
     state = paired(state, 2, "p1-p3", "p2-p4")
     assert entry(state, "p5", 2).kind is EntryKind.WITHDRAWAL_FORFEIT
-    assert entry(state, "p5", 2).spread == -50
+    assert entry(state, "p5", 2).round_spread == -50
     assert entry(state, "p5", 3) is None  # round 3 not paired yet
     assert row(state, "p5").record == "1-1"
     assert row(state, "p5").withdrawn is True
@@ -463,7 +463,7 @@ def test_a_credit_of_zero_is_neither_a_win_nor_a_loss():
     state = apply(state, PlayerRegistered("late", "A", "Late Comer", 1400))
     state = apply(state, UnpairedRoundRecorded(1, "late", 0))
     late = entry(state, "late", 1)
-    assert (late.kind, late.outcome, late.spread) == (EntryKind.CREDIT, None, 0)
+    assert (late.kind, late.outcome, late.round_spread) == (EntryKind.CREDIT, None, 0)
     assert late.has_result
     assert row(state, "late").record == "0-0"
     check_consistent(state)

@@ -99,7 +99,7 @@ def test_import_of_byes_forfeits_absences_pending_games_and_firsts():
     assert cards["A-5"].entries[0].kind is EntryKind.BYE
     assert cards["A-2"].entries[1].kind is EntryKind.CREDIT
     assert cards["A-2"].entries[1].outcome is Outcome.LOSS
-    assert cards["A-2"].entries[1].spread == -50
+    assert cards["A-2"].entries[1].round_spread == -50
     assert cards["A-3"].entries[2].kind is EntryKind.CREDIT
     assert cards["A-3"].entries[2].outcome is None
     assert cards["A-1"].entries[2].kind is EntryKind.GAME
@@ -107,7 +107,7 @@ def test_import_of_byes_forfeits_absences_pending_games_and_firsts():
     round_2 = state.round_state("A", 2).pairing.games
     assert Board(1, "A-3", "A-1") in round_2
     assert Board(2, "A-5", "A-4") in round_2
-    assert cards["A-4"].entries[2].first is True
+    assert cards["A-4"].entries[2].went_first is True
     assert cards["A-4"].entries[2].outcome is Outcome.WIN
 
 

@@ -19,7 +19,9 @@ def test_the_demo_has_everything_it_promises():
     assert tournament.divisions == ["A", "B"]
     assert tournament.rounds >= 7
     games = GameProjection.objects.filter(tournament_id=tournament.pk)
-    played = PlayerRound.objects.filter(tournament=tournament, kind="game", first=True)
+    played = PlayerRound.objects.filter(
+        tournament=tournament, kind="game", went_first=True
+    )
     # Every paired game was recorded move by move and its result linked to it.
     assert games.count() == played.count() == 49
     assert all(p.has_result and p.game_id for p in played)

@@ -370,7 +370,7 @@ def test_an_amendment_changes_every_later_standing_and_is_audited(
     def spread(after_round, name):
         return PlayerRound.objects.get(
             tournament_id=t, round=after_round, name=name
-        ).spread
+        ).running_spread
 
     assert (spread(1, "Ann Able"), spread(2, "Ann Able")) == (24, 34)
     page = director_client.get(amend_url(t, 1))

@@ -41,15 +41,15 @@ class Side:
     number: int
     name: str
     kind: str
-    first: bool | None
+    went_first: bool | None
     own_score: int | None
     opponent_score: int | None
-    own_pre: int | None
-    opponent_pre: int | None
+    own_pre_adjustment: int | None
+    opponent_pre_adjustment: int | None
     outcome: str
     tie_break: bool
     has_result: bool
-    spread: int
+    round_spread: int
     counted_spread: int
     game_id: uuid.UUID | None
     amended: bool
@@ -76,8 +76,8 @@ class Board:
 
 
 _ROUND_ROWS = """
-SELECT player_id, number, name, kind, first, own_score, opponent_score, own_pre,
-       opponent_pre, outcome, tie_break, has_result, round_spread, counted_spread,
+SELECT player_id, number, name, kind, went_first, own_score, opponent_score, own_pre_adjustment,
+       opponent_pre_adjustment, outcome, tie_break, has_result, round_spread, counted_spread,
        game_id, amended, board, opponent_id, method
 FROM tournaments_player_round
 WHERE tournament_id = %s AND division = %s AND round = %s AND kind <> 'unplayed'
@@ -92,7 +92,7 @@ def round_boards(tournament_id: uuid.UUID, division: str, round_: int) -> list[B
     sides = {row[0]: (Side(*row[:16]), row[16], row[17], row[18]) for row in rows}
     boards = []
     for side, board, opponent_id, method in sides.values():
-        if opponent_id and side.first is not True:
+        if opponent_id and side.went_first is not True:
             continue  # the second mover: on the first mover's line
         second = sides[opponent_id][0] if opponent_id else None
         boards.append(Board(round_, board, method, side, second))

@@ -68,7 +68,9 @@ class SideOutput(serializers.Serializer):
     name = serializers.CharField()
     kind = serializers.ChoiceField(KINDS)
     score = serializers.IntegerField(source="own_score", allow_null=True)
-    pre_adjustment = serializers.IntegerField(source="own_pre", allow_null=True)
+    pre_adjustment = serializers.IntegerField(
+        source="own_pre_adjustment", allow_null=True
+    )
     outcome = serializers.ChoiceField(
         OUTCOMES, help_text="'' while the game is to be played (or a credit of 0)."
     )

@@ -149,13 +149,18 @@ class ScorecardApi(APIView):
 
 
 # Every ScorecardLineOutput field is a ScorecardLine attribute of the same name.
-_LINE_FIELDS = tuple(results_serializers.ScorecardLineOutput().fields)
+# (API name, ScorecardLine attribute) in ScorecardLineOutput's order: the API keeps
+# its names, the code below it says one name for one idea.
+_LINE_FIELDS = tuple(
+    (name, field.source)
+    for name, field in results_serializers.ScorecardLineOutput().fields.items()
+)
 
 
 def scorecard_line_dict(line: selectors.ScorecardLine) -> dict[str, Any]:
     """A scorecard line as ScorecardLineOutput documents it (a national scorecard
     has 31 lines: through the serializer they cost more than the whole read)."""
-    body = {name: getattr(line, name) for name in _LINE_FIELDS}
+    body = {name: getattr(line, source) for name, source in _LINE_FIELDS}
     if line.game_id is not None:
         body["game_id"] = str(line.game_id)
     return body

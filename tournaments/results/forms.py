@@ -141,7 +141,7 @@ class ResultEntryForm(forms.Form):
                 "amend it instead.",
             )
             return opponent
-        first = "goes first" if seat.first else "goes second"
+        first = "goes first" if seat.went_first else "goes second"
         self._note(
             field,
             "hint",

@@ -97,7 +97,7 @@ def board_line(tournament: Any, board: Board, game: Any) -> BoardLine:
 
 def _badge(board: Board) -> str:
     if board.second is None:
-        return kind_badge(board.first.kind, board.first.spread)
+        return kind_badge(board.first.kind, board.first.round_spread)
     losers = [
         side.name for side in (board.first, board.second) if side.kind in LOSING_KINDS
     ]

@@ -20,7 +20,7 @@ from tournaments.models import PlayerRound, Tournament
 # through the same index (player_round_standings).
 _STANDINGS = """
 SELECT round, rank, player_id, number, name, rating, wins, losses, draws,
-       spread, total_score, games, byes, withdrawn
+       running_spread, total_score, games, byes, withdrawn
 FROM tournaments_player_round
 WHERE tournament_id = %s AND division = %s
   AND round = COALESCE(%s, (SELECT max(round) FROM tournaments_player_round
@@ -85,9 +85,11 @@ def standings(
 class ScorecardLine:
     """One round of a player's scorecard: the rules' entry and the totals after it.
 
-    ``result`` is the outcome ("win", "draw", "loss"; "" while the game is to be
-    played, for an unplayed round and for a credit of 0). ``spread`` is the round's
-    spread as counted (after a cap), ``uncapped_spread`` before it.
+    ``outcome`` is "win", "draw", "loss", or "" while the game is to be played, for
+    an unplayed round and for a credit of 0. The round's spread is ``round_spread``
+    as the round gave it and ``counted_spread`` after a spread cap;
+    ``running_spread`` is the total after the round. (The API keeps its older names:
+    ``result``, ``spread`` and ``uncapped_spread``; the serializer maps them.)
     """
 
     round: int
@@ -100,11 +102,11 @@ class ScorecardLine:
     opponent_score: int | None
     own_pre_adjustment: int | None
     opponent_pre_adjustment: int | None
-    result: str
+    outcome: str
     tie_break: bool
     has_result: bool
-    spread: int
-    uncapped_spread: int
+    counted_spread: int
+    round_spread: int
     wins: int
     losses: int
     draws: int
@@ -120,9 +122,9 @@ class ScorecardLine:
 
 # The ScorecardLine fields read from a PlayerRound row, in order.
 _LINE_COLUMNS = """
-r.round, r.kind, r.opponent_id, o.name, r.first, r.board, r.own_score,
-r.opponent_score, r.own_pre, r.opponent_pre, r.outcome, r.tie_break, r.has_result,
-r.counted_spread, r.round_spread, r.wins, r.losses, r.draws, r.spread, r.rank,
+r.round, r.kind, r.opponent_id, o.name, r.went_first, r.board, r.own_score,
+r.opponent_score, r.own_pre_adjustment, r.opponent_pre_adjustment, r.outcome, r.tie_break, r.has_result,
+r.counted_spread, r.round_spread, r.wins, r.losses, r.draws, r.running_spread, r.rank,
 r.game_id, r.amended
 """
 
@@ -217,6 +219,6 @@ def missing_results(tournament: Tournament, division: str) -> int:
         tournament=tournament,
         division=division,
         kind="game",
-        first=True,
+        went_first=True,
         has_result=False,
     ).count()

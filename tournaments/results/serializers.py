@@ -126,11 +126,13 @@ class ScorecardLineOutput(serializers.Serializer):
     opponent_score = serializers.IntegerField(allow_null=True)
     own_pre_adjustment = serializers.IntegerField(allow_null=True)
     opponent_pre_adjustment = serializers.IntegerField(allow_null=True)
-    result = serializers.ChoiceField(OUTCOMES)
+    result = serializers.ChoiceField(OUTCOMES, source="outcome")
     tie_break = serializers.BooleanField()
     has_result = serializers.BooleanField()
-    spread = serializers.IntegerField(help_text="As counted (after a spread cap).")
-    uncapped_spread = serializers.IntegerField()
+    spread = serializers.IntegerField(
+        source="counted_spread", help_text="As counted (after a spread cap)."
+    )
+    uncapped_spread = serializers.IntegerField(source="round_spread")
     record = serializers.CharField()
     wins = serializers.IntegerField()
     losses = serializers.IntegerField()

@@ -387,7 +387,9 @@ def _amend_initial(board: pairing_selectors.Board, version: int) -> dict[str, An
     elif first.has_result:
         initial.update(a_score=first.own_score, b_score=first.opponent_score)
         if first.own_score == first.opponent_score:
-            initial.update(a_pre=first.own_pre, b_pre=first.opponent_pre)
+            initial.update(
+                a_pre=first.own_pre_adjustment, b_pre=first.opponent_pre_adjustment
+            )
     return initial
 
 

@@ -391,7 +391,10 @@ def _scorecard_rows(
             table = line.board or ""
             seat = "first" if line.went_first else "second"
         else:
-            opponent, table = results_presenters.kind_badge(line.kind, line.spread), ""
+            opponent, table = (
+                results_presenters.kind_badge(line.kind, line.round_spread),
+                "",
+            )
             seat = ""
         row = [round_, table, opponent, seat, "", "", "", ""]
         if code:
@@ -489,7 +492,7 @@ class WallLine:
     name: str
     cells: dict[int, WallCell]
     record: str
-    spread: int
+    running_spread: int
 
 
 _OUTCOME = {"win": "W", "loss": "L", "draw": "T"}
@@ -526,7 +529,7 @@ def wall_chart(tournament_id: uuid.UUID, division: str) -> tuple[int, list[WallL
             outcome, scores, numbers.get(row.opponent_id) if row.opponent_id else None
         )
         lines[row.player_id] = WallLine(
-            line.number, line.name, line.cells, row.record, row.spread
+            line.number, line.name, line.cells, row.record, row.running_spread
         )
     return last, sorted(lines.values(), key=lambda line: line.number)
 
@@ -563,7 +566,7 @@ def wall_chart_pdf(
                     line.name,
                     *(_cell_text(line.cells.get(r)) for r in sheet),
                     line.record,
-                    results_presenters.signed_spread(line.spread),
+                    results_presenters.signed_spread(line.running_spread),
                 ]
             )
         fixed = 10 * mm + 50 * mm + 18 * mm + 16 * mm

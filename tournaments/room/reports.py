@@ -220,10 +220,10 @@ def _starts(tournament_id: uuid.UUID, division: str | None) -> tuple[Starts, ...
         rows = rows.filter(division=division)
     firsts: Counter[tuple[str, int, str]] = Counter()
     seconds: Counter[tuple[str, int, str]] = Counter()
-    for name, number, div, first in rows.values_list(
-        "name", "number", "division", "first"
+    for name, number, div, went_first in rows.values_list(
+        "name", "number", "division", "went_first"
     ):
-        (firsts if first else seconds)[(div, number, name)] += 1
+        (firsts if went_first else seconds)[(div, number, name)] += 1
     players = sorted(set(firsts) | set(seconds))
     return tuple(
         Starts(

@@ -43,7 +43,7 @@ def scorecard_rows(rows: Sequence[dict[str, Any]], tournament_id: Any) -> SafeSt
         line = row["line"]
         game_id = row["game_id"]
         game_url = f"{game_prefix}{game_id}/" if game_id else ""
-        badge = kind_badge(line.kind, line.uncapped_spread)
+        badge = kind_badge(line.kind, line.round_spread)
         if not line.opponent_id:
             who = f'<span class="badge">{escape(badge)}</span>'
         else:
@@ -69,20 +69,20 @@ def scorecard_rows(rows: Sequence[dict[str, Any]], tournament_id: Any) -> SafeSt
                 )
         else:
             score = ""
-        win = "win" if line.result == "win" else ""
-        if line.result:
-            score += f' <span class="show-phone {win}">{line.result[0].upper()}</span>'
-            result = f'<span class="{win}">{escape(line.result)}</span>'
+        win = "win" if line.outcome == "win" else ""
+        if line.outcome:
+            score += f' <span class="show-phone {win}">{line.outcome[0].upper()}</span>'
+            result = f'<span class="{win}">{escape(line.outcome)}</span>'
         elif line.kind == EntryKind.GAME:
             result = '<span class="muted">to play</span>'
         else:
             result = ""
-        spread = signed_spread(line.spread) if line.has_result else ""
+        spread = signed_spread(line.counted_spread) if line.has_result else ""
         record = escape(line.record)
         running = signed_spread(line.running_spread)
         record += f' <span class="muted small">({running})</span>'
         game = f'<a href="{game_url}">view game</a>' if game_url else ""
-        spread_class = _spread_class(line.spread if line.has_result else None)
+        spread_class = _spread_class(line.counted_spread if line.has_result else None)
         out.append(
             f'<tr><td class="num">{line.round}</td><td class="who">{who}</td>'
             f'<td class="num">{score}</td><td class="hide-phone">{result}</td>'

@@ -45,7 +45,7 @@ def snapshot(tournament_id):
                 "player_id",
                 "wins",
                 "losses",
-                "spread",
+                "running_spread",
                 "kind",
                 "opponent_id",
                 "board",
@@ -103,7 +103,7 @@ def test_a_swiss_round_of_eleven_gives_five_boards_and_a_bye(club, director):
     standing = PlayerRound.objects.get(
         tournament_id=club, round=1, player_id=byes[0].first.player_id
     )
-    assert (standing.wins, standing.spread) == (1, 50)
+    assert (standing.wins, standing.running_spread) == (1, 50)
 
 
 @pytest.mark.django_db
@@ -186,7 +186,7 @@ def test_an_amendment_in_round_one_changes_every_later_standing(club, director):
     game = round_games(club, 1)[0]
     first, second = game.first.player_id, game.second.player_id
     before = {
-        (s.round, s.player_id): (s.wins, s.spread)
+        (s.round, s.player_id): (s.wins, s.running_spread)
         for s in PlayerRound.objects.filter(tournament_id=club)
     }
     results_services.result_amend(
@@ -200,7 +200,7 @@ def test_an_amendment_in_round_one_changes_every_later_standing(club, director):
         user=director,
     )
     after = {
-        (s.round, s.player_id): (s.wins, s.spread)
+        (s.round, s.player_id): (s.wins, s.running_spread)
         for s in PlayerRound.objects.filter(tournament_id=club)
     }
     for round_ in (1, 2):

@@ -159,7 +159,7 @@ def test_settings_are_corrected_and_every_standing_is_counted_again(api, directo
     tid, _ = paired_club(director, players=5)
     enter_round(tid, director, 1)
     bye = PlayerRound.objects.get(tournament_id=tid, round=1, kind="bye")
-    assert bye.spread == 50
+    assert bye.running_spread == 50
     response = api.patch(
         f"/api/tournaments/{tid}/",
         {"bye_spread": 75, "spread_cap": 30, "rounds": 6},
@@ -167,7 +167,7 @@ def test_settings_are_corrected_and_every_standing_is_counted_again(api, directo
     )
     assert response.status_code == 201, response.json()
     bye = PlayerRound.objects.get(tournament_id=tid, round=1, kind="bye")
-    assert bye.spread == 30  # 75, capped at 30 like every round's spread
+    assert bye.running_spread == 30  # 75, capped at 30 like every round's spread
     winner = PlayerRound.objects.filter(
         tournament_id=tid, round=1, kind="game", outcome="win"
     ).first()

@@ -262,8 +262,8 @@ def check_scorecards(api, page, tid, state, division, by_round) -> None:
                 entry.opponent or "",
                 entry.own_score,
                 entry.opponent_score,
-                entry.own_pre,
-                entry.opponent_pre,
+                entry.own_pre_adjustment,
+                entry.opponent_pre_adjustment,
                 outcome(entry),
                 entry.tie_break,
                 entry.counted_spread,
@@ -321,7 +321,7 @@ def check_pairings(api, page, tid, state, division, by_round) -> None:
                 ) == (
                     entry.kind.value,
                     entry.own_score,
-                    entry.own_pre,
+                    entry.own_pre_adjustment,
                     outcome(entry),
                     entry.counted_spread,
                 ), (round_, side["player"])
@@ -362,7 +362,7 @@ def check_ratings_games(api, tid, state) -> None:
     want = {
         key
         for key, entry in entries.items()
-        if entry.has_result and (entry.first is True or entry.opponent is None)
+        if entry.has_result and (entry.went_first is True or entry.opponent is None)
     }
     assert {(row["player1_id"], row["round"]) for row in listed} == want
     for row, cells in zip(listed, as_csv, strict=True):
@@ -377,9 +377,9 @@ def check_ratings_games(api, tid, state) -> None:
         ) == (
             first.kind.value,
             first.own_score,
-            first.own_pre,
+            first.own_pre_adjustment,
             outcome(first),
-            first.spread,
+            first.round_spread,
             first.rated,
         )
         if first.opponent is not None:
@@ -424,7 +424,10 @@ def check_files(api, tid, state) -> None:
                     assert opponent == state.players[entry.opponent].number
                     assert line.scores[round_ - 1] == entry.own_score
                 else:
-                    assert (opponent, line.scores[round_ - 1]) == (0, entry.spread)
+                    assert (opponent, line.scores[round_ - 1]) == (
+                        0,
+                        entry.round_spread,
+                    )
     tou = api.get(
         f"/api/tournaments/{tid}/export/tournament.tou", HTTP_ACCEPT="text/plain"
     )

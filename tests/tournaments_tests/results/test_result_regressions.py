@@ -326,7 +326,8 @@ def test_a_result_that_contradicts_its_game_is_refused_and_the_game_decides(
     assert response.status_code == 302
     board = board_of(tid, 1, 1)
     assert (board.first.own_score, board.first.opponent_score) == tuple(game.scores)
-    assert (board.first.own_pre, board.first.opponent_pre) == tuple(
-        game.scores_before_adjustments or game.scores
-    )
+    assert (
+        board.first.own_pre_adjustment,
+        board.first.opponent_pre_adjustment,
+    ) == tuple(game.scores_before_adjustments or game.scores)
     assert board.game_id == game.game_id
