@@ -209,13 +209,13 @@ class Entry:
     field for field and no reader works it out again.
 
     ``outcome`` is None for a paired game without a result yet, for an unplayed
-    round and for a credit of 0 (tsh's "neither"). ``round_spread`` is the raw spread (own
-    minus opponent, or the awarded bye/forfeit/credit spread); ``counted_spread``
-    is it after the spread cap. ``own_pre_adjustment`` and ``opponent_pre_adjustment`` are the scores
-    before the end-of-game adjustments, None when not recorded (a slip's non-tied
-    result). ``tie_break`` says the final scores tied and those scores decided the
-    winner. ``version`` is the state version of the last event that changed the
-    entry (a sync stamp).
+    round and for a credit of 0 (tsh's "neither"). ``round_spread`` is the raw
+    spread (own minus opponent, or the awarded bye/forfeit/credit spread);
+    ``counted_spread`` is it after the spread cap. ``own_pre_adjustment`` and
+    ``opponent_pre_adjustment`` are the scores before the end-of-game adjustments,
+    None when not recorded (a slip's non-tied result). ``tie_break`` says the final
+    scores tied and those scores decided the winner. ``version`` is the state
+    version of the last event that changed the entry (a sync stamp).
     """
 
     round: int

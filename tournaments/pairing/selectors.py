@@ -76,9 +76,9 @@ class Board:
 
 
 _ROUND_ROWS = """
-SELECT player_id, number, name, kind, went_first, own_score, opponent_score, own_pre_adjustment,
-       opponent_pre_adjustment, outcome, tie_break, has_result, round_spread, counted_spread,
-       game_id, amended, board, opponent_id, method
+SELECT player_id, number, name, kind, went_first, own_score, opponent_score,
+       own_pre_adjustment, opponent_pre_adjustment, outcome, tie_break, has_result,
+       round_spread, counted_spread, game_id, amended, board, opponent_id, method
 FROM tournaments_player_round
 WHERE tournament_id = %s AND division = %s AND round = %s AND kind <> 'unplayed'
 """

@@ -123,7 +123,8 @@ class ScorecardLine:
 # The ScorecardLine fields read from a PlayerRound row, in order.
 _LINE_COLUMNS = """
 r.round, r.kind, r.opponent_id, o.name, r.went_first, r.board, r.own_score,
-r.opponent_score, r.own_pre_adjustment, r.opponent_pre_adjustment, r.outcome, r.tie_break, r.has_result,
+r.opponent_score, r.own_pre_adjustment, r.opponent_pre_adjustment, r.outcome,
+r.tie_break, r.has_result,
 r.counted_spread, r.round_spread, r.wins, r.losses, r.draws, r.running_spread, r.rank,
 r.game_id, r.amended
 """
