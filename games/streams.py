@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 from django.db import connection
 from django.utils import timezone
 
-from games import snapshots
+from games import snapshots, summaries
 from games.eventstore.codec import Codec
 from games.eventstore.sql import BulkInsert
 from games.eventstore.streams import RecordedEvent, StreamKey, StreamType
@@ -48,6 +48,12 @@ class GameStream(StreamType[GameAggregate]):
 
     name = "game"
     rejection_errors = (RulesError,)
+
+    def summary(self, type_name: str, payload: Mapping[str, Any]) -> str:
+        return summaries.summary(type_name, payload)
+
+    def summarized_types(self) -> frozenset[str]:
+        return frozenset(summaries.SUMMARIES)
 
     # A rebuild writes the projections of this many games per statement.
     REBUILD_BATCH = 250

@@ -8,6 +8,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from games.eventstore.models import FlaggedStream, StoredEvent
+from games.eventstore.streams import stream_type
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -38,12 +39,22 @@ class StoredEventAdmin(ReadOnlyAdmin):
         "stream_id",
         "version",
         "event_type",
+        "summary",
         "recorded_at",
         "recorded_by",
     )
     list_filter = ("stream_type", "event_type")
     search_fields = ("stream_id",)
     ordering = ("-position",)
+
+    @admin.display(description="what happened")
+    def summary(self, event: StoredEvent) -> str:
+        kind = stream_type(event.stream_type)
+        # Upcast an older schema first: summaries read the current payload.
+        decoded = kind.codec.decode(
+            event.event_type, event.schema_version, event.payload
+        )
+        return kind.summary(event.event_type, kind.codec.encode(decoded)[2])
 
 
 @admin.register(FlaggedStream)

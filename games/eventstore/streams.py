@@ -127,6 +127,15 @@ class StreamType(Generic[State]):
         keeps what earlier limits accepted and its pages still show it.
         """
 
+    def summary(self, type_name: str, payload: Mapping[str, Any]) -> str:
+        """The event in words, for whoever reads the log (the admin's list)."""
+        return type_name
+
+    def summarized_types(self) -> frozenset[str]:
+        """The event types ``summary`` says in words: a test checks they are all the
+        codec's."""
+        return frozenset()
+
     def reset_projections(self) -> None:
         """Delete every read model of this stream type (they are rebuilt)."""
 

@@ -15,8 +15,8 @@ from games.eventstore.store import read_stream
 from games.eventstore.streams import stream_type
 from rules import tournament as rt
 from rules.division_rules import PairingOptions
-from tournaments.audit.summaries import summary
 from tournaments.core.aggregate import tournament_stream
+from tournaments.core.summaries import summary
 from tournaments.models import Player, Tournament
 
 # --- The audit ---------------------------------------------------------------------

@@ -24,7 +24,7 @@ from games.eventstore.codec import Codec
 from games.eventstore.streams import RecordedEvent, StreamKey, StreamType
 from rules import tournament as rt
 from rules.errors import RulesError
-from tournaments.core import events
+from tournaments.core import events, summaries
 from tournaments.core.aggregate import TournamentAggregate, _system_apply
 from tournaments.core.projection import (
     project_tournament,
@@ -65,6 +65,13 @@ class TournamentStream(StreamType[TournamentAggregate]):
     name = "tournament"
     rejection_errors = (RulesError,)
     long_streams = True
+
+    def summary(self, type_name: str, payload: Mapping[str, Any]) -> str:
+        # The admin's list knows no players' names: the audit page does.
+        return summaries.summary(type_name, dict(payload), {})
+
+    def summarized_types(self) -> frozenset[str]:
+        return frozenset(summaries.SUMMARIES)
 
     def __init__(self) -> None:
         self.codec = Codec()

@@ -8,7 +8,7 @@ import pytest
 from games.eventstore.streams import stream_type
 from tests.tournaments_tests.room.test_selfentry import report
 from tournaments.audit.selectors import tournament_audit
-from tournaments.audit.summaries import SUMMARIES
+from tournaments.core.summaries import SUMMARIES
 from tournaments.models import Tournament
 from tournaments.room import selfentry
 
@@ -17,7 +17,7 @@ def registered_types(stream: str) -> set[str]:
     return set(stream_type(stream).codec.type_names())
 
 
-def test_every_tournament_event_type_has_a_summary():
+def test_every_tournament_event_type_has_a_summary_on_the_audit_page():
     # The rules' events and the system's (team, publication, accounts, self-entry)
     # are registered with the one tournament stream type.
     types = registered_types("tournament")
