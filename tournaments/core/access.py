@@ -3,7 +3,9 @@
 Read: a published tournament is public, an unpublished one only for its team.
 Write: directors do everything, scorekeepers enter and amend results. Views, the API
 and the services all ask here (``tournament_role``, ``may_enter_results``,
-``is_director``); nothing else decides a right.
+``is_director``); nothing else decides a right. A request that loads the aggregate
+(the console's slip) asks ``require_team`` on it, the same ``may_enter_results``
+the write path asks on the same aggregate.
 
 Usage::
 
@@ -20,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
 from tournaments.core.aggregate import (
@@ -44,6 +47,18 @@ def may_enter_results(state: TournamentAggregate, user: Any) -> bool:
         and getattr(user, "is_authenticated", False)
         and user.pk in state.scorekeepers
     )
+
+
+def require_team(state: TournamentAggregate, user: Any) -> None:
+    """For a page of the team, decided on the aggregate: Http404 unless the user may
+    read the tournament (published, or of its team: no existence leak), Django's
+    PermissionDenied (403) unless they may enter results (a director or a
+    scorekeeper)."""
+    if may_enter_results(state, user):
+        return
+    if not state.published:
+        raise Http404("No such tournament.")
+    raise PermissionDenied("Only this tournament's team may do that.")
 
 
 def _refuse_unless(
