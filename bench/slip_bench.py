@@ -1,15 +1,17 @@
 """What one score slip costs the server, entered through the console's view.
 
-    python bench/slip_bench.py [--divisions 2] [--players 40] [--rounds 3]
+    python bench/slip_bench.py [--divisions 2] [--players 40] [--rounds 4] [--queries]
 
 On a throwaway embedded PostgreSQL: a tournament of ``--divisions`` divisions of
 ``--players`` players; each round is paired (Swiss) in every division, then every
 slip is POSTed to the manage-results URL with Django's test ``Client``, as the
 browser sends it: alternately as a plain form post (answered with a redirect) and
 as htmx (``HX-Request``: answered with the panel, ready for the next slip). Per
-slip it records the server time, the SQL statements (CaptureQueriesContext) and
-the calls of ``core.aggregate.tournament_state`` (the aggregate's loads) and of
-the store's ``_state_at`` (a stream state materialised, cached or replayed).
+slip it records the server time (wall clock, and this process's CPU time: the
+server's Python without PostgreSQL, steadier on a shared machine), the SQL
+statements (CaptureQueriesContext) and the calls of
+``core.aggregate.tournament_state`` (the aggregate's loads) and of the store's
+``_state_at`` (a stream state materialised, cached or replayed).
 
 The first round's slips warm the process (imports, templates, the state cache)
 and are left out of the figures. Prints median and p95 per variant.
@@ -130,7 +132,9 @@ def _slips(tid: Any, division: str, round_: int, rng: random.Random) -> list[dic
 
 class Slip(NamedTuple):
     seconds: float
+    cpu: float  # this process's CPU seconds (the server's Python, not PostgreSQL)
     queries: int
+    sql: list[str]
     loads: int  # tournament_state calls
     states: int  # the store's states materialised (cached or replayed)
 
@@ -143,10 +147,13 @@ def _measure(
 
     before = loads[0], states[0]
     with CaptureQueriesContext(connection) as queries:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         response = post()
-        elapsed = time.perf_counter() - start
-    slip = Slip(elapsed, len(queries), loads[0] - before[0], states[0] - before[1])
+        elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+    sql = [query["sql"] for query in queries.captured_queries]
+    slip = Slip(
+        elapsed, cpu, len(sql), sql, loads[0] - before[0], states[0] - before[1]
+    )
     return slip, response.status_code
 
 
@@ -155,6 +162,9 @@ def main() -> int:
     parser.add_argument("--divisions", type=int, default=2)
     parser.add_argument("--players", type=int, default=40)
     parser.add_argument("--rounds", type=int, default=4)
+    parser.add_argument(
+        "--queries", action="store_true", help="print the SQL of one slip of each"
+    )
     options = parser.parse_args()
     _setup_django()
     from django.conf import settings
@@ -208,9 +218,11 @@ def main() -> int:
     for name, label in (("form", "plain post (302)"), ("htmx", "htmx (panel)")):
         measured = rows[name]
         ms = [1000 * slip.seconds for slip in measured]
+        cpu = [1000 * slip.cpu for slip in measured]
         print(
             f"{label}: {len(ms)} slips, median {statistics.median(ms):.1f} ms, "
-            f"p95 {percentile(ms, 0.95):.1f} ms; "
+            f"p95 {percentile(ms, 0.95):.1f} ms (CPU median "
+            f"{statistics.median(cpu):.1f} ms, p95 {percentile(cpu, 0.95):.1f} ms); "
             + "; ".join(
                 f"{what} median {statistics.median(values):g} "
                 f"(min {min(values)}, max {max(values)})"
@@ -221,6 +233,9 @@ def main() -> int:
                 )
             )
         )
+        if options.queries:
+            for sql in measured[-1].sql:
+                print("   ", " ".join(sql.split())[:150])
     return 0
 
 

@@ -49,16 +49,19 @@ def may_enter_results(state: TournamentAggregate, user: Any) -> bool:
     )
 
 
+def can_read(state: TournamentAggregate, user: Any) -> bool:
+    """``tournament_can_read`` decided on the aggregate: published, or its team."""
+    return state.published or may_enter_results(state, user)
+
+
 def require_team(state: TournamentAggregate, user: Any) -> None:
     """For a page of the team, decided on the aggregate: Http404 unless the user may
-    read the tournament (published, or of its team: no existence leak), Django's
-    PermissionDenied (403) unless they may enter results (a director or a
-    scorekeeper)."""
-    if may_enter_results(state, user):
-        return
-    if not state.published:
+    read the tournament (no existence leak), Django's PermissionDenied (403) unless
+    they may enter results (a director or a scorekeeper)."""
+    if not can_read(state, user):
         raise Http404("No such tournament.")
-    raise PermissionDenied("Only this tournament's team may do that.")
+    if not may_enter_results(state, user):
+        raise PermissionDenied("Only this tournament's team may do that.")
 
 
 def _refuse_unless(
