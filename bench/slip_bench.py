@@ -20,7 +20,9 @@ and are left out of the figures. Prints median and p95 per variant.
 from __future__ import annotations
 
 import argparse
+import cProfile
 import os
+import pstats
 import random
 import statistics
 import sys
@@ -165,6 +167,13 @@ def main() -> int:
     parser.add_argument(
         "--queries", action="store_true", help="print the SQL of one slip of each"
     )
+    parser.add_argument(
+        "--profile",
+        type=int,
+        default=0,
+        metavar="N",
+        help="profile the measured slips; print the N costliest functions",
+    )
     options = parser.parse_args()
     _setup_django()
     from django.conf import settings
@@ -183,6 +192,7 @@ def main() -> int:
     client = Client()
     client.force_login(user)
     rng = random.Random(1)
+    profile = cProfile.Profile() if options.profile else None
     rows: dict[str, list[Slip]] = {"form": [], "htmx": []}
     divisions = [chr(ord("A") + i) for i in range(options.divisions)]
     for round_ in range(1, options.rounds + 1):
@@ -199,6 +209,8 @@ def main() -> int:
             for index, data in enumerate(_slips(tid, division, round_, rng)):
                 htmx = index % 2 == 1
                 headers = {"HX-Request": "true"} if htmx else {}
+                if profile is not None and round_ > 1:
+                    profile.enable()
                 slip, status = _measure(
                     lambda url=url, data=data, headers=headers: client.post(
                         url, data, headers=headers
@@ -206,6 +218,8 @@ def main() -> int:
                     loads,
                     states,
                 )
+                if profile is not None:
+                    profile.disable()
                 if status != (200 if htmx else 302):
                     raise SystemExit(f"slip {data} answered {status}")
                 if round_ > 1:  # the first round warms the process
@@ -236,6 +250,8 @@ def main() -> int:
         if options.queries:
             for sql in measured[-1].sql:
                 print("   ", " ".join(sql.split())[:150])
+    if profile is not None:
+        pstats.Stats(profile).sort_stats("cumulative").print_stats(options.profile)
     return 0
 
 
