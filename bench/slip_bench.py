@@ -1,6 +1,7 @@
 """What one score slip costs the server, entered through the console's view.
 
-    python bench/slip_bench.py [--divisions 2] [--players 40] [--rounds 4] [--queries]
+    python bench/slip_bench.py [--divisions 2] [--players 40] [--rounds 4]
+                               [--queries] [--profile N]
 
 On a throwaway embedded PostgreSQL: a tournament of ``--divisions`` divisions of
 ``--players`` players; each round is paired (Swiss) in every division, then every

@@ -482,3 +482,27 @@ def test_every_form_needs_its_csrf_token(director, paired):
         forms = body.count('method="post"')
         assert forms, page
         assert body.count('name="csrfmiddlewaretoken"') == forms, page
+
+
+# --- one pass (issue 29) -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("headers", [{}, {"HTTP_HX_REQUEST": "true"}])
+def test_a_slip_loads_the_tournament_once(
+    director_client, paired, monkeypatch, headers
+):
+    from tournaments.core import aggregate, writes
+
+    original = aggregate.tournament_state
+    calls = []
+
+    def counted(tournament_id):
+        calls.append(tournament_id)
+        return original(tournament_id)
+
+    monkeypatch.setattr(aggregate, "tournament_state", counted)
+    monkeypatch.setattr(writes, "tournament_state", counted)
+    response = director_client.post(url(paired), slip(1, 412, 2, 388), **headers)
+    assert response.status_code == (200 if headers else 302)
+    assert len(calls) == 1
+    assert result_of(paired, 1).first.own_score == 412
