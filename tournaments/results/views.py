@@ -260,7 +260,8 @@ def manage_results(
 
     One pass: the aggregate is loaded once (``team_aggregate``, which also decides
     the right on it); the form only reads the slip; the rules validate it once, when
-    it is appended at the version loaded here (``core.writes``); the fresh slip
+    it is appended (``core.writes``: at the version the tournament has when its turn
+    comes, as a slip does not depend on what its director saw); the fresh slip
     after it is built on the state the append left."""
     team = team_aggregate(request, tournament_id)
     tournament = team.tournament
