@@ -97,12 +97,13 @@ def test_an_unknown_player_number_is_refused(director_client, paired):
 
 
 def test_a_player_with_a_bye_is_refused(director_client, paired):
+    # The rules' refusal, on the field they name (the opponent Kit Kay lacks).
     refused(
         director_client,
         paired,
         slip(11, 400, 2, 300),
-        "a_number",
-        "Kit Kay has a bye in round 1.",
+        "b_number",
+        "Kit Kay and Ben Baker are not paired in round 1: Kit Kay has a bye.",
     )
 
 
@@ -118,7 +119,7 @@ def test_a_player_not_paired_is_refused(director_client, paired, director):
         paired,
         slip(12, 400, 2, 300),
         "a_number",
-        "Lu Lee is not paired in round 1.",
+        "Lu Lee and Ben Baker are not paired in round 1: Lu Lee is not paired.",
     )
 
 
@@ -128,19 +129,20 @@ def test_the_wrong_opponent_is_refused(director_client, paired):
         paired,
         slip(1, 400, 3, 300),
         "b_number",
-        "Cy Cole is not Ann Able&#x27;s opponent in round 1: Ann Able plays #2 "
-        "Ben Baker.",
+        "Ann Able and Cy Cole are not paired in round 1: Ann Able plays Ben Baker.",
     )
 
 
 def test_a_duplicate_entry_is_refused(director_client, paired):
     director_client.post(url(paired), slip(1, 412, 2, 388))
+    # The rules name the round's game, not a box: the refusal is the slip's.
     refused(
         director_client,
         paired,
         slip(2, 390, 1, 400),
-        "a_number",
-        "Ben Baker v Ann Able already has a result (388–412): amend it instead.",
+        "__all__",
+        "The round 1 game of Ben Baker and Ann Able already has a result; amend it "
+        "instead.",
     )
 
 
@@ -266,8 +268,13 @@ def test_the_check_names_the_player_and_their_board(director_client, paired):
             {"a_number": "1", "b_number": "3"},
             "b_number",
             "error",
-            "Cy Cole is not Ann Able's opponent in round 1: Ann Able plays #2 "
-            "Ben Baker.",
+            "Ann Able and Cy Cole are not paired in round 1: Ann Able plays Ben Baker.",
+        ),
+        (
+            {"a_number": "11", "b_number": "2"},
+            "b_number",
+            "error",
+            "Kit Kay and Ben Baker are not paired in round 1: Kit Kay has a bye.",
         ),
         ({"a_score": "950"}, "a_score", "warn", "950 is an unusual final score"),
         ({"a_score": "abc"}, "a_score", "error", "Enter a whole number."),
@@ -289,11 +296,12 @@ def test_the_check_gives_each_message_as_it_is_typed(
 
 def test_the_check_says_when_a_game_already_has_a_result(director_client, paired):
     director_client.post(url(paired), slip(1, 412, 2, 388))
-    note = check(director_client, paired, a_number="2")["notes"]["a_number"]
+    # One number typed: the rules judge it against that player's paired opponent.
+    note = check(director_client, paired, a_number="2")["notes"]["__all__"]
     assert note == {
         "level": "error",
-        "text": "Ben Baker v Ann Able already has a result (388–412): amend it "
-        "instead.",
+        "text": "The round 1 game of Ben Baker and Ann Able already has a result; "
+        "amend it instead.",
     }
 
 
@@ -474,3 +482,27 @@ def test_every_form_needs_its_csrf_token(director, paired):
         forms = body.count('method="post"')
         assert forms, page
         assert body.count('name="csrfmiddlewaretoken"') == forms, page
+
+
+# --- one pass (issue 29) -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("headers", [{}, {"HTTP_HX_REQUEST": "true"}])
+def test_a_slip_loads_the_tournament_once(
+    director_client, paired, monkeypatch, headers
+):
+    from tournaments.core import aggregate, writes
+
+    original = aggregate.tournament_state
+    calls = []
+
+    def counted(tournament_id):
+        calls.append(tournament_id)
+        return original(tournament_id)
+
+    monkeypatch.setattr(aggregate, "tournament_state", counted)
+    monkeypatch.setattr(writes, "tournament_state", counted)
+    response = director_client.post(url(paired), slip(1, 412, 2, 388), **headers)
+    assert response.status_code == (200 if headers else 302)
+    assert len(calls) == 1
+    assert result_of(paired, 1).first.own_score == 412

@@ -3,7 +3,9 @@
 Read: a published tournament is public, an unpublished one only for its team.
 Write: directors do everything, scorekeepers enter and amend results. Views, the API
 and the services all ask here (``tournament_role``, ``may_enter_results``,
-``is_director``); nothing else decides a right.
+``is_director``); nothing else decides a right. A request that loads the aggregate
+(the console's slip) asks ``require_team`` on it, the same ``may_enter_results``
+the write path asks on the same aggregate.
 
 Usage::
 
@@ -20,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
@@ -45,6 +48,21 @@ def may_enter_results(state: TournamentAggregate, user: Any) -> bool:
         and getattr(user, "is_authenticated", False)
         and user.pk in state.scorekeepers
     )
+
+
+def can_read(state: TournamentAggregate, user: Any) -> bool:
+    """``tournament_can_read`` decided on the aggregate: published, or its team."""
+    return state.published or may_enter_results(state, user)
+
+
+def require_team(state: TournamentAggregate, user: Any) -> None:
+    """For a page of the team, decided on the aggregate: Http404 unless the user may
+    read the tournament (no existence leak), Django's PermissionDenied (403) unless
+    they may enter results (a director or a scorekeeper)."""
+    if not can_read(state, user):
+        raise Http404("No such tournament.")
+    if not may_enter_results(state, user):
+        raise PermissionDenied("Only this tournament's team may do that.")
 
 
 def _refuse_unless(

@@ -4,6 +4,7 @@ answer, and the query parameters of a division and a round.
 Usage::
 
     tournament = get_tournament(request, tournament_id)   # 404 when unreadable
+    loaded = get_loaded(request, tournament_id)   # (version, aggregate), the same
     return command_response(result)                       # 201 {"version": ...}
 """
 
@@ -22,6 +23,8 @@ from rest_framework.response import Response
 
 from games.eventstore.store import AppendResult
 from tournaments.core import access
+from tournaments.core.aggregate import TournamentAggregate, tournament_state
+from tournaments.core.errors import TournamentNotFoundError
 from tournaments.core.uploads import (
     UploadTooLargeError,
     read_upload,
@@ -35,6 +38,21 @@ def get_tournament(request: Request, tournament_id: UUID) -> Tournament:
     if not access.tournament_can_read(tournament, request.user):
         raise Http404
     return tournament
+
+
+def get_loaded(
+    request: Request, tournament_id: UUID
+) -> tuple[int, TournamentAggregate]:
+    """The tournament's (version, aggregate) if the user may read it, for a command
+    that then writes from it (its right decided on the same aggregate, once loaded);
+    404 otherwise, with DRF's own body whether it exists or not."""
+    try:
+        loaded = tournament_state(tournament_id)
+    except TournamentNotFoundError:
+        raise Http404 from None
+    if not access.can_read(loaded[1], request.user):
+        raise Http404
+    return loaded
 
 
 def command_response(result: AppendResult) -> Response:

@@ -1,16 +1,18 @@
 """What every tournament page shares: access, paging, and showing a refusal.
 
 ``readable``/``directed``/``team_member`` give the tournament or answer 404/403,
-as ``core.access`` decides; ``submit`` runs a form's command and shows the rules'
-refusal next to the field it names (``core.show_refusal``), a stale version
-as "reload" — the one way a page shows a refusal.
+as ``core.access`` decides (``team_aggregate`` the same with the aggregate, loaded
+once for a request that writes from it); ``submit`` runs a form's command and
+shows the rules' refusal next to the field it names
+(``games.refusals.show_refusal``), a stale version as "reload" — the one way a page
+shows a refusal.
 """
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
@@ -54,6 +56,36 @@ def team_member(request: HttpRequest, tournament_id: uuid.UUID) -> Tournament:
     if access.tournament_role(tournament, request.user) is None:
         raise PermissionDenied("Only this tournament's team may do that.")
     return tournament
+
+
+class TeamRequest(NamedTuple):
+    """What a team's request works from: the tournament's row (its name and
+    settings for the page) and its aggregate with the version it was loaded at."""
+
+    tournament: Tournament
+    version: int
+    aggregate: core_aggregate.TournamentAggregate
+
+    @property
+    def rules(self) -> rt.TournamentState:
+        assert self.aggregate.rules is not None
+        return self.aggregate.rules
+
+    @property
+    def loaded(self) -> tuple[int, core_aggregate.TournamentAggregate]:
+        """(version, aggregate), as the services take it."""
+        return self.version, self.aggregate
+
+
+def team_aggregate(request: HttpRequest, tournament_id: uuid.UUID) -> TeamRequest:
+    """The tournament and its aggregate, loaded once for the request, if the user
+    is of its team (``access.require_team``: 404 or 403 otherwise). The right is
+    decided on the aggregate the request then writes from, as the write path
+    decides it."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    version, aggregate = core_aggregate.tournament_state(tournament_id)
+    access.require_team(aggregate, request.user)
+    return TeamRequest(tournament, version, aggregate)
 
 
 def division_or_404(tournament: Tournament, division: str) -> str:

@@ -1,14 +1,18 @@
 """The one write path of a director's command: a validated append.
 
-``append_as_director`` checks the user's right against the aggregate, builds the
-events and appends them with the expected version: the rules refuse what is illegal
+``append_as_director`` decides the user's right (``core.access``) on the aggregate,
+and appends the events with the expected version: the rules refuse what is illegal
 (nothing is stored), a stale version raises ``ConcurrencyError``. Every feature's
-services write through it.
+services write through it. A caller that has loaded the aggregate for its request
+(the console's slip: its form and its right come from it) passes it as ``loaded``,
+so that one request loads it once.
 
 Usage::
 
     result = append_as_director(tid, [rt.DivisionAdded(name="B")], user=mara,
                                 expected_version=12)
+    result = append_as_director(tid, events, user=mara, expected_version=None,
+                                loaded=(version, aggregate))
     tournament_append(tournament_id=tid, events=[...], user=mara)
 """
 
@@ -27,10 +31,13 @@ from games.eventstore.store import (
     AppendResult,
     append,
     append_queued,
+    current_version,
     lock_stream,
 )
+from games.eventstore.streams import StreamKey
 from tournaments.core.access import _refuse_unless, is_director, may_enter_results
 from tournaments.core.aggregate import (
+    TournamentAggregate,
     tournament_state,
     tournament_stream,
 )
@@ -49,58 +56,82 @@ def append_as_director(
     *,
     user: Any,
     expected_version: int | None,
+    loaded: tuple[int, TournamentAggregate] | None = None,
     correlation_id: uuid.UUID | None = None,
     retry: bool = False,
     results_only: bool = False,
 ) -> AppendResult:
     """Append as a director (or, for ``results_only`` events, a scorekeeper).
 
-    With `retry` and no `expected_version`, an append that lost a race to another
-    director is validated again on the new state and retried: right for facts that
-    do not depend on what the caller saw (a result from a score slip: the rules
-    still refuse a duplicate), wrong for anything else. Outside a transaction such
-    appends are queued and written together with the others this process's
-    threads queued meanwhile (``eventstore.append_queued``). Raises
-    PermissionDeniedError (403) for anyone else."""
-    queue = retry and expected_version is None
-    attempts = RETRIES if queue else 1
-    stream = tournament_stream(tournament_id)
+    The right is decided once, here, by ``core.access`` on the aggregate the request
+    works from: ``loaded`` (version, aggregate) when the caller has it, else loaded
+    here. Raises PermissionDeniedError (403) for anyone else. The events are
+    validated once, by the rules, when the store appends them.
+
+    Without `retry` the append expects `expected_version`, or else the version of
+    that aggregate: a change since gives ConcurrencyError (the "reload" answer).
+
+    With `retry` and no `expected_version`, the append goes at whatever version the
+    stream has when its turn comes, validated by the rules on that state, and an
+    append that lost a race is tried again: right for facts that do not depend on
+    what the caller saw (a result from a score slip: the rules still refuse a
+    duplicate), wrong for anything else.
+
+    One write path, one transaction rule: the append joins the caller's transaction
+    when there is one, and otherwise commits on its own. Only in the second case may
+    a retried append be batched with the ones this process's threads queued
+    meanwhile (``eventstore.append_queued``: one lock, projection and commit for
+    all; it commits on its own, so never inside a caller's transaction); that is a
+    matter of throughput (five directors entering slips into one tournament), not
+    of what is stored. Inside a transaction a retried append waits on the stream's
+    lock instead (``lock_stream``) and appends at the version it finds."""
+    version, state = loaded if loaded is not None else tournament_state(tournament_id)
     allowed = may_enter_results if results_only else is_director
-    for attempt in range(attempts):
+    _refuse_unless(allowed, version, state, user, tournament_id)
+    stream = tournament_stream(tournament_id)
+    if not (retry and expected_version is None):
+        return append(
+            stream,
+            events,
+            expected_version=version if expected_version is None else expected_version,
+            recorded_by=user,
+            correlation_id=correlation_id,
+        )
+    for attempt in range(RETRIES):
         try:
-            if queue and not connection.in_atomic_block:
-                # Written together with the other directors' results queued in
-                # this process meanwhile (one lock, projection and commit).
-                return append_queued(
-                    stream,
-                    events,
-                    recorded_by=user,
-                    correlation_id=correlation_id,
-                    check=lambda version, state: _refuse_unless(
-                        allowed, version, state, user, tournament_id
-                    ),
-                )
-            with transaction.atomic():
-                if queue:
-                    # Wait for the other directors' appends instead of racing them.
-                    lock_stream(stream)
-                version, state = tournament_state(tournament_id)
-                _refuse_unless(allowed, version, state, user, tournament_id)
-                return append(
-                    stream,
-                    events,
-                    expected_version=(
-                        version if expected_version is None else expected_version
-                    ),
-                    recorded_by=user,
-                    correlation_id=correlation_id,
-                )
+            return _append_when_its_turn_comes(stream, events, user, correlation_id)
         except ConcurrencyError:
-            if attempt == attempts - 1:
+            if attempt == RETRIES - 1:
                 raise
             # A little jitter, so that the same appenders do not collide again.
             time.sleep(random.uniform(0, 0.01 * (attempt + 1)))
     raise AssertionError("unreachable")
+
+
+def _append_when_its_turn_comes(
+    stream: StreamKey,
+    events: Sequence[object],
+    user: Any,
+    correlation_id: uuid.UUID | None,
+) -> AppendResult:
+    """Append at the stream's version once the appends before this one are written
+    (see append_as_director for the transaction rule)."""
+    if not connection.in_atomic_block:
+        # Written together with the other directors' results queued in this
+        # process meanwhile (one lock, projection and commit).
+        return append_queued(
+            stream, events, recorded_by=user, correlation_id=correlation_id
+        )
+    with transaction.atomic():
+        # Wait for the other directors' appends instead of racing them.
+        lock_stream(stream)
+        return append(
+            stream,
+            events,
+            expected_version=current_version(stream),
+            recorded_by=user,
+            correlation_id=correlation_id,
+        )
 
 
 def tournament_append(

@@ -20,6 +20,7 @@ from tournaments.core.api import (
     after_round_param,
     command_response,
     division_param,
+    get_loaded,
     get_tournament,
 )
 from tournaments.results import selectors, services
@@ -34,7 +35,9 @@ class ResultsApi(APIView):
         responses={201: core_serializers.CommandOutput},
     )
     def post(self, request: Request, tournament_id: UUID) -> Response:
-        get_tournament(request, tournament_id)
+        # Loaded once: readable here, the right to enter results decided on the
+        # same aggregate by the write path, which appends from it.
+        loaded = get_loaded(request, tournament_id)
         data = results_serializers.ResultInput(data=request.data)
         data.is_valid(raise_exception=True)
         v = dict(data.validated_data)
@@ -44,6 +47,7 @@ class ResultsApi(APIView):
             round_=v.pop("round"),
             game_id=str(game_id) if game_id else None,
             user=request.user,
+            loaded=loaded,
             **v,
         )
         return command_response(result)

@@ -1,8 +1,11 @@
 """The console's forms of results: the fast slip entry, amendments, forfeits and
 a board's GCG.
 
-A slip is checked by the rules themselves (applied to the current state, nothing
-written), and their refusal is shown on the field it names.
+A slip form only reads the slip (numbers to players, scores to whole numbers);
+whether its result may be recorded is the rules' decision, made once: by the
+append (their refusal is shown on the field it names, ``ResultEntryForm.refuse``),
+or, for the instant check of a partly typed slip, by applying it to the state
+without writing (``ResultEntryForm.check``).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from typing import Any
 
 from django import forms
 
+from games.refusals import show_refusal
 from rules import tournament as rt
 from rules.errors import RulesError
 from tournaments.core.forms import PLAUSIBLE_MAX, PLAUSIBLE_MIN, number_input
@@ -28,6 +32,8 @@ class FieldNote:
 
 
 RESULT_FIELDS = ("a_number", "a_score", "b_number", "b_score", "a_pre", "b_pre")
+# The boxes of every slip: while they are empty the slip is still being typed.
+SLIP_FIELDS = RESULT_FIELDS[:4]
 
 
 # The rules' field names on ResultRecorded / ResultAmended → this form's fields.
@@ -54,8 +60,10 @@ class ResultEntryForm(forms.Form):
     """One score slip: player number, score, player number, score (and, for a tie,
     the scores before the end-of-game adjustments).
 
-    Built on the tournament's rules state; `check()` gives the instant per-field
-    notes of a partly typed slip, `is_valid()` the full verdict for storing it.
+    Built on the tournament's rules state (the one the request loaded): it gives
+    the division's players by number and each one's seat. `is_valid()` and
+    `finish()` read a slip to store (`event()`); `check()` gives the instant
+    per-field notes of a partly typed one.
     """
 
     a_number = forms.IntegerField(
@@ -86,23 +94,22 @@ class ResultEntryForm(forms.Form):
             rules.players[player_id].number: rules.players[player_id]
             for player_id in rules.division_players.get(division, ())
         }
-        self.round_state = rules.round_state(division, round_)
         self.confirm_token = ""
         self.notes: dict[str, FieldNote] = {}
         self.tied = False
 
-    # -- lookups ------------------------------------------------------------------
+    # -- reading the slip ----------------------------------------------------------
 
     def _player(self, field: str) -> rt.Player | None:
+        """The player of the number typed in `field` (a number is not a rule: the
+        rules know players by id)."""
         number = self.cleaned_data.get(field)
         if number is None:
             return None
         player = self.roster.get(number)
         if player is None:
-            self._note(
-                field,
-                "error",
-                f"No player number {number} in division {self.division}.",
+            self.add_error(
+                field, f"No player number {number} in division {self.division}."
             )
         return player
 
@@ -110,71 +117,15 @@ class ResultEntryForm(forms.Form):
         if field not in self.notes or self.notes[field].level != "error":
             self.notes[field] = FieldNote(level, text)
 
-    def _seat_note(self, field: str, player: rt.Player) -> rt.Player | None:
-        """Say whom `player` plays this round; return the opponent (None if none)."""
-        round_state = self.round_state
-        seat = round_state.seats.get(player.player_id) if round_state else None
-        if round_state is None:
-            self._note(field, "error", f"Round {self.round} is not paired yet.")
-            return None
-        if seat is None:
-            self._note(
-                field,
-                "error",
-                f"{player.name} is not paired in round {self.round}.",
-            )
-            return None
-        if seat.opponent is None:
-            self._note(
-                field, "error", f"{player.name} has a bye in round {self.round}."
-            )
-            return None
-        opponent = self.rules.players[seat.opponent]
-        result = round_state.result_of(player.player_id, opponent.player_id)
-        if result is not None:
-            own, theirs = result.scores_for(player.player_id)
-            shown = "a forfeit" if result.absentee else f"{own}–{theirs}"
-            self._note(
-                field,
-                "error",
-                f"{player.name} v {opponent.name} already has a result ({shown}): "
-                "amend it instead.",
-            )
-            return opponent
-        first = "goes first" if seat.went_first else "goes second"
-        self._note(
-            field,
-            "hint",
-            f"{player.name}: board {seat.board}, {first}, v #{opponent.number} "
-            f"{opponent.name}",
-        )
-        return opponent
-
-    # -- validation ----------------------------------------------------------------
-
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         self.notes = {}
         a = self._player("a_number")
         b = self._player("b_number")
-        opponent = self._seat_note("a_number", a) if a else None
-        if b is not None:
-            if a is not None and opponent is not None and opponent is not b:
-                self._note(
-                    "b_number",
-                    "error",
-                    f"{b.name} is not {a.name}'s opponent in round {self.round}: "
-                    f"{a.name} plays #{opponent.number} {opponent.name}.",
-                )
-            elif a is None or opponent is None:
-                self._seat_note("b_number", b)
-            else:
-                self._note("b_number", "hint", b.name)
-        if a is not None and b is not None and a is b:
-            self._note("b_number", "error", "A player cannot play themself.")
         score_a, score_b = data.get("a_score"), data.get("b_score")
         for field, score in (("a_score", score_a), ("b_score", score_b)):
             if score is not None and not PLAUSIBLE_MIN <= score <= PLAUSIBLE_MAX:
+                # A likely typing slip, not a rule: the director confirms it.
                 self._note(
                     field,
                     "warn",
@@ -185,35 +136,13 @@ class ResultEntryForm(forms.Form):
             # Boxes left over from a slip first typed as a tie: the scores before
             # the adjustments are asked for a tie only.
             data["a_pre"] = data["b_pre"] = None
-        complete = None not in (a, b, score_a, score_b)
-        if complete and not self._has_error_notes():
-            self._ask_the_rules(a, b, data)
         data["player_a"], data["player_b"] = a, b
         return data
 
-    def _has_error_notes(self) -> bool:
-        return any(note.level == "error" for note in self.notes.values())
-
-    def _ask_the_rules(self, a: rt.Player, b: rt.Player, data: dict[str, Any]) -> None:
-        """Apply the result to the current state (a value: nothing is stored)."""
-        event = rt.ResultRecorded(
-            round=self.round,
-            player_a=a.player_id,
-            player_b=b.player_id,
-            score_a=data["a_score"],
-            score_b=data["b_score"],
-            pre_adjustment_a=data.get("a_pre"),
-            pre_adjustment_b=data.get("b_pre"),
-        )
-        try:
-            rt.apply(self.rules, event)
-        except RulesError as error:
-            field = RESULT_RULE_FIELDS.get(getattr(error, "field", None) or "")
-            self._note(field or "__all__", "error", error.message)
-
     def finish(self) -> bool:
-        """After `is_valid()`: turn the notes into errors; ask to confirm an unusual
-        score (the same slip submitted again is the confirmation)."""
+        """After `is_valid()`: a whole slip, or the boxes still to fill; ask to
+        confirm an unusual score (the same slip submitted again is the
+        confirmation)."""
         required = {
             "a_number": "Type the player's number.",
             "a_score": "Type the player's score.",
@@ -221,11 +150,8 @@ class ResultEntryForm(forms.Form):
             "b_score": "Type the opponent's score.",
         }
         for field, message in required.items():
-            if self.cleaned_data.get(field) is None and field not in self.notes:
+            if self.cleaned_data.get(field) is None and field not in self.errors:
                 self.add_error(field, message)
-        for field, note in self.notes.items():
-            if note.level == "error":
-                self.add_error(None if field == "__all__" else field, note.text)
         if self.errors:
             return False
         token = f"{self.cleaned_data['a_score']},{self.cleaned_data['b_score']}"
@@ -241,9 +167,108 @@ class ResultEntryForm(forms.Form):
             return False
         return True
 
+    def event(self) -> rt.ResultRecorded:
+        """The slip as the rules' event (after `finish()`)."""
+        data = self.cleaned_data
+        return rt.ResultRecorded(
+            round=self.round,
+            player_a=data["player_a"].player_id,
+            player_b=data["player_b"].player_id,
+            score_a=data["a_score"],
+            score_b=data["b_score"],
+            pre_adjustment_a=data.get("a_pre"),
+            pre_adjustment_b=data.get("b_pre"),
+        )
+
+    def refuse(self, error: Any) -> None:
+        """Show the rules' refusal of the slip on the field it names."""
+        show_refusal(self, error, RESULT_RULE_FIELDS)
+
+    # -- the instant check -----------------------------------------------------------
+
+    def _seat(self, player: rt.Player) -> rt.Player | None:
+        """Whom `player` plays this round (None: a bye, or not paired)."""
+        round_state = self.rules.round_state(self.division, self.round)
+        seat = round_state.seats.get(player.player_id) if round_state else None
+        if seat is None or seat.opponent is None:
+            return None
+        return self.rules.players[seat.opponent]
+
+    def _seat_note(self, field: str, player: rt.Player) -> rt.Player | None:
+        """Say where `player` sits this round; their opponent (None if none).
+
+        A slip naming one player is not yet a result the rules can judge: what the
+        lookup of their seat finds is said at once (a player without a game can be
+        on no slip)."""
+        round_state = self.rules.round_state(self.division, self.round)
+        seat = round_state.seats.get(player.player_id) if round_state else None
+        opponent = self._seat(player)
+        if round_state is None:
+            self._note(field, "error", f"Round {self.round} is not paired yet.")
+        elif seat is None:
+            self._note(
+                field, "error", f"{player.name} is not paired in round {self.round}."
+            )
+        elif opponent is None:
+            self._note(
+                field, "error", f"{player.name} has a bye in round {self.round}."
+            )
+        else:
+            first = "goes first" if seat.went_first else "goes second"
+            self._note(
+                field,
+                "hint",
+                f"{player.name}: board {seat.board}, {first}, v #{opponent.number} "
+                f"{opponent.name}",
+            )
+        return opponent
+
+    def _ask_the_rules(self, a: rt.Player, b: rt.Player) -> None:
+        """Apply the slip as typed so far to the state (a value: nothing is stored);
+        their refusal is noted on the field it names, unless that box is still
+        empty or already refused as typed (the slip is being typed)."""
+        data = self.cleaned_data
+        event = rt.ResultRecorded(
+            round=self.round,
+            player_a=a.player_id,
+            player_b=b.player_id,
+            score_a=data.get("a_score"),
+            score_b=data.get("b_score"),
+            pre_adjustment_a=data.get("a_pre"),
+            pre_adjustment_b=data.get("b_pre"),
+        )
+        try:
+            rt.apply(self.rules, event)
+        except RulesError as error:
+            field = RESULT_RULE_FIELDS.get(getattr(error, "field", None) or "")
+            if field in self.errors or (
+                field in SLIP_FIELDS and self.data.get(field, "") == ""
+            ):
+                return
+            self._note(field or "__all__", "error", error.message)
+
     def check(self) -> dict[str, FieldNote]:
-        """The instant notes for a partly typed slip (no error for empty fields)."""
+        """The instant notes for a partly typed slip (no error for empty fields).
+
+        Both numbers typed: the rules judge the slip as typed. One number typed: its
+        seat is looked up, and the rules judge it against that player's paired
+        opponent (a result already recorded)."""
         self.is_valid()
+        a = self.cleaned_data.get("player_a")
+        b = self.cleaned_data.get("player_b")
+        if a is not None and b is not None:
+            if self._seat(a) is not None:
+                self._seat_note("a_number", a)
+            self._note("b_number", "hint", b.name)
+            self._ask_the_rules(a, b)
+        elif a is not None:
+            opponent = self._seat_note("a_number", a)
+            if opponent is not None:
+                self._ask_the_rules(a, opponent)
+        elif b is not None:
+            opponent = self._seat_note("b_number", b)
+            if opponent is not None:
+                self._ask_the_rules(opponent, b)
         notes = dict(self.notes)
         for field, errors in self.errors.items():
             if field in self.fields and self.data.get(field, "") != "":

@@ -1,7 +1,9 @@
 """Services of results: a slip, an amendment, a forfeit.
 
 Each is one validated append (``core.writes``); the rules decide the result
-(``rules.tournament``), the projection stores it (``PlayerRound``).
+(``rules.tournament``), the projection stores it (``PlayerRound``). A caller that
+has loaded the aggregate for its request passes it as ``loaded`` (version,
+aggregate): the right is decided on it, and it is not loaded again.
 
 Usage::
 
@@ -21,7 +23,10 @@ from games.eventstore.store import (
     AppendResult,
 )
 from rules import tournament as rt
+from tournaments.core.aggregate import TournamentAggregate
 from tournaments.core.writes import append_as_director
+
+Loaded = tuple[int, TournamentAggregate]
 
 
 def _linked_game(
@@ -50,12 +55,16 @@ def result_record(
     game_id: str | None = None,
     user: Any,
     expected_version: int | None = None,
+    loaded: Loaded | None = None,
 ) -> AppendResult:
     """Record the final scores of a paired game: typed from a slip, or read from
     the recorded game ``game_id`` (scores given too must agree with it).
 
     Raises TournamentError (a 400 naming the field) when the game is not this
-    pairing's finished game or the scores contradict it.
+    pairing's finished game or the scores contradict it. Without an
+    `expected_version` the result goes in at whatever version the tournament has
+    by then (a slip's result does not depend on what its director saw; the rules
+    still refuse a duplicate).
     """
     event = rt.ResultRecorded(
         round=round_,
@@ -72,6 +81,7 @@ def result_record(
         [_linked_game(tournament_id, event)],
         user=user,
         expected_version=expected_version,
+        loaded=loaded,
         retry=True,
         results_only=True,
     )
@@ -123,6 +133,7 @@ def forfeit_record(
     absentee: str,
     user: Any,
     expected_version: int | None = None,
+    loaded: Loaded | None = None,
 ) -> AppendResult:
     event = rt.ForfeitRecorded(round=round_, absentee=absentee)
     return append_as_director(
@@ -130,6 +141,7 @@ def forfeit_record(
         [event],
         user=user,
         expected_version=expected_version,
+        loaded=loaded,
         retry=True,
         results_only=True,
     )

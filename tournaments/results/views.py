@@ -18,15 +18,19 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games import services as game_services
 from games.eventstore.errors import EventRejectedError
+from games.eventstore.store import AppendResult
 from games.models import GameProjection
 from games.readcache import cached_page
 from games.refusals import show_gcg_problems
 from games.views import flagged_note
+from rules import tournament as rt
 from rules.errors import GcgError, RulesError
 from rules.records import EntryKind
 from tournaments.core import access, headers
+from tournaments.core.aggregate import TournamentAggregate
 from tournaments.core.pages import (
     GAMES_PER_PAGE,
+    TeamRequest,
     board_games,
     directed,
     division_or_404,
@@ -34,8 +38,8 @@ from tournaments.core.pages import (
     page_of,
     readable,
     submit,
+    team_aggregate,
     team_member,
-    tournament_rules,
 )
 from tournaments.models import Player, Tournament
 from tournaments.pairing import selectors as pairing_selectors
@@ -205,11 +209,9 @@ def division_games(
 
 
 def _results_form(
-    tournament: Tournament, division: str, round_: int, data: Any = None
+    rules: rt.TournamentState, division: str, round_: int, data: Any = None
 ) -> ResultEntryForm:
-    return ResultEntryForm(
-        data, rules=tournament_rules(tournament), division=division, round_=round_
-    )
+    return ResultEntryForm(data, rules=rules, division=division, round_=round_)
 
 
 def _results_context(
@@ -244,9 +246,8 @@ def _results_context(
         "byes": [row for row in rows if row.alone],
         "games_to_record": games,
         "standings": standing_rows,
-        "rounds": range(
-            1, pairing_selectors.paired_rounds(tournament.tournament_id, division) + 1
-        ),
+        # From the state the form was built on (the page's), not a query.
+        "rounds": range(1, form.rules.paired_rounds(division) + 1),
         "forfeit_form": ForfeitForm(roster={}),
     }
 
@@ -256,47 +257,46 @@ def _results_context(
 def manage_results(
     request: HttpRequest, tournament_id: uuid.UUID, division: str, round_: int
 ) -> HttpResponse:
-    """Enter a round's results fast: number, score, number, score, Enter."""
-    tournament = team_member(request, tournament_id)
+    """Enter a round's results fast: number, score, number, score, Enter.
+
+    One pass: the aggregate is loaded once (``team_aggregate``, which also decides
+    the right on it); the form only reads the slip; the rules validate it once, when
+    it is appended (``core.writes``: at the version the tournament has when its turn
+    comes, as a slip does not depend on what its director saw); the fresh slip
+    after it is built on the state the append left."""
+    team = team_aggregate(request, tournament_id)
+    tournament = team.tournament
     division = division_or_404(tournament, division)
-    if (
-        not 1
-        <= round_
-        <= pairing_selectors.paired_rounds(tournament.tournament_id, division)
-    ):
+    if not 1 <= round_ <= team.rules.paired_rounds(division):
         raise Http404(f"Round {round_} is not paired yet.")
-    form = _results_form(tournament, division, round_)
     status = 200
     flash = ""
-    if request.method == "POST":
-        form = _results_form(tournament, division, round_, request.POST)
-        data = form.cleaned_data if form.is_valid() and form.finish() else None
-        if data is not None:
-            a, b = data["player_a"], data["player_b"]
-            if submit(
+    if request.method != "POST":
+        form = _results_form(team.rules, division, round_)
+    else:
+        form = _results_form(team.rules, division, round_, request.POST)
+        stored: list[AppendResult] = []
+        if (
+            form.is_valid()
+            and form.finish()
+            and submit(
                 form,
-                lambda: services.result_record(
-                    tournament_id=tournament_id,
-                    round_=round_,
-                    player_a=a.player_id,
-                    player_b=b.player_id,
-                    score_a=data["a_score"],
-                    score_b=data["b_score"],
-                    pre_adjustment_a=data.get("a_pre"),
-                    pre_adjustment_b=data.get("b_pre"),
-                    user=request.user,
-                ),
+                lambda: stored.append(_record_slip(form, team, request.user)),
                 RESULT_RULE_FIELDS,
-            ):
-                flash = (
-                    f"Recorded: #{a.number} {a.name} {data['a_score']} – "
-                    f"{data['b_score']} #{b.number} {b.name}."
-                )
-                if not request.htmx:
-                    messages.success(request, flash)
-                    return redirect("manage-results", tournament_id, division, round_)
-                tournament.refresh_from_db()
-                form = _results_form(tournament, division, round_)
+            )
+        ):
+            a, b = form.cleaned_data["player_a"], form.cleaned_data["player_b"]
+            flash = (
+                f"Recorded: #{a.number} {a.name} {form.cleaned_data['a_score']} – "
+                f"{form.cleaned_data['b_score']} #{b.number} {b.name}."
+            )
+            if not request.htmx:
+                messages.success(request, flash)
+                return redirect("manage-results", tournament_id, division, round_)
+            # The fresh slip on the state the append left: nothing loaded again.
+            after: TournamentAggregate = stored[0].state
+            assert after.rules is not None
+            form = _results_form(after.rules, division, round_)
         if not flash:
             # htmx swaps only 2xx answers: the refusal is in the page it swaps in.
             status = 200 if request.htmx else 400
@@ -310,15 +310,34 @@ def manage_results(
     return render(request, template, context, status=status)
 
 
+def _record_slip(form: ResultEntryForm, team: TeamRequest, user: Any) -> AppendResult:
+    """Append the slip's result from the aggregate the request loaded (its right
+    decided on it); the rules validate it there, once."""
+    event = form.event()
+    return services.result_record(
+        tournament_id=team.tournament.tournament_id,
+        round_=event.round,
+        player_a=event.player_a,
+        player_b=event.player_b,
+        score_a=event.score_a,
+        score_b=event.score_b,
+        pre_adjustment_a=event.pre_adjustment_a,
+        pre_adjustment_b=event.pre_adjustment_b,
+        user=user,
+        loaded=team.loaded,
+    )
+
+
 @login_required
 @require_POST
 def manage_results_check(
     request: HttpRequest, tournament_id: uuid.UUID, division: str, round_: int
 ) -> HttpResponse:
-    """The instant check of a partly typed slip: a message per field, as JSON."""
-    tournament = team_member(request, tournament_id)
-    division = division_or_404(tournament, division)
-    form = _results_form(tournament, division, round_, request.POST)
+    """The instant check of a partly typed slip: a message per field, as JSON (the
+    rules' own, from the slip applied to the state without writing)."""
+    team = team_aggregate(request, tournament_id)
+    division = division_or_404(team.tournament, division)
+    form = _results_form(team.rules, division, round_, request.POST)
     notes = form.check()
     return JsonResponse(
         {
@@ -340,7 +359,8 @@ def manage_results_check(
 def manage_forfeit(
     request: HttpRequest, tournament_id: uuid.UUID, division: str, round_: int
 ) -> HttpResponse:
-    tournament = team_member(request, tournament_id)
+    team = team_aggregate(request, tournament_id)
+    tournament = team.tournament
     division = division_or_404(tournament, division)
     roster = players_selectors.division_roster(tournament, division)
     form = ForfeitForm(request.POST, roster=roster)
@@ -352,13 +372,14 @@ def manage_forfeit(
             round_=round_,
             absentee=absentee.player_id,
             user=request.user,
+            loaded=team.loaded,
         ),
         {"absentee": "absentee", "round": "absentee"},
     ):
         messages.success(request, f"{absentee.name} forfeits round {round_}.")
         return redirect("manage-results", tournament_id, division, round_)
     context = _results_context(
-        tournament, division, round_, _results_form(tournament, division, round_)
+        tournament, division, round_, _results_form(team.rules, division, round_)
     )
     context["forfeit_form"] = form
     return render(request, "tournaments/manage/results.html", context, status=400)
