@@ -100,7 +100,7 @@ class StandingOutput(serializers.Serializer):
     draws = serializers.IntegerField()
     points = serializers.FloatField()
     record = serializers.CharField()
-    spread = serializers.IntegerField()
+    spread = serializers.IntegerField(source="running_spread")
     total_score = serializers.IntegerField()
     games = serializers.IntegerField()
     byes = serializers.IntegerField()
