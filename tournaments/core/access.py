@@ -30,29 +30,33 @@ from tournaments.core.aggregate import (
     TournamentAggregate,
 )
 from tournaments.core.errors import PermissionDeniedError, TournamentNotFoundError
-from tournaments.models import DIRECTOR, Director, Tournament
+from tournaments.models import DIRECTOR, SCOREKEEPER, Director, Tournament
+
+# What each role may do: directors everything, scorekeepers enter and amend results.
+RESULTS_ROLES = frozenset({DIRECTOR, SCOREKEEPER})
+
+
+def _signed_in(user: Any) -> bool:
+    return user is not None and bool(getattr(user, "is_authenticated", False))
+
+
+def role_in(state: TournamentAggregate, user: Any) -> str | None:
+    """The user's role as the aggregate has it (a write decides on this)."""
+    return state.role_of(user.pk) if _signed_in(user) else None
 
 
 def is_director(state: TournamentAggregate, user: Any) -> bool:
-    return bool(
-        user is not None
-        and getattr(user, "is_authenticated", False)
-        and user.pk in state.directors
-    )
+    return role_in(state, user) == DIRECTOR
 
 
 def may_enter_results(state: TournamentAggregate, user: Any) -> bool:
     """Directors and scorekeepers enter and amend results."""
-    return is_director(state, user) or bool(
-        user is not None
-        and getattr(user, "is_authenticated", False)
-        and user.pk in state.scorekeepers
-    )
+    return role_in(state, user) in RESULTS_ROLES
 
 
 def can_read(state: TournamentAggregate, user: Any) -> bool:
     """``tournament_can_read`` decided on the aggregate: published, or its team."""
-    return state.published or may_enter_results(state, user)
+    return state.published or role_in(state, user) is not None
 
 
 def require_team(state: TournamentAggregate, user: Any) -> None:
@@ -135,8 +139,9 @@ def readable_tournaments(user: Any = None) -> QuerySet[Tournament]:
 
 
 def tournament_role(tournament: Tournament | TournamentHeader, user: Any) -> str | None:
-    """The user's role in the tournament's team (DIRECTOR, SCOREKEEPER), or None."""
-    if user is None or not user.is_authenticated:
+    """The user's role in the tournament's team (DIRECTOR, SCOREKEEPER), or None,
+    from the team's projection (a read decides on this without the aggregate)."""
+    if not _signed_in(user):
         return None
     return (
         Director.objects.filter(tournament_id=tournament.pk, user=user)

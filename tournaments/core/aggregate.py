@@ -26,6 +26,7 @@ from rules import selfentry
 from rules import tournament as rt
 from tournaments.core import events
 from tournaments.core.errors import TournamentAccessError, TournamentNotFoundError
+from tournaments.models import DIRECTOR, SCOREKEEPER
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +52,24 @@ class TournamentAggregate:
     reports: Mapping[tuple[int, frozenset[str]], Mapping[str, selfentry.Report]] = (
         field(default_factory=dict)
     )
+
+    def role_of(self, user_id: int) -> str | None:
+        """The user's role in the team (DIRECTOR, SCOREKEEPER), or None.
+
+        The team has one source: these events folded here. The ``Director`` rows
+        are its projection (``team``), written by the same append, read where a
+        page must not load the aggregate (``core.access.tournament_role``).
+        """
+        if user_id in self.directors:
+            return DIRECTOR
+        return SCOREKEEPER if user_id in self.scorekeepers else None
+
+    def team(self) -> list[tuple[int, str]]:
+        """(user id, role) of every member, directors first."""
+        return [
+            *((user_id, DIRECTOR) for user_id in self.directors),
+            *((user_id, SCOREKEEPER) for user_id in self.scorekeepers),
+        ]
 
     def stream_version_of(self, rules_version: int) -> int:
         version = rules_version

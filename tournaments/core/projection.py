@@ -26,8 +26,6 @@ from rules.standings import StandingRow, standings
 from tournaments.core import events as core_events
 from tournaments.core.aggregate import TournamentAggregate
 from tournaments.models import (
-    DIRECTOR,
-    SCOREKEEPER,
     Director,
     Player,
     PlayerRound,
@@ -206,14 +204,8 @@ def _project_directors(tournament: Tournament, state: TournamentAggregate) -> No
     Director.objects.filter(tournament=tournament).delete()
     Director.objects.bulk_create(
         [
-            *(
-                Director(tournament=tournament, user_id=user_id, role=DIRECTOR)
-                for user_id in state.directors
-            ),
-            *(
-                Director(tournament=tournament, user_id=user_id, role=SCOREKEEPER)
-                for user_id in state.scorekeepers
-            ),
+            Director(tournament=tournament, user_id=user_id, role=role)
+            for user_id, role in state.team()
         ]
     )
 

@@ -237,7 +237,7 @@ def team_remove(
     """Remove a director (never the last one) or a scorekeeper from the team."""
     account = _account(username)
     _, state = tournament_state(tournament_id)
-    if account.pk in state.scorekeepers:
+    if state.role_of(account.pk) == SCOREKEEPER:
         event: object = core_events.ScorekeeperRemoved(user_id=account.pk)
     else:
         event = core_events.DirectorRemoved(user_id=account.pk)
