@@ -474,20 +474,85 @@ def _search_line(
     found: list[Placement],
 ) -> None:
     """Append to ``found`` the plays whose main word lies in this line."""
-    # Locals, not attributes: the closures below run for every search step.
-    row, line, line_shown = spec.row, spec.letters, spec.shown
-    row_allowed, row_parts, across = spec.allowed, spec.parts, spec.across
-    is_anchor = [False] * BOARD_SIZE
-    for col in spec.anchors:
-        is_anchor[col] = True
-    word: list[str] = []  # the main word so far, as shown
-    fresh: list[bool] = []  # parallel to word: placed by this play?
-    anchor = 0
+    _LineSearch(spec, nodes, counts, rack_letters, limit, found).run(rack_total)
 
-    def record(start: int) -> None:
+
+class _LineSearch:
+    """Appel and Jacobson's search along one line: for each anchor, every left part
+    the rack can make before it, each extended rightwards through the anchor.
+
+    ``word`` and ``fresh`` are the main word so far (as shown) and, parallel to it,
+    whether each letter is placed by this play; the rack's ``counts`` are taken and
+    given back as the search goes down and up.
+    """
+
+    __slots__ = (
+        "anchor",
+        "counts",
+        "found",
+        "fresh",
+        "limit",
+        "nodes",
+        "rack_letters",
+        "spec",
+        "word",
+    )
+
+    def __init__(
+        self,
+        spec: _Line,
+        nodes: list[_Node],
+        counts: dict[str, int],
+        rack_letters: list[str],
+        limit: int | None,
+        found: list[Placement],
+    ) -> None:
+        self.spec = spec
+        self.nodes = nodes
+        self.counts = counts
+        self.rack_letters = rack_letters
+        self.limit = limit
+        self.found = found
+        self.word: list[str] = []
+        self.fresh: list[bool] = []
+        self.anchor = 0
+
+    def run(self, rack_total: int) -> None:
+        line, nodes = self.spec.letters, self.nodes
+        is_anchor = [False] * BOARD_SIZE
+        for col in self.spec.anchors:
+            is_anchor[col] = True
+        for anchor in self.spec.anchors:
+            self.anchor = anchor
+            if anchor > 0 and line[anchor - 1] != _EMPTY:
+                # The left part is the board tiles before the anchor, all of them.
+                start = anchor - 1
+                while start > 0 and line[start - 1] != _EMPTY:
+                    start -= 1
+                node = _walk(nodes, nodes[0], line[start:anchor])
+                if node is None:
+                    continue
+                self.word.extend(self.spec.shown[start:anchor])
+                self.fresh.extend([False] * (anchor - start))
+                self._extend(node, anchor, start)
+                del self.word[:], self.fresh[:]
+            else:
+                # Rack tiles on the empty squares before the anchor that are not
+                # anchors themselves (an earlier anchor's plays cover those),
+                # keeping one tile for the anchor.
+                room = 0
+                col = anchor - 1
+                while col >= 0 and line[col] == _EMPTY and not is_anchor[col]:
+                    room += 1
+                    col -= 1
+                self._left_part(nodes[0], min(room, rack_total - 1))
+
+    def _record(self, start: int) -> None:
+        spec, word = self.spec, self.word
+        row, across, row_parts = spec.row, spec.across, spec.parts
         tiles: list[tuple[int, int, str]] = []
         crosses: list[str] = []
-        for i, is_new in enumerate(fresh):
+        for i, is_new in enumerate(self.fresh):
             if is_new:
                 col = start + i
                 letter = word[i]
@@ -497,7 +562,7 @@ def _search_line(
                     crosses.append(part[0] + letter.upper() + part[1])
         if not across and len(tiles) == 1 and crosses:
             return  # a lone tile forming an across word: the across pass has it
-        found.append(
+        self.found.append(
             Placement(
                 row=row if across else start,
                 col=start if across else row,
@@ -507,100 +572,75 @@ def _search_line(
                 cross_words=tuple(crosses),
             )
         )
-        if limit is not None and len(found) >= limit:
+        if self.limit is not None and len(self.found) >= self.limit:
             raise _Enough
 
-    def extend(node: _Node, col: int, start: int) -> None:
+    def _extend(self, node: _Node, col: int, start: int) -> None:
         if col < BOARD_SIZE:
-            letter = line[col]
+            letter = self.spec.letters[col]
             if letter != _EMPTY:
                 # A board tile: the word must go through it.
                 child = node.get(letter)
                 if child is not None:
-                    word.append(line_shown[col])
-                    fresh.append(False)
-                    extend(nodes[child], col + 1, start)
-                    word.pop()
-                    fresh.pop()
+                    self._step(self.spec.shown[col], False, child, col, start)
                 return
         # Past the anchor, at an empty square or the edge: a word may end here.
-        if col > anchor and _END in node:
-            record(start)
-        if col == BOARD_SIZE:
-            return
-        ok = row_allowed[col]
-        for letter in rack_letters:
+        if col > self.anchor and _END in node:
+            self._record(start)
+        if col < BOARD_SIZE:
+            self._extend_from_rack(node, col, start)
+
+    def _extend_from_rack(self, node: _Node, col: int, start: int) -> None:
+        """Place each rack tile (and the blank as each letter) the square allows."""
+        counts, ok = self.counts, self.spec.allowed[col]
+        for letter in self.rack_letters:
             if counts[letter] and (ok is None or letter in ok):
                 child = node.get(letter)
                 if child is not None:
                     counts[letter] -= 1
-                    word.append(letter)
-                    fresh.append(True)
-                    extend(nodes[child], col + 1, start)
-                    word.pop()
-                    fresh.pop()
+                    self._step(letter, True, child, col, start)
                     counts[letter] += 1
         if counts[BLANK]:
             counts[BLANK] -= 1
             for letter, child in node.items():
                 if letter != _END and (ok is None or letter in ok):
-                    word.append(letter.lower())
-                    fresh.append(True)
-                    extend(nodes[child], col + 1, start)
-                    word.pop()
-                    fresh.pop()
+                    self._step(letter.lower(), True, child, col, start)
             counts[BLANK] += 1
 
-    def left_part(node: _Node, room: int) -> None:
+    def _step(self, shown: str, is_new: bool, child: int, col: int, start: int) -> None:
+        """Extend the word by one letter and search on from the next square."""
+        self.word.append(shown)
+        self.fresh.append(is_new)
+        self._extend(self.nodes[child], col + 1, start)
+        self.word.pop()
+        self.fresh.pop()
+
+    def _left_part(self, node: _Node, room: int) -> None:
         # The left part so far ends just before the anchor.
-        extend(node, anchor, anchor - len(word))
+        self._extend(node, self.anchor, self.anchor - len(self.word))
         if room == 0:
             return
-        for letter in rack_letters:
+        counts = self.counts
+        for letter in self.rack_letters:
             if counts[letter]:
                 child = node.get(letter)
                 if child is not None:
                     counts[letter] -= 1
-                    word.append(letter)
-                    fresh.append(True)
-                    left_part(nodes[child], room - 1)
-                    word.pop()
-                    fresh.pop()
+                    self._left_step(letter, child, room)
                     counts[letter] += 1
         if counts[BLANK]:
             counts[BLANK] -= 1
             for letter, child in node.items():
                 if letter != _END:
-                    word.append(letter.lower())
-                    fresh.append(True)
-                    left_part(nodes[child], room - 1)
-                    word.pop()
-                    fresh.pop()
+                    self._left_step(letter.lower(), child, room)
             counts[BLANK] += 1
 
-    for anchor in spec.anchors:
-        if anchor > 0 and line[anchor - 1] != _EMPTY:
-            # The left part is the board tiles before the anchor, all of them.
-            start = anchor - 1
-            while start > 0 and line[start - 1] != _EMPTY:
-                start -= 1
-            node = _walk(nodes, nodes[0], line[start:anchor])
-            if node is None:
-                continue
-            word.extend(line_shown[start:anchor])
-            fresh.extend([False] * (anchor - start))
-            extend(node, anchor, start)
-            del word[:], fresh[:]
-        else:
-            # Rack tiles on the empty squares before the anchor that are not
-            # anchors themselves (an earlier anchor's plays cover those), keeping
-            # one tile for the anchor.
-            room = 0
-            col = anchor - 1
-            while col >= 0 and line[col] == _EMPTY and not is_anchor[col]:
-                room += 1
-                col -= 1
-            left_part(nodes[0], min(room, rack_total - 1))
+    def _left_step(self, shown: str, child: int, room: int) -> None:
+        self.word.append(shown)
+        self.fresh.append(True)
+        self._left_part(self.nodes[child], room - 1)
+        self.word.pop()
+        self.fresh.pop()
 
 
 # Checking a placement (tests and callers that want words without a graph) ---------
