@@ -18,6 +18,12 @@ from games.livefeed import close_streams
 from tournaments import services
 from tournaments.models import Player
 
+# How long a browser waits for a page, an element or a condition: generous, for a
+# loaded 2-core machine (10 s failed CI on a busy one: the analysis table of
+# test_player_pages). A wait ends as soon as its condition holds, so the ceiling
+# costs nothing when the test passes.
+WAIT_MS = 60_000
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless",
@@ -197,7 +203,7 @@ def page(browser, csp_violations):
     )
     context.add_init_script(REPORT_CSP_VIOLATIONS)
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(WAIT_MS)
     yield page
     context.close()
     # The live pages' feeds end with the test, before its database is flushed.
