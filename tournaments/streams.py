@@ -24,6 +24,7 @@ from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from games import snapshots
+from games.eventstore import kept
 from games.eventstore.codec import Codec
 from games.eventstore.models import StoredEvent
 from games.eventstore.sql import BulkInsert
@@ -41,7 +42,6 @@ from tournaments.models import (
     Player,
     PlayerRound,
     Tournament,
-    TournamentSnapshot,
 )
 
 logger = logging.getLogger(__name__)
@@ -211,13 +211,10 @@ class TournamentStream(StreamType[TournamentAggregate]):
     def stored_state(
         self, stream: StreamKey, version: int
     ) -> tuple[int, TournamentAggregate] | None:
-        # On the primary, as every read of the store.
-        with connection.cursor() as cursor:
-            cursor.execute(_SNAPSHOT_READ, [stream.id, version])
-            row = cursor.fetchone()
-        if row is None:
+        found = kept.kept(stream, version)
+        if found is None:
             return None
-        kept_version, blob = row
+        kept_version, blob = found
         state = snapshots.unseal(
             _SNAPSHOTS, _fingerprint(), stream.id, kept_version, blob
         )
@@ -233,7 +230,7 @@ class TournamentStream(StreamType[TournamentAggregate]):
         # the pickling (a few milliseconds at national scale) once in a while.
         if since // SNAPSHOT_EVERY == version // SNAPSHOT_EVERY:
             return
-        _write_snapshot(stream.id, version, state)
+        _write_snapshot(stream, version, state)
 
     def apply(
         self,
@@ -267,7 +264,6 @@ class TournamentStream(StreamType[TournamentAggregate]):
                 PlayerRound,
                 Player,
                 Director,
-                TournamentSnapshot,
                 Tournament,
             )
         ]
@@ -276,6 +272,7 @@ class TournamentStream(StreamType[TournamentAggregate]):
             # a table with pending trigger events).
             cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
             cursor.execute(f"TRUNCATE {', '.join(tables)}")
+        kept.forget(self.name)
 
     def project(
         self,
@@ -351,26 +348,15 @@ class TournamentStream(StreamType[TournamentAggregate]):
             _project_rounds(tournament, state, division, from_round)
         if rebuilding:
             # The rebuild replayed the whole tournament: keep its state.
-            _write_snapshot(stream.id, values["version"], state)
+            _write_snapshot(stream, values["version"], state)
 
 
 _SYSTEM_TYPES = tuple(te.SYSTEM_EVENT_TYPES.values())
 
-# Tournament states kept (TournamentSnapshot): one every this many versions.
+# Tournament states kept by the store (games.eventstore.kept): one every this many
+# versions.
 SNAPSHOT_EVERY = 200
 _SNAPSHOTS = "tournaments.snapshots"
-_SNAPSHOT_READ = """
-SELECT version, state FROM tournaments_snapshot
-WHERE tournament_id = %s AND version <= %s
-"""
-# Never replaces a newer state (two workers may keep one at once).
-_SNAPSHOT_WRITE = """
-INSERT INTO tournaments_snapshot (tournament_id, version, state)
-VALUES (%s, %s, %s)
-ON CONFLICT (tournament_id) DO UPDATE
-SET version = excluded.version, state = excluded.state
-WHERE tournaments_snapshot.version < excluded.version
-"""
 
 
 @cache
@@ -383,15 +369,15 @@ def _fingerprint() -> bytes:
 
 
 def _write_snapshot(
-    tournament_id: uuid.UUID, version: int, state: TournamentAggregate
+    stream: StreamKey, version: int, state: TournamentAggregate
 ) -> None:
-    blob = snapshots.seal(_SNAPSHOTS, _fingerprint(), tournament_id, version, state)
+    blob = snapshots.seal(_SNAPSHOTS, _fingerprint(), stream.id, version, state)
     try:
-        with transaction.atomic(), connection.cursor() as cursor:
-            cursor.execute(_SNAPSHOT_WRITE, [tournament_id, version, blob])
+        with transaction.atomic():
+            kept.keep(stream, version, blob)
     except DatabaseError:
         # A kept state only saves a replay: failing to keep one fails nothing.
-        logger.exception("tournament %s: state not kept", tournament_id)
+        logger.exception("tournament %s: state not kept", stream.id)
 
 
 @dataclass
