@@ -656,9 +656,9 @@ class Bench:
         """A result entered by a process that has just started (bench/cold_result):
         from the tournament's kept state, and replaying the whole tournament (the
         anchor), interleaved, median of each."""
-        from tournaments.models import TournamentSnapshot
+        from games.eventstore.models import KeptState
 
-        kept = TournamentSnapshot.objects.filter(tournament_id=self.tid).first()
+        kept = KeptState.objects.filter(stream_id=self.tid).first()
         runs: dict[str, list[float]] = {"kept_state": [], "replay": []}
         # Leave most of the results to the HTTP stage (a small run has few).
         pairs = min(FRESH_WORKER_PAIRS, len(self.pending) // 8)

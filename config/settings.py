@@ -238,6 +238,11 @@ SPECTACULAR_SETTINGS = {
     "immutable event; states and standings are replays.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Every documented 400 answers the one shape of games.api_errors.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "games.api_errors.document_rejections",
+    ],
     # One schema name for the ruleset presets (GameStartInput.ruleset and
     # GcgUploadInput.rules offer the same choices).
     "ENUM_NAME_OVERRIDES": {

@@ -17,7 +17,7 @@ class GamesConfig(AppConfig):
             projection=ProjectionIndex(
                 GameProjection,
                 "game_id",
-                # Write times, and the page's snapshot (authenticated on its own).
-                unchecked=frozenset({"updated_at", "snapshot"}),
+                # Write times.
+                unchecked=frozenset({"updated_at"}),
             ),
         )

@@ -10,13 +10,6 @@ from django.conf import settings
 from django.db import models
 
 
-class GameProjectionManager(models.Manager["GameProjection"]):
-    def get_queryset(self) -> models.QuerySet[GameProjection]:
-        # The snapshot is read only by the game page (games.selectors, in SQL); a list
-        # of games through the ORM would otherwise fetch kilobytes for every row.
-        return super().get_queryset().defer("snapshot")
-
-
 class GameProjection(models.Model):
     """The current state of one game stream, as of `version` (a read model)."""
 
@@ -56,11 +49,8 @@ class GameProjection(models.Model):
     # secret link (None unless shared by link).
     visibility = models.CharField(max_length=8, default="public")
     share_version = models.PositiveIntegerField(null=True, blank=True)
-    # The replayed state at `version`, authenticated (games.snapshots): the game page
-    # starts from it instead of reading and replaying the events.
-    snapshot = models.BinaryField(null=True, editable=False)
-
-    objects = GameProjectionManager()
+    # The replayed state at `version` is kept by the event store, not here
+    # (games.eventstore.kept; sealed by games.snapshots).
 
     class Meta:
         db_table = "games_game"

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from django.db.models import Q, QuerySet
@@ -217,8 +217,8 @@ def game_turns(game_id: uuid.UUID) -> list[dict[str, Any]]:
 class GameHeader:
     """What the game page needs before it replays: the game's version (the replay's
     bound) and title, who may read it (its visibility and owner, its tournament's
-    published flag) and its tournament's name, and the state snapshot written with
-    that version (games.snapshots)."""
+    published flag) and its tournament's name. The state kept at that version is
+    the store's (games.eventstore.kept)."""
 
     game_id: uuid.UUID
     version: int
@@ -228,7 +228,6 @@ class GameHeader:
     visibility: str = Visibility.PUBLIC
     created_by_id: int | None = None
     share_version: int | None = None
-    snapshot: bytes | None = field(default=None, repr=False)
     tournament_name: str | None = None
     published: bool | None = None
 
@@ -237,7 +236,7 @@ def game_header(game_id: uuid.UUID) -> GameHeader | None:
     """The game's header in one statement, or None when there is no such game."""
     sql = _with_tournament(
         "g.game_id, g.version, g.title, g.tournament_id, g.turn_count, g.visibility,"
-        " g.created_by_id, g.share_version, g.snapshot",
+        " g.created_by_id, g.share_version",
         ("name_column", "published_column"),
     )
     with reading().cursor() as cursor:

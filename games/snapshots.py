@@ -1,16 +1,18 @@
-"""A game's state as its last replay left it, kept on its projection row.
+"""States sealed for the event store to keep: a game's as its last replay left it
+(and, through ``seal``/``unseal``, a tournament's: tournaments.streams).
 
 The game page shows a game's final position and score sheet. Built from the log, it
 read the game's events and replayed them: half the page's cost. In the national
 benchmark, readers open games at random among thousands, so nearly every game page
-was built from scratch. Each append now leaves the replayed state beside the
-projection, and the page starts from it. A turn page before the last turn still
-replays, because it shows a position the snapshot does not hold.
+was built from scratch. Each append now leaves the replayed state with the store
+(``games.eventstore.kept``, keyed by stream and version), and the page asks the
+store for it. A turn page before the last turn still replays, because it shows a
+position the snapshot does not hold.
 
-A snapshot is a projection like the rest of the row: written in the append's
-transaction, rebuilt by ``rebuild_projections``, and never the record. The events
-stay the record. A snapshot the current code cannot vouch for is not used, and the
-page replays instead. That covers a snapshot from other rules code or another
+A snapshot is a cache of the log: written in the append's transaction with the
+projection, written again by ``rebuild_projections``, and never the record. The
+events stay the record. A snapshot the current code cannot vouch for is not used,
+and the page replays instead. That covers a snapshot from other rules code or another
 Python, from another game or version, made with another ``SECRET_KEY``, or altered
 in the database.
 

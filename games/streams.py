@@ -9,6 +9,7 @@ event's metadata is the game's context.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -17,6 +18,7 @@ from django.db import connection
 from django.utils import timezone
 
 from games import snapshots, summaries
+from games.eventstore import kept
 from games.eventstore.codec import Codec
 from games.eventstore.sql import BulkInsert
 from games.eventstore.streams import RecordedEvent, StreamKey, StreamType
@@ -63,9 +65,10 @@ class GameStream(StreamType[GameAggregate]):
         self.codec.register_all(ev.EVENT_TYPES)
         self._games: list[dict[str, Any]] | None = None
         self._turns: list[TurnRow] = []
+        self._kept: list[tuple[StreamKey, int, bytes]] = []
 
     def begin_rebuild(self) -> None:
-        self._games, self._turns = [], []
+        self._games, self._turns, self._kept = [], [], []
 
     def end_rebuild(self) -> None:
         self._flush()
@@ -75,7 +78,8 @@ class GameStream(StreamType[GameAggregate]):
         if self._games:
             _insert_games(self._games)
             _copy_turns(self._turns)
-        self._games, self._turns = [], []
+            kept.keep_many(self._kept)
+        self._games, self._turns, self._kept = [], [], []
 
     def initial_state(self, stream: StreamKey) -> GameAggregate:
         return GameAggregate()
@@ -133,6 +137,7 @@ class GameStream(StreamType[GameAggregate]):
             values, turns = _new_game(stream, state, new_events)
             self._games.append(values)
             self._turns.extend(turns)
+            self._kept.append(_kept_state(stream, state, new_events[-1].version))
             if len(self._games) >= self.REBUILD_BATCH:
                 self._flush()
             return
@@ -158,6 +163,7 @@ class GameStream(StreamType[GameAggregate]):
             )
         else:
             GameProjection.objects.filter(game_id=stream.id).update(**values)
+        kept.keep(*_kept_state(stream, state, values["version"]))
         old_turns: tuple[rs.Turn, ...] | None = None
         if previous is not None and not rebuilding:
             # An append: the state before it says which lines exist already.
@@ -185,14 +191,20 @@ class GameStream(StreamType[GameAggregate]):
         return (
             _GAMES.json_rows([[values[name] for name in _GAME_FIELDS]]),
             _TURNS.json_rows(turns),
+            _kept_state(stream, state, new_events[-1].version),
         )
 
     def write_bulk_projections(
-        self, projections: Sequence[tuple[list[list[Any]], list[list[Any]]]]
+        self,
+        projections: Sequence[
+            tuple[list[list[Any]], list[list[Any]], tuple[StreamKey, int, bytes]]
+        ],
     ) -> None:
-        """Write rows made by :meth:`bulk_projection`, in two statements."""
-        _GAMES.insert([row for games, _ in projections for row in games])
-        _TURNS.copy_binary(row for _, turns in projections for row in turns)
+        """Write rows made by :meth:`bulk_projection`, in three statements (the
+        games' states kept by the store in the last)."""
+        _GAMES.insert([row for games, _, _ in projections for row in games])
+        _TURNS.copy_binary(row for _, turns, _ in projections for row in turns)
+        kept.keep_many(state for _, _, state in projections)
 
     def reset_projections(self) -> None:
         # TRUNCATE, not the ORM's delete: its cascade fetched every game's key and
@@ -204,18 +216,41 @@ class GameStream(StreamType[GameAggregate]):
             cursor.execute(
                 f"TRUNCATE {GameTurn._meta.db_table}, {GameProjection._meta.db_table}"
             )
+        kept.forget(self.name)
 
 
 def _state_columns(
     stream: StreamKey, state: GameAggregate, version: int
 ) -> dict[str, Any]:
-    """The columns every projection of the game writes: its state and snapshot."""
+    """The columns every projection of the game writes: its state."""
     game_state = state.state
     assert game_state is not None
     values = state_values(game_state, version)
     values["updated_at"] = timezone.now()
-    values["snapshot"] = snapshots.dump(stream.id, version, game_state, state.context)
     return values
+
+
+def kept_game(
+    game_id: uuid.UUID, version: int
+) -> tuple[rs.GameState, dict[str, Any]] | None:
+    """The game's state and context as the store keeps them at `version` (that
+    version only), or None when it keeps none this code can vouch for."""
+    sealed = kept.kept(StreamKey(GameStream.name, game_id), version, exact=True)
+    return None if sealed is None else snapshots.load(game_id, *sealed)
+
+
+def _kept_state(
+    stream: StreamKey, state: GameAggregate, version: int
+) -> tuple[StreamKey, int, bytes]:
+    """The game's state at `version` sealed for the store to keep (the game page
+    starts from it: games.snapshots), written with every projection of it."""
+    game_state = state.state
+    assert game_state is not None
+    return (
+        stream,
+        version,
+        snapshots.dump(stream.id, version, game_state, state.context),
+    )
 
 
 def _new_game(

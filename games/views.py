@@ -22,7 +22,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import analysis, selectors, services, snapshots
+from games import analysis, selectors, services
 from games.context import tournament_link
 from games.eventstore.errors import ConcurrencyError, EventRejectedError
 from games.forms import (
@@ -48,7 +48,7 @@ from games.quotas import QuotaExceededError
 from games.readcache import cached_page
 from games.refusals import show_gcg_problems, show_refusal
 from games.search import GameSearch, of_user
-from games.streams import GameAggregate
+from games.streams import GameAggregate, kept_game
 from rules.analysis import AnalysisError
 from rules.errors import GcgError, RulesError
 from rules.events import Visibility
@@ -89,12 +89,13 @@ def _turn_param(value: str | None) -> int | None:
 
 
 def _viewer_aggregate(game: selectors.GameHeader, turn: int | None) -> GameAggregate:
-    """The game at the header's version: its snapshot when the page shows the final
-    position, else the replay of its events (an earlier turn's board needs them)."""
+    """The game at the header's version: the state the store keeps at that version
+    when the page shows the final position, else the replay of its events (an
+    earlier turn's board needs them)."""
     # The row's turn count is the score sheet's length at this version: an earlier
-    # turn is known without unpickling the snapshot.
+    # turn is known without asking the store.
     if turn is None or turn >= game.turn_count:
-        snapshot = snapshots.load(game.game_id, game.version, game.snapshot)
+        snapshot = kept_game(game.game_id, game.version)
         if snapshot is not None:
             state, context = snapshot
             # No events: the final position is the snapshot's own state

@@ -75,28 +75,6 @@ DIRECTOR = "director"
 SCOREKEEPER = "scorekeeper"
 
 
-class TournamentSnapshot(models.Model):
-    """The tournament's replayed state at `version`, authenticated like a game's
-    (games.snapshots; written by tournaments.core.stream every few hundred versions):
-    a worker that has just started loads it and applies the events since, instead
-    of replaying a national tournament (most of a second).
-
-    A cache of the log, like each process's state cache, not a read model: keyed
-    by the stream and true of its version forever (events never change), so it
-    hangs off no projection row and ``verify_events`` does not compare it. Emptied
-    by ``rebuild_projections`` and ignored when the code cannot vouch for it."""
-
-    tournament_id = models.UUIDField(primary_key=True)
-    version = models.PositiveIntegerField()
-    state = models.BinaryField()
-
-    class Meta:
-        db_table = "tournaments_snapshot"
-
-    def __str__(self) -> str:
-        return f"{self.tournament_id}@{self.version}"
-
-
 class Director(models.Model):
     """A user of a tournament's team (a director or a scorekeeper)."""
 

@@ -130,3 +130,29 @@ class FeedEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.feed_position}: event {self.position}"
+
+
+class KeptState(models.Model):
+    """A stream's replayed state at `version`, sealed by its stream type: a game's
+    at its last version (the game page starts from it), a tournament's every few
+    hundred versions (a cold worker applies only the events since).
+
+    A cache of the log, not a read model: keyed by the stream and true of its
+    version forever (events never change), so it hangs off no projection row and
+    ``verify_events`` does not compare it. The store keeps the bytes
+    (``games.eventstore.kept``); the stream type seals them (an HMAC over its code's
+    fingerprint, the stream and the version, under ``SECRET_KEY``) and ignores a
+    state it cannot vouch for. Emptied and written again by
+    ``rebuild_projections``.
+    """
+
+    stream_id = models.UUIDField(primary_key=True)
+    stream_type = models.CharField(max_length=32)
+    version = models.PositiveIntegerField()
+    state = models.BinaryField()
+
+    class Meta:
+        db_table = "event_kept_state"
+
+    def __str__(self) -> str:
+        return f"{self.stream_type}/{self.stream_id}@{self.version}"

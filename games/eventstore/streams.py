@@ -179,7 +179,7 @@ class ProjectionIndex:
     id_field: str
     version_field: str = "version"
     # Columns of the stream's read models that a re-projection writes differently
-    # by design (write times, cache keys, a snapshot with its own authentication):
+    # by design (write times, cache keys):
     # left out when a projection is compared with a replay.
     unchecked: frozenset[str] = frozenset()
 

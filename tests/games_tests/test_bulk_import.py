@@ -13,12 +13,13 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from games import services, snapshots
+from games import services
 from games.eventstore import bulk
 from games.eventstore.models import StoredEvent
 from games.eventstore.verify import head_problems, verify_log
 from games.imports import gcg_files, import_gcg_files
 from games.models import GameProjection, GameTurn
+from games.streams import kept_game
 
 BROKEN = "#player1 a A\n#player2 b B\n>a: ABC 8A CAB +7 7\n"
 
@@ -26,7 +27,7 @@ BROKEN = "#player1 a A\n#player2 b B\n>a: ABC 8A CAB +7 7\n"
 GAME_COLUMNS = [
     field.attname
     for field in GameProjection._meta.concrete_fields
-    if field.attname not in {"game_id", "updated_at", "started_at", "snapshot"}
+    if field.attname not in {"game_id", "updated_at", "started_at"}
 ]
 TURN_COLUMNS = [
     field.attname
@@ -68,7 +69,7 @@ def stored_game(game_id) -> dict:
         .values_list(*TURN_COLUMNS)
     )
     row = GameProjection.objects.get(game_id=game_id)
-    state, context = snapshots.load(game_id, row.version, row.snapshot)
+    state, context = kept_game(game_id, row.version)
     return {
         "events": events,
         "game": game,

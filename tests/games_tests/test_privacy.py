@@ -12,6 +12,7 @@ from rest_framework.test import APIClient
 from games import services
 from games.eventstore.models import StoredEvent
 from tests.games_tests.conftest import club_tournament
+from tests.refusals import refused
 from tournaments.setup import services as setup_services
 
 pytestmark = pytest.mark.django_db
@@ -129,8 +130,7 @@ def test_a_bad_visibility_is_a_400_naming_the_field(recorder, shared_gcg_dir):
         {"visibility": "friends", "expected_version": 1},
         format="json",
     )
-    assert response.status_code == 400
-    assert "visibility" in response.json()
+    refused(response, field="visibility", code="invalid_choice")
 
 
 @pytest.fixture

@@ -1,5 +1,6 @@
-"""The game page starts from the state snapshot on the game's projection row, and
-only from one this code can vouch for (games.snapshots)."""
+"""The game page starts from the state snapshot the event store keeps for the game
+at its version (games.eventstore.kept), and only from one this code can vouch for
+(games.snapshots)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 from django.core.cache import cache
 from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from django.test.utils import CaptureQueriesContext
 
 import rules
@@ -22,19 +24,29 @@ from rules import state as rs
 
 
 def stored_snapshot(game_id):
+    """(version, sealed state) the store keeps for the game."""
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT version, snapshot FROM games_game WHERE game_id = %s", [game_id]
+            "SELECT version, state FROM event_kept_state"
+            " WHERE stream_id = %s AND stream_type = 'game'",
+            [game_id],
         )
         return cursor.fetchone()
 
 
 def set_snapshot(game_id, blob):
-    # The projection row, not the log: projections may be rewritten.
+    """Replace (None: delete) the kept state, as someone who can write the table
+    could: a cache of the log, not the log."""
     with connection.cursor() as cursor:
-        cursor.execute(
-            "UPDATE games_game SET snapshot = %s WHERE game_id = %s", [blob, game_id]
-        )
+        if blob is None:
+            cursor.execute(
+                "DELETE FROM event_kept_state WHERE stream_id = %s", [game_id]
+            )
+        else:
+            cursor.execute(
+                "UPDATE event_kept_state SET state = %s WHERE stream_id = %s",
+                [blob, game_id],
+            )
 
 
 def replayed(game_id):
@@ -104,12 +116,13 @@ def test_the_game_page_from_its_snapshot_is_the_page_replayed(
 ):
     for game_id in import_all(recorder, shared_gcg_dir):
         from_snapshot, statements = page(client, game_id)
-        # The header, which carries the snapshot (and who wrote its notes and
-        # when, from the log, for a game with notes).
-        assert statements == 1 + has_notes(game_id)
+        # The header, the store's kept state (and who wrote its notes and when,
+        # from the log, for a game with notes).
+        assert statements == 2 + has_notes(game_id)
         set_snapshot(game_id, None)
         from_events, statements = page(client, game_id)
-        assert statements == 2 + has_notes(game_id)  # the header, then the events
+        # The header, the store's answer (none), then the events.
+        assert statements == 3 + has_notes(game_id)
         assert from_snapshot == from_events
 
 
@@ -120,9 +133,9 @@ def test_an_earlier_turn_replays_and_the_last_turn_uses_the_snapshot(
     game_id = import_all(recorder, shared_gcg_dir)[0]
     count = GameProjection.objects.get(game_id=game_id).turn_count
     _, statements = page(client, game_id, turn=1)
-    assert statements == 2
+    assert statements == 2  # the header, then the events: the store is not asked
     last, statements = page(client, game_id, turn=count)
-    assert statements == 1
+    assert statements == 2  # the header, then the kept state
     set_snapshot(game_id, None)
     assert page(client, game_id, turn=count)[0] == last
 
@@ -155,7 +168,7 @@ def test_a_snapshot_the_code_cannot_vouch_for_is_not_used(
     version, blob = stored_snapshot(game_id)
     set_snapshot(game_id, spoil(bytes(blob), game_id, version))
     shown, statements = page(client, game_id)
-    assert statements == 2  # replayed from the events instead
+    assert statements == 3  # replayed from the events instead
     assert shown == good
     assert ' has 999"' not in shown  # the forged score on the scoreboard
 
@@ -167,7 +180,7 @@ def test_another_games_snapshot_is_not_used(client, recorder, shared_gcg_dir):
     _, other = stored_snapshot(second)
     set_snapshot(first, bytes(other))
     shown, statements = page(client, first)
-    assert statements == 2
+    assert statements == 3
     assert shown == good
 
 
@@ -245,13 +258,49 @@ def test_a_rebuild_rewrites_the_snapshots(client, recorder, shared_gcg_dir):
         state, _ = snapshots.load(game_id, version, blob)
         assert state == replayed(game_id)
         shown, statements = page(client, game_id)
-        assert statements == 1 + has_notes(game_id)
+        assert statements == 2 + has_notes(game_id)
         assert shown == pages[game_id]
 
 
 @pytest.mark.django_db
-def test_lists_of_games_do_not_fetch_the_snapshots(recorder, shared_gcg_dir):
-    import_all(recorder, shared_gcg_dir)
+def test_the_games_row_holds_no_state(recorder, shared_gcg_dir):
+    """The store keeps the states: a list of games fetches no pickle."""
+    game_ids = import_all(recorder, shared_gcg_dir)
     with CaptureQueriesContext(connection) as captured:
         list(GameProjection.objects.all())
     assert "snapshot" not in captured.captured_queries[0]["sql"]
+    assert "state" not in {field.name for field in GameProjection._meta.fields}
+    assert all(stored_snapshot(game_id) is not None for game_id in game_ids)
+
+
+BEFORE_THE_STORE = [
+    ("games", "0007_event_log_notes_index"),
+    ("eventstore", "0004_event_feed"),
+    ("tournaments", "0011_tournament_snapshot"),
+]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_moves_the_snapshots_to_the_store_as_they_are(recorder):
+    """Snapshots on the game's row (and tournaments' kept states) before the
+    store kept them move to it unchanged: the seal covers the stream, the version
+    and the pickle, not the table, so the pages keep starting from them."""
+    started = services.game_start(
+        user=recorder,
+        players=["Ann", "Ben"],
+        racks=["DINNVWY", "ADEEGIL"],
+        visibility="public",
+    )
+    gid = started.stream.id
+    version, blob = stored_snapshot(gid)
+    executor = MigrationExecutor(connection)
+    latest = executor.loader.graph.leaf_nodes()
+    executor.migrate(BEFORE_THE_STORE)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE games_game SET snapshot = %s WHERE game_id = %s", [blob, gid]
+        )
+    executor = MigrationExecutor(connection)
+    executor.migrate(latest)
+    assert stored_snapshot(gid) == (version, blob)
+    assert snapshots.load(gid, version, blob)[0] == replayed(gid)

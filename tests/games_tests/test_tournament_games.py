@@ -10,6 +10,7 @@ from rest_framework.test import APIClient
 
 from games import services as game_services
 from games.eventstore.models import StoredEvent
+from tests.refusals import refused
 
 
 @pytest.fixture
@@ -149,8 +150,7 @@ def test_a_game_for_no_real_pairing_is_a_400_naming_the_field(
     """Nothing is stored: the pairing and the rules are checked before the start."""
     before = StoredEvent.objects.count()
     response = api.post("/api/games/", board_game(void_open, **changes), format="json")
-    assert response.status_code == 400, response.json()
-    assert response.json().get("field") == field, response.json()
+    refused(response, field=field)
     assert StoredEvent.objects.count() == before
 
 

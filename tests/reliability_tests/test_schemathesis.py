@@ -25,7 +25,6 @@ from tests.reliability_tests.conftest import DERANDOMIZE, make_tournament, start
 from tournaments.results import services
 
 EXAMPLES_PER_OPERATION = 8
-CALLS: dict[str, int] = {}
 
 
 @pytest.fixture
@@ -80,8 +79,13 @@ def test_the_api_honours_its_schema(live_server, seeded, mode):
     schema = schemathesis.openapi.from_url(f"{live_server.url}/api/schema/?format=json")
     headers = {"Authorization": f"Token {seeded['token']}"}
     failures = []
+    calls: dict[str, int] = {}
+    unsatisfiable = set()
     for result in schema.get_all_operations():
         operation = result.ok()
+        # Counted under the label each call below gives its case.
+        label = f"{operation.method.upper()} {operation.path}"
+        calls[label] = 0
 
         @settings(
             max_examples=EXAMPLES_PER_OPERATION,
@@ -97,7 +101,7 @@ def test_the_api_honours_its_schema(live_server, seeded, mode):
                 if case.path_parameters and name in case.path_parameters:
                     case.path_parameters[name] = seeded[name]
             label = f"{case.method} {case.path}"
-            CALLS[label] = CALLS.get(label, 0) + 1
+            calls[label] = calls.get(label, 0) + 1
             checks = CHECKS
             if label in SCHEMA_DEFECTS:
                 checks = [c for c in CHECKS if c is not response_schema_conformance]
@@ -107,11 +111,23 @@ def test_the_api_honours_its_schema(live_server, seeded, mode):
             call()
         except Unsatisfiable:
             # Nothing to break in this operation's inputs (negative mode).
+            unsatisfiable.add(label)
             continue
         # schemathesis raises its failures as an exception group: collect them all.
         except (Exception, BaseExceptionGroup) as error:
             failures.append(f"{operation.label} ({mode}): {str(error)[:1500]}")
     assert not failures, "\n\n".join(failures)
+    # Every operation was called: the checks above pass vacuously for one that
+    # no generated case reached.
+    missed = [
+        label for label, n in calls.items() if not n and label not in unsatisfiable
+    ]
+    assert calls, "the schema has no operations"
+    assert not missed, f"never called ({mode}): {missed}"
+    print(
+        f"\nFIGURES schemathesis ({mode}): {sum(calls.values())} requests over "
+        f"{len(calls) - len(unsatisfiable)} operations"
+    )
 
 
 def test_the_game_events_page_is_documented_as_a_page():
@@ -126,11 +142,3 @@ def test_a_huge_page_is_cut_to_the_ceiling(client, paired):
     client.raise_request_exception = False
     response = client.get(f"/api/tournaments/?limit={2**63}")
     assert response.status_code == 200
-
-
-def test_figures():
-    if CALLS:
-        print(
-            f"\nFIGURES schemathesis: {sum(CALLS.values())} requests over "
-            f"{len(CALLS)} operations"
-        )

@@ -14,6 +14,7 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from tests.refusals import refused
 from tests.reliability_tests.conftest import gunicorn_server, http
 
 RIGHT = {"username": "mara", "password": "pw-mara-123"}
@@ -31,8 +32,11 @@ def test_the_token_endpoint_refuses_a_username_after_five_failures(director):
     client = APIClient()
     for _ in range(LIMIT - 1):
         response = token(client, "mara", "guess")
-        assert response.status_code == 400
-        assert response.json() == {"non_field_errors": ["Wrong username or password."]}
+        assert refused(response) == {
+            "code": "invalid",
+            "message": "Wrong username or password.",
+            "errors": {"non_field_errors": ["Wrong username or password."]},
+        }
     assert token(client, "mara", "guess").status_code == 429
     blocked = token(client, "mara", "pw-mara-123")
     assert blocked.status_code == 429

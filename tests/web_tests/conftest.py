@@ -20,6 +20,12 @@ from tournaments.pairing import services as pairing_services
 from tournaments.players import services as players_services
 from tournaments.setup import services as setup_services
 
+# How long a browser waits for a page, an element or a condition: generous, for a
+# loaded 2-core machine (10 s failed CI on a busy one: the analysis table of
+# test_player_pages). A wait ends as soon as its condition holds, so the ceiling
+# costs nothing when the test passes.
+WAIT_MS = 60_000
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless",
@@ -199,7 +205,7 @@ def page(browser, csp_violations):
     )
     context.add_init_script(REPORT_CSP_VIOLATIONS)
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(WAIT_MS)
     yield page
     context.close()
     # The live pages' feeds end with the test, before its database is flushed.

@@ -81,7 +81,7 @@ class Reader:
     def read_once(self) -> None:
         """One connection: read up to a random number of messages, then hang up."""
         self.connections += 1
-        conn = http.client.HTTPConnection(self.host, self.port, timeout=10)
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
         headers = {"Accept": "text/event-stream"}
         if self.last is not None:
             headers["Last-Event-ID"] = str(self.last)

@@ -111,10 +111,11 @@ def test_the_game_page_does_not_grow_with_turns(client, director, shared_gcg_dir
     few = queries(client, f"/games/{short.stream.id}/")
     many = queries(client, f"/games/{long.stream.id}/")
     assert many == few
-    # The game's header with its tournament's and its state's snapshot, then who
-    # wrote its notes and when (both games have notes: games.notes).
-    assert few == 2
-    # A turn before the last shows a position the snapshot does not hold: its
-    # events, read in one statement more.
+    # The game's header with its tournament's, the state the store keeps at its
+    # version, then who wrote its notes and when (both games have notes:
+    # games.notes).
+    assert few == 3
+    # A turn before the last shows a position the kept state does not hold: its
+    # events instead (the store is not asked).
     assert queries(client, f"/games/{short.stream.id}/turn/2/") == 3
     assert queries(client, f"/games/{long.stream.id}/turn/2/") == 3

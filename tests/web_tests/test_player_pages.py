@@ -243,7 +243,13 @@ def test_the_best_plays_of_a_turn_and_where_the_move_ranked(
     gid = started.stream.id
     game_services.game_place(game_id=gid, position="8D", word="WINDY", user=director)
     game_services.game_place(game_id=gid, position="H8", word=".A", user=director)
+    # Ended, so the page does not follow the game's feed: a game being recorded
+    # refreshes its viewer when the feed sends the events (at once on opening), and
+    # a refresh landing after the click put the link back in place of the table (a
+    # race a loaded machine lost, whatever the wait).
+    game_services.game_end(game_id=gid, reason="resigned", player=0, user=director)
     page.goto(f"{live_server.url}/games/{gid}/turn/2/")
+    assert not page.locator("#viewer[data-feed-url]").count()
     page.click("text=Best plays on this turn")
     ranking = page.locator("#analysis-slot .played-rank")
     ranking.wait_for()

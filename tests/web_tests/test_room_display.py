@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from tests.web_tests.conftest import REPORT_CSP_VIOLATIONS, sign_in
+from tests.web_tests.conftest import REPORT_CSP_VIOLATIONS, WAIT_MS, sign_in
 from tournaments.models import Player
 from tournaments.players import services as players_services
 from tournaments.setup import services as setup_services
@@ -61,7 +61,7 @@ def _second_page(browser, violations):
     context.expose_function("reportCspViolation", lambda text: violations.append(text))
     context.add_init_script(REPORT_CSP_VIOLATIONS)
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(WAIT_MS)
     return context, page
 
 

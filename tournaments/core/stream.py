@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import cache
@@ -20,11 +19,12 @@ from typing import Any
 from django.db import DatabaseError, connection, transaction
 
 from games import snapshots
+from games.eventstore import kept
 from games.eventstore.codec import Codec
 from games.eventstore.streams import RecordedEvent, StreamKey, StreamType
 from rules import tournament as rt
 from rules.errors import RulesError
-from tournaments.core import events, summaries
+from tournaments.core import aggregate, events, summaries
 from tournaments.core.aggregate import TournamentAggregate, _system_apply
 from tournaments.core.projection import (
     project_tournament,
@@ -34,7 +34,6 @@ from tournaments.models import (
     Player,
     PlayerRound,
     Tournament,
-    TournamentSnapshot,
 )
 
 logger = logging.getLogger(__name__)
@@ -86,13 +85,10 @@ class TournamentStream(StreamType[TournamentAggregate]):
     def stored_state(
         self, stream: StreamKey, version: int
     ) -> tuple[int, TournamentAggregate] | None:
-        # On the primary, as every read of the store.
-        with connection.cursor() as cursor:
-            cursor.execute(_SNAPSHOT_READ, [stream.id, version])
-            row = cursor.fetchone()
-        if row is None:
+        found = kept.kept(stream, version)
+        if found is None:
             return None
-        kept_version, blob = row
+        kept_version, blob = found
         state = snapshots.unseal(
             _SNAPSHOTS, _fingerprint(), stream.id, kept_version, blob
         )
@@ -108,7 +104,7 @@ class TournamentStream(StreamType[TournamentAggregate]):
         # the pickling (a few milliseconds at national scale) once in a while.
         if since // SNAPSHOT_EVERY == version // SNAPSHOT_EVERY:
             return
-        _write_snapshot(stream.id, version, state)
+        _write_snapshot(stream, version, state)
 
     def apply(
         self,
@@ -142,7 +138,6 @@ class TournamentStream(StreamType[TournamentAggregate]):
                 PlayerRound,
                 Player,
                 Director,
-                TournamentSnapshot,
                 Tournament,
             )
         ]
@@ -151,6 +146,7 @@ class TournamentStream(StreamType[TournamentAggregate]):
             # a table with pending trigger events).
             cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
             cursor.execute(f"TRUNCATE {', '.join(tables)}")
+        kept.forget(self.name)
 
     def project(
         self,
@@ -164,51 +160,38 @@ class TournamentStream(StreamType[TournamentAggregate]):
         version = project_tournament(stream.id, state, new_events, full=rebuilding)
         if rebuilding:
             # The rebuild replayed the whole tournament: keep its state.
-            _write_snapshot(stream.id, version, state)
+            _write_snapshot(stream, version, state)
 
 
 _SYSTEM_TYPES = tuple(events.SYSTEM_EVENT_TYPES.values())
 
 
-# Tournament states kept (TournamentSnapshot): one every this many versions.
+# Tournament states kept by the store (games.eventstore.kept): one every this many
+# versions.
 SNAPSHOT_EVERY = 200
 
 
 _SNAPSHOTS = "tournaments.snapshots"
 
 
-_SNAPSHOT_READ = """
-SELECT version, state FROM tournaments_snapshot
-WHERE tournament_id = %s AND version <= %s
-"""
-
-
-# Never replaces a newer state (two workers may keep one at once).
-_SNAPSHOT_WRITE = """
-INSERT INTO tournaments_snapshot (tournament_id, version, state)
-VALUES (%s, %s, %s)
-ON CONFLICT (tournament_id) DO UPDATE
-SET version = excluded.version, state = excluded.state
-WHERE tournaments_snapshot.version < excluded.version
-"""
-
-
 @cache
 def _fingerprint() -> bytes:
-    """The rules' fingerprint and this module's source (TournamentAggregate's)."""
+    """The rules' fingerprint and the sources of what a kept state pickles: the
+    aggregate's class and the system's events (and this module, which seals it)."""
     digest = hashlib.sha256(snapshots.rules_fingerprint())
     digest.update(Path(__file__).read_bytes())
+    digest.update(Path(aggregate.__file__).read_bytes())
     digest.update(Path(events.__file__).read_bytes())
     return digest.digest()
 
 
 def _write_snapshot(
-    tournament_id: uuid.UUID, version: int, state: TournamentAggregate
+    stream: StreamKey, version: int, state: TournamentAggregate
 ) -> None:
-    blob = snapshots.seal(_SNAPSHOTS, _fingerprint(), tournament_id, version, state)
+    blob = snapshots.seal(_SNAPSHOTS, _fingerprint(), stream.id, version, state)
     try:
-        with transaction.atomic(), connection.cursor() as cursor:
-            cursor.execute(_SNAPSHOT_WRITE, [tournament_id, version, blob])
+        with transaction.atomic():
+            kept.keep(stream, version, blob)
     except DatabaseError:
         # A kept state only saves a replay: failing to keep one fails nothing.
-        logger.exception("tournament %s: state not kept", tournament_id)
+        logger.exception("tournament %s: state not kept", stream.id)

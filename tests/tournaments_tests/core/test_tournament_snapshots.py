@@ -1,5 +1,6 @@
-"""A tournament's kept state (TournamentSnapshot): a cold process starts from it and
-applies only the events since, and never trusts one the code cannot vouch for."""
+"""A tournament's kept state (the event store's KeptState, as a game's): a cold
+process starts from it and applies only the events since, and never trusts one the
+code cannot vouch for."""
 
 from __future__ import annotations
 
@@ -7,12 +8,12 @@ import pytest
 from django.db import connection
 
 from games.eventstore.cache import state_cache
+from games.eventstore.models import KeptState
 from games.eventstore.store import read_stream
 from games.eventstore.streams import stream_type
 from tournaments.core import aggregate
 from tournaments.core import stream as core_stream
 from tournaments.core.stream import TournamentStream
-from tournaments.models import TournamentSnapshot
 from tournaments.pairing import services as pairing_services
 from tournaments.players import services as players_services
 from tournaments.results import services as results_services
@@ -78,7 +79,8 @@ def test_a_cold_process_starts_from_the_kept_state(
 ):
     tid, _ = played(director, django_capture_on_commit_callbacks)
     version, _ = aggregate.tournament_state(tid)
-    kept = TournamentSnapshot.objects.get(tournament_id=tid)
+    kept = KeptState.objects.get(stream_id=tid)
+    assert (kept.stream_type, kept.stream_id) == ("tournament", tid)
     assert 0 < kept.version <= version
     state_cache.clear()
 
@@ -96,12 +98,12 @@ def test_a_kept_state_altered_in_the_table_is_not_used(
 ):
     tid, _ = played(director, django_capture_on_commit_callbacks)
     version, _ = aggregate.tournament_state(tid)
-    kept = TournamentSnapshot.objects.get(tournament_id=tid)
+    kept = KeptState.objects.get(stream_id=tid)
     blob = bytearray(kept.state)
     blob[-5] ^= 0xFF
     with connection.cursor() as cursor:
         cursor.execute(
-            "UPDATE tournaments_snapshot SET state = %s WHERE tournament_id = %s",
+            "UPDATE event_kept_state SET state = %s WHERE stream_id = %s",
             [bytes(blob), tid],
         )
     handler = stream_type("tournament")
@@ -118,11 +120,9 @@ def test_a_kept_state_is_only_used_for_its_own_version(
     tid, _ = played(director, django_capture_on_commit_callbacks)
     stream = aggregate.tournament_stream(tid)
     handler = stream_type("tournament")
-    kept = TournamentSnapshot.objects.get(tournament_id=tid)
+    kept = KeptState.objects.get(stream_id=tid)
     assert handler.stored_state(stream, kept.version - 1) is None
-    TournamentSnapshot.objects.filter(tournament_id=tid).update(
-        version=kept.version - 1
-    )
+    KeptState.objects.filter(stream_id=tid).update(version=kept.version - 1)
     assert handler.stored_state(stream, kept.version) is None
 
 
@@ -133,4 +133,4 @@ def test_a_tournament_keeps_no_state_between_the_marks(
     tid, _ = played(director, django_capture_on_commit_callbacks)
     version, _ = aggregate.tournament_state(tid)
     assert version < core_stream.SNAPSHOT_EVERY
-    assert not TournamentSnapshot.objects.filter(tournament_id=tid).exists()
+    assert not KeptState.objects.filter(stream_id=tid).exists()

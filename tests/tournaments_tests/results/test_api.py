@@ -8,6 +8,7 @@ from rest_framework.test import APIClient
 
 from games.eventstore.models import StoredEvent
 from tests.boards import round_games
+from tests.refusals import refused
 from tournaments.models import Player
 from tournaments.pairing import services as pairing_services
 from tournaments.players import services as players_services
@@ -70,15 +71,13 @@ def test_a_director_creates_a_tournament_and_registers_players(api):
 @pytest.mark.django_db
 def test_bad_input_is_a_400_naming_the_field(api, club):
     response = api.post(url(club, "rounds/1/pair"), {"division": "A"}, format="json")
-    assert response.status_code == 400
-    assert "method" in response.json()
+    refused(response, field="method", code="required")
     response = api.post(
         url(club, "results"),
         {"round": -1, "player_a": "x", "player_b": "y", "score_a": 1, "score_b": 2},
         format="json",
     )
-    assert response.status_code == 400
-    assert "round" in response.json()
+    refused(response, field="round", code="min_value")
 
 
 @pytest.mark.django_db

@@ -11,6 +11,7 @@ from games import services as game_services
 from games.eventstore.models import FeedEntry, StoredEvent
 from tests import sse
 from tests.boards import round_games
+from tests.refusals import refused
 from tests.tournaments_tests.ratings.test_exports import drive_open
 
 SSE = {"HTTP_ACCEPT": "text/event-stream"}
@@ -171,8 +172,7 @@ def test_a_bad_position_is_a_400_naming_it(
     riverside_open_id, anon, query, headers, field
 ):
     response = anon.get(f"/api/tournaments/{riverside_open_id}/feed{query}", **headers)
-    assert response.status_code == 400
-    assert field in response.json()
+    refused(response, field=field, code="invalid")
 
 
 @pytest.fixture

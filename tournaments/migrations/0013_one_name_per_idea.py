@@ -11,7 +11,7 @@ LISTED = Q(has_result=True) & (Q(went_first=True) | Q(opponent_id=""))
 
 
 class Migration(migrations.Migration):
-    dependencies = [("tournaments", "0011_tournament_snapshot")]
+    dependencies = [("tournaments", "0012_snapshot_moves_to_the_store")]
 
     operations = [
         migrations.RemoveIndex(
