@@ -33,7 +33,9 @@ class PairingRulesApi(APIView):
         require_division(tournament, division)
         _, state = aggregate.tournament_state(tournament_id)
         assert state.rules is not None
-        return Response(services.options_document(state.rules.options_of(division)))
+        return Response(
+            pairing_serializers.options_document(state.rules.options_of(division))
+        )
 
     @extend_schema(
         request=pairing_serializers.PairingRulesInput,
@@ -52,11 +54,11 @@ class PairingRulesApi(APIView):
         expected_version = changes.pop("expected_version", None)
         _, state = aggregate.tournament_state(tournament_id)
         assert state.rules is not None
-        current = services.options_document(state.rules.options_of(division))
+        current = pairing_serializers.options_document(state.rules.options_of(division))
         result = services.pairing_rules_set(
             tournament_id=tournament_id,
             division=division,
-            options=services.options_from({**current, **changes}),
+            options=pairing_serializers.options_from({**current, **changes}),
             user=request.user,
             expected_version=expected_version,
         )

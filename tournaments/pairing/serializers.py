@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from rest_framework import serializers
 
 from games.serializer_base import BoundedListField, StrictSerializer
 from rules import tournament as rt
-from rules.division_rules import DEFAULT_GIBSON_SPREAD
+from rules.division_rules import (
+    DEFAULT_GIBSON_SPREAD,
+    FixedBoard,
+    PairingOptions,
+)
 from tournaments.core.serializers import (
     ExpectedVersionMixin,
     division_field,
@@ -146,3 +153,34 @@ class PairingRulesFields(StrictSerializer):
 
 class PairingRulesInput(ExpectedVersionMixin, PairingRulesFields):
     pass
+
+
+def options_from(data: Mapping[str, Any]) -> PairingOptions:
+    """The pairing options of a validated ``PairingRulesFields`` document."""
+    return PairingOptions(
+        max_repeats=data["max_repeats"],
+        gibson=data["gibson"],
+        gibson_spread=data["gibson_spread"],
+        prize_places=data["prize_places"],
+        prize_bands=tuple(data["prize_bands"]),
+        fixed_boards=tuple(
+            FixedBoard(pin["player_id"], pin["board"]) for pin in data["fixed_boards"]
+        ),
+        init_fontes_rounds=data["init_fontes_rounds"],
+    )
+
+
+def options_document(options: PairingOptions) -> dict[str, Any]:
+    """The document ``options_from`` reads."""
+    return {
+        "max_repeats": options.max_repeats,
+        "gibson": options.gibson,
+        "gibson_spread": options.gibson_spread,
+        "prize_places": options.prize_places,
+        "prize_bands": list(options.prize_bands),
+        "fixed_boards": [
+            {"player_id": pin.player_id, "board": pin.board}
+            for pin in options.fixed_boards
+        ],
+        "init_fontes_rounds": options.init_fontes_rounds,
+    }

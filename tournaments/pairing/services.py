@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import secrets
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from games.eventstore.store import (
@@ -19,7 +19,6 @@ from games.eventstore.store import (
 from rules import pairing as rp
 from rules import tournament as rt
 from rules.division_rules import (
-    FixedBoard,
     PairingOptions,
 )
 from rules.errors import RulesError
@@ -148,34 +147,3 @@ def pairing_rules_set(
 
 
 # --- Between the API's documents and the rules' values ------------------------------
-
-
-def options_from(data: Mapping[str, Any]) -> PairingOptions:
-    """The pairing options of a validated ``PairingRulesFields`` document."""
-    return PairingOptions(
-        max_repeats=data["max_repeats"],
-        gibson=data["gibson"],
-        gibson_spread=data["gibson_spread"],
-        prize_places=data["prize_places"],
-        prize_bands=tuple(data["prize_bands"]),
-        fixed_boards=tuple(
-            FixedBoard(pin["player_id"], pin["board"]) for pin in data["fixed_boards"]
-        ),
-        init_fontes_rounds=data["init_fontes_rounds"],
-    )
-
-
-def options_document(options: PairingOptions) -> dict[str, Any]:
-    """The document ``options_from`` reads."""
-    return {
-        "max_repeats": options.max_repeats,
-        "gibson": options.gibson,
-        "gibson_spread": options.gibson_spread,
-        "prize_places": options.prize_places,
-        "prize_bands": list(options.prize_bands),
-        "fixed_boards": [
-            {"player_id": pin.player_id, "board": pin.board}
-            for pin in options.fixed_boards
-        ],
-        "init_fontes_rounds": options.init_fontes_rounds,
-    }

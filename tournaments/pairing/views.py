@@ -24,7 +24,7 @@ from tournaments.core.pages import (
 )
 from tournaments.models import Tournament
 from tournaments.pairing import selectors as pairing_selectors
-from tournaments.pairing import services
+from tournaments.pairing import serializers, services
 from tournaments.pairing.forms import PairForm, PairingRulesForm
 from tournaments.players import selectors as players_selectors
 from tournaments.results import presenters
@@ -64,7 +64,7 @@ def manage_pairing_rules(
             lambda: services.pairing_rules_set(
                 tournament_id=tournament_id,
                 division=division,
-                options=services.options_from(document),
+                options=serializers.options_from(document),
                 user=request.user,
             ),
             PAIRING_FIELDS,

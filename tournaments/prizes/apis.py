@@ -55,7 +55,7 @@ class PrizesApi(APIView):
         result = services.prize_table_set(
             tournament_id=tournament_id,
             division=division,
-            table=services.table_from(data.validated_data),
+            table=prizes_serializers.table_from(data.validated_data),
             user=request.user,
             expected_version=data.validated_data.get("expected_version"),
         )

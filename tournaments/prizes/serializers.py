@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
+from typing import Any
 
 from rest_framework import serializers
 
 from games.serializer_base import StrictSerializer
-from rules.division_rules import PrizeKind, TieBreak, TieRule
+from rules.division_rules import (
+    Prize,
+    PrizeKind,
+    PrizeTable,
+    RatingClass,
+    TieBreak,
+    TieRule,
+)
 from tournaments.core.serializers import ExpectedVersionMixin
 
 
@@ -80,3 +89,29 @@ class PrizeBoardOutput(serializers.Serializer):
     classes = RatingClassField(many=True)
     player_classes = serializers.DictField(child=serializers.CharField())
     prizes = PrizeLineOutput(many=True)
+
+
+def table_from(data: Mapping[str, Any]) -> PrizeTable:
+    """The prize table of a validated ``PrizeTableFields`` document (amounts in
+    currency units become whole cents)."""
+    return PrizeTable(
+        classes=tuple(
+            RatingClass(c["name"], c["lowest"], c["highest"]) for c in data["classes"]
+        ),
+        prizes=tuple(_prize_from(p) for p in data["prizes"]),
+    )
+
+
+def _prize_from(data: Mapping[str, Any]) -> Prize:
+    return Prize(
+        kind=PrizeKind(data["kind"]),
+        amount=int(Decimal(data["amount"]) * 100),
+        place=data["place"],
+        rating_class=data["rating_class"],
+        ties=TieRule(data["ties"]),
+        tie_break=TieBreak(data["tie_break"]),
+        exclusive=data["exclusive"],
+        label=data["label"],
+        first_round=data["first_round"],
+        last_round=data["last_round"],
+    )

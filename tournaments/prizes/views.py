@@ -18,7 +18,7 @@ from tournaments.core.pages import (
     submit,
     tournament_rules,
 )
-from tournaments.prizes import presenters, selectors, services
+from tournaments.prizes import presenters, selectors, serializers, services
 from tournaments.prizes.forms import PrizeTableForm
 
 
@@ -65,7 +65,7 @@ def manage_prizes(
                 lambda: services.prize_table_set(
                     tournament_id=tournament_id,
                     division=division,
-                    table=services.table_from(document),
+                    table=serializers.table_from(document),
                     user=request.user,
                 ),
                 {**dict.fromkeys(lines, "text"), "classes": "text", "prizes": "text"},

@@ -19,8 +19,8 @@ from tournaments.core import access, aggregate
 from tournaments.core import serializers as core_serializers
 from tournaments.core.api import command_response, get_tournament, require_division
 from tournaments.models import Tournament
+from tournaments.setup import selectors, services
 from tournaments.setup import serializers as setup_serializers
-from tournaments.setup import services
 
 
 class TournamentListCreateApi(ListAPIView):
@@ -89,7 +89,7 @@ class DivisionApi(APIView):
         require_division(tournament, division)
         _, state = aggregate.tournament_state(tournament_id)
         assert state.rules is not None
-        return Response(services.division_document(state.rules, division))
+        return Response(selectors.division_document(state.rules, division))
 
     @extend_schema(
         request=setup_serializers.DivisionPatchInput,

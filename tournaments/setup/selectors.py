@@ -8,6 +8,7 @@ import uuid
 from typing import Any
 
 from config.replicas import reading
+from rules import tournament as rt
 
 # --- A tournament's page -------------------------------------------------------------
 
@@ -46,3 +47,16 @@ def division_summaries(
         }
         for name, players, last, games in rows
     ]
+
+
+def division_document(state: rt.TournamentState, division: str) -> dict[str, Any]:
+    """The division as the API shows it: what its games are played with."""
+    own = state.setup_of(division)
+    played = state.game_setup(division)
+    return {
+        "name": division,
+        "tile_set": played.tile_set,
+        "lexicon": played.lexicon,
+        "own_tile_set": own.tile_set,
+        "own_lexicon": own.lexicon,
+    }

@@ -208,16 +208,3 @@ def division_change(
     return append_as_director(
         tournament_id, events, user=user, expected_version=expected_version
     )
-
-
-def division_document(state: rt.TournamentState, division: str) -> dict[str, Any]:
-    """The division as the API shows it: what its games are played with."""
-    own = state.setup_of(division)
-    played = state.game_setup(division)
-    return {
-        "name": division,
-        "tile_set": played.tile_set,
-        "lexicon": played.lexicon,
-        "own_tile_set": own.tile_set,
-        "own_lexicon": own.lexicon,
-    }
