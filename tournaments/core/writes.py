@@ -9,8 +9,8 @@ so that one request loads it once.
 
 Usage::
 
-    result = append_as_director(tid, [rt.DivisionAdded(name="B")], user=mara,
-                                expected_version=12)
+    result = append_as_director(tournament_id=tid, events=[rt.DivisionAdded(name="B")],
+                                user=mara, expected_version=12)
     result = append_as_director(tid, events, user=mara, expected_version=None,
                                 loaded=(version, aggregate))
     tournament_append(tournament_id=tid, events=[...], user=mara)
@@ -51,9 +51,9 @@ RETRIES = 25
 
 
 def append_as_director(
+    *,
     tournament_id: uuid.UUID,
     events: Sequence[object],
-    *,
     user: Any,
     expected_version: int | None,
     loaded: tuple[int, TournamentAggregate] | None = None,
@@ -143,5 +143,8 @@ def tournament_append(
 ) -> AppendResult:
     """Append director events as they are (the API's generic path)."""
     return append_as_director(
-        tournament_id, events, user=user, expected_version=expected_version
+        tournament_id=tournament_id,
+        events=events,
+        user=user,
+        expected_version=expected_version,
     )

@@ -88,7 +88,10 @@ def round_pair(
             options=state.rules.options_of(division),
         )
     return append_as_director(
-        tournament_id, [event], user=user, expected_version=expected_version
+        tournament_id=tournament_id,
+        events=[event],
+        user=user,
+        expected_version=expected_version,
     )
 
 
@@ -134,8 +137,8 @@ def pairing_rules_set(
     """
     try:
         return append_as_director(
-            tournament_id,
-            [rt.PairingRulesSet(division=division, options=options)],
+            tournament_id=tournament_id,
+            events=[rt.PairingRulesSet(division=division, options=options)],
             user=user,
             expected_version=expected_version,
         )

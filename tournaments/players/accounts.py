@@ -136,7 +136,10 @@ def player_link_account(
 ) -> AppendResult:
     event = events.PlayerAccountLinked(player_id=player_id, user_id=account.pk)
     return append_as_director(
-        tournament_id, [event], user=user, expected_version=expected_version
+        tournament_id=tournament_id,
+        events=[event],
+        user=user,
+        expected_version=expected_version,
     )
 
 

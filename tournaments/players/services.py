@@ -65,8 +65,8 @@ def players_register(
         raise ValueError("no players to register")
 
     return append_as_director(
-        tournament_id,
-        [*events, *link_events(events)],
+        tournament_id=tournament_id,
+        events=[*events, *link_events(events)],
         user=user,
         expected_version=expected_version,
     )
@@ -87,7 +87,10 @@ def player_withdraw(
         policy=rt.WithdrawalPolicy(policy),
     )
     return append_as_director(
-        tournament_id, [event], user=user, expected_version=expected_version
+        tournament_id=tournament_id,
+        events=[event],
+        user=user,
+        expected_version=expected_version,
     )
 
 
@@ -101,7 +104,10 @@ def player_reactivate(
 ) -> AppendResult:
     event = rt.PlayerReactivated(player_id=player_id, from_round=from_round)
     return append_as_director(
-        tournament_id, [event], user=user, expected_version=expected_version
+        tournament_id=tournament_id,
+        events=[event],
+        user=user,
+        expected_version=expected_version,
     )
 
 
@@ -116,7 +122,10 @@ def director_add(
         user_id=new_director.pk, username=new_director.get_username()
     )
     return append_as_director(
-        tournament_id, [event], user=user, expected_version=expected_version
+        tournament_id=tournament_id,
+        events=[event],
+        user=user,
+        expected_version=expected_version,
     )
 
 
@@ -163,7 +172,10 @@ def player_edit(
     if player is not None and rating is not None and rating != player.rating:
         notes = _paired_with_old_rating(state.rules, player)
     result = append_as_director(
-        tournament_id, [event], user=user, expected_version=expected_version
+        tournament_id=tournament_id,
+        events=[event],
+        user=user,
+        expected_version=expected_version,
     )
     return Correction(result, notes)
 
@@ -223,7 +235,10 @@ def team_add(
             "role",
         )
     return append_as_director(
-        tournament_id, [event], user=user, expected_version=expected_version
+        tournament_id=tournament_id,
+        events=[event],
+        user=user,
+        expected_version=expected_version,
     )
 
 
@@ -242,7 +257,10 @@ def team_remove(
     else:
         event = core_events.DirectorRemoved(user_id=account.pk)
     return append_as_director(
-        tournament_id, [event], user=user, expected_version=expected_version
+        tournament_id=tournament_id,
+        events=[event],
+        user=user,
+        expected_version=expected_version,
     )
 
 
@@ -295,7 +313,10 @@ def late_entry(
             for round_ in range(1, state.rules.paired_rounds(division) + 1)
         )
     return append_as_director(
-        tournament_id, events, user=user, expected_version=expected_version
+        tournament_id=tournament_id,
+        events=events,
+        user=user,
+        expected_version=expected_version,
     )
 
 
@@ -323,5 +344,8 @@ def round_missed(
     if isinstance(round_, int) and round_ < state.rules.settings.rounds:
         events.append(rt.PlayerReactivated(player_id=player_id, from_round=round_ + 1))
     return append_as_director(
-        tournament_id, events, user=user, expected_version=expected_version
+        tournament_id=tournament_id,
+        events=events,
+        user=user,
+        expected_version=expected_version,
     )

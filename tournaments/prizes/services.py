@@ -28,8 +28,8 @@ def prize_table_set(
     """Set the division's rating classes and prize table (replacing the earlier
     one)."""
     return append_as_director(
-        tournament_id,
-        [rt.PrizeTableSet(division=division, table=table)],
+        tournament_id=tournament_id,
+        events=[rt.PrizeTableSet(division=division, table=table)],
         user=user,
         expected_version=expected_version,
     )

@@ -72,7 +72,10 @@ def _append_naming_lines(
     """Append as a director; a refusal names the file line its event came from."""
     try:
         return append_as_director(
-            tournament_id, events, user=user, expected_version=expected_version
+            tournament_id=tournament_id,
+            events=events,
+            user=user,
+            expected_version=expected_version,
         )
     except EventRejectedError as error:
         raise _with_line(error, events) from None
@@ -287,8 +290,8 @@ def ratings_list_import(
     if not updates.events:
         return None, updates
     result = append_as_director(
-        tournament_id,
-        list(updates.events),
+        tournament_id=tournament_id,
+        events=list(updates.events),
         user=user,
         expected_version=version if expected_version is None else expected_version,
     )

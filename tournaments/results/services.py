@@ -77,8 +77,8 @@ def result_record(
         game_id=game_id,
     )
     return append_as_director(
-        tournament_id,
-        [_linked_game(tournament_id, event)],
+        tournament_id=tournament_id,
+        events=[_linked_game(tournament_id, event)],
         user=user,
         expected_version=expected_version,
         loaded=loaded,
@@ -118,8 +118,8 @@ def result_amend(
         reason=reason,
     )
     return append_as_director(
-        tournament_id,
-        [_linked_game(tournament_id, event)],
+        tournament_id=tournament_id,
+        events=[_linked_game(tournament_id, event)],
         user=user,
         expected_version=expected_version,
         results_only=True,
@@ -137,8 +137,8 @@ def forfeit_record(
 ) -> AppendResult:
     event = rt.ForfeitRecorded(round=round_, absentee=absentee)
     return append_as_director(
-        tournament_id,
-        [event],
+        tournament_id=tournament_id,
+        events=[event],
         user=user,
         expected_version=expected_version,
         loaded=loaded,

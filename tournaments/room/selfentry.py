@@ -77,8 +77,8 @@ def self_entry_set(
 ) -> AppendResult:
     """Turn self-entry on or off (directors only)."""
     return append_as_director(
-        tournament_id,
-        [core_events.SelfEntryChanged(enabled=enabled)],
+        tournament_id=tournament_id,
+        events=[core_events.SelfEntryChanged(enabled=enabled)],
         user=user,
         expected_version=None,
     )

@@ -102,8 +102,8 @@ def tournament_publish(
     expected_version: int | None = None,
 ) -> AppendResult:
     return append_as_director(
-        tournament_id,
-        [core_events.PublicationChanged(published=published)],
+        tournament_id=tournament_id,
+        events=[core_events.PublicationChanged(published=published)],
         user=user,
         expected_version=expected_version,
     )
@@ -118,8 +118,8 @@ def division_rename(
     expected_version: int | None = None,
 ) -> AppendResult:
     return append_as_director(
-        tournament_id,
-        [rt.DivisionRenamed(name=name, new_name=new_name)],
+        tournament_id=tournament_id,
+        events=[rt.DivisionRenamed(name=name, new_name=new_name)],
         user=user,
         expected_version=expected_version,
     )
@@ -157,8 +157,8 @@ def settings_change(
     if "rating_system" in fields:
         fields["rating_system"] = rt.RatingSystem(fields["rating_system"])
     return append_as_director(
-        tournament_id,
-        [rt.SettingsChanged(**fields)],
+        tournament_id=tournament_id,
+        events=[rt.SettingsChanged(**fields)],
         user=user,
         expected_version=expected_version,
     )
@@ -175,8 +175,8 @@ def game_setup_set(
     """Set the tile set and lexicon the division's games are played with (None
     fields: the tournament's); games already started keep theirs."""
     return append_as_director(
-        tournament_id,
-        [rt.GameSetupSet(division=division, setup=setup)],
+        tournament_id=tournament_id,
+        events=[rt.GameSetupSet(division=division, setup=setup)],
         user=user,
         expected_version=expected_version,
     )
@@ -206,5 +206,8 @@ def division_change(
             )
         )
     return append_as_director(
-        tournament_id, events, user=user, expected_version=expected_version
+        tournament_id=tournament_id,
+        events=events,
+        user=user,
+        expected_version=expected_version,
     )

@@ -70,8 +70,8 @@ def test_a_command_from_a_stale_loaded_state_is_told_to_reload(club, director, g
     _record(club, games[0], director)
     with pytest.raises(ConcurrencyError):
         append_as_director(
-            club,
-            [rt.ForfeitRecorded(round=1, absentee=games[1].first.player_id)],
+            tournament_id=club,
+            events=[rt.ForfeitRecorded(round=1, absentee=games[1].first.player_id)],
             user=director,
             expected_version=None,
             loaded=loaded,
