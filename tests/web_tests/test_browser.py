@@ -59,11 +59,12 @@ def test_a_director_enters_a_round_by_keyboard_and_sees_the_standings_change(
     page.keyboard.press("Backspace")
     page.keyboard.type("11")
     note.filter(has_text="has a bye").wait_for()
-    # Submitting anyway stores nothing.
+    # Submitting anyway stores nothing: the rules refuse the pairing, on the field
+    # their refusal names (the opponent typed for a player who has a bye).
     page.keyboard.press("Tab")
     with page.expect_response(lambda r: r.request.method == "POST"):
         type_slip(page, 400, 1, 350)
-    page.locator('.note.error[data-for="a_number"]', has_text="has a bye").wait_for()
+    page.locator('.note.error[data-for="b_number"]', has_text="has a bye").wait_for()
     assert not any(game.has_result for game in round_games(paired, 1))
 
     # Clear the slip, then five slips, keyboard only.
