@@ -1,6 +1,6 @@
 """The audit: every event of a tournament, who and when, in words.
 
-Each event type has a summary (``audit.summaries``); a correction shows the old and the
+Each event type has a summary (``core.summaries``); a correction shows the old and the
 new values.
 """
 

@@ -1,5 +1,6 @@
-"""What the console's forms share: the field of a lexicon, number inputs, and
-putting the rules' refusal on the field it names (``show_refusal``).
+"""What the console's forms share: the field of a lexicon, number inputs, and the
+bounds of a plausible score. (A refusal goes on the field it names through
+``games.refusals.show_refusal``, the one way every page shows one.)
 """
 
 from __future__ import annotations

@@ -1,4 +1,6 @@
-"""The ratings exports: read-only REST lists, a change feed and submission files.
+"""The ratings files' API: the exports (read-only REST lists, a change feed and
+submission files) and the imports (tsh's ``.t`` and ``config.tsh``, a ``.TOU``, a
+ratings body's list).
 
 Usage (a ratings body's sync)::
 

@@ -1,5 +1,6 @@
-"""Reads of the tournament itself: the list a user may see, a tournament's
-divisions at a glance.
+"""Reads of the tournament itself: a tournament's divisions at a glance, and a
+division as the API shows it (the list a user may see is an access rule:
+``core.access.readable_tournaments``).
 """
 
 from __future__ import annotations
