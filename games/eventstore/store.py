@@ -637,7 +637,6 @@ class _Queued:
     events: list[NewEvent]
     recorded_by: Any
     correlation_id: uuid.UUID | None
-    check: Callable[[int, Any], None] | None
     woken: threading.Event = field(default_factory=threading.Event)
     leads: bool = False
     result: AppendResult | None = None
@@ -669,7 +668,6 @@ def append_queued(
     *,
     recorded_by: Any = None,
     correlation_id: uuid.UUID | None = None,
-    check: Callable[[int, Any], None] | None = None,
 ) -> AppendResult:
     """Append `events` at whatever version the stream has when their turn comes,
     together with the other appends to the stream this process's threads queued
@@ -677,8 +675,8 @@ def append_queued(
 
     For facts that do not depend on what the caller saw (a result from a slip).
     Each append is validated on the state the ones before it left, and stands or
-    falls alone: `check(version, state)` may raise to refuse it (a permission), the
-    rules may reject it, and either error is raised to its caller only. One thread
+    falls alone: the rules may reject it, and the error is raised to its caller
+    only (who may append was decided before it was queued). One thread
     writes the queue while the others wait; under five directors entering results
     into one tournament, each append used to wait for every other one's projection
     and commit in turn (the lock queue was most of its 150-220 ms at p95). A stale
@@ -693,7 +691,6 @@ def append_queued(
         [e if isinstance(e, NewEvent) else NewEvent(e) for e in events],
         recorded_by,
         correlation_id,
-        check,
     )
     with _queues.lock:
         _queues.waiting.setdefault(stream, []).append(queued)
@@ -811,14 +808,12 @@ def _insert_queued(
 def _validate_queued(
     handler: StreamType[Any], batch: list[_Queued], current: int, state: Any
 ) -> list[tuple[_Queued, Any]]:
-    """The appends the checks and the rules accept, each on the state the accepted
+    """The appends the rules accept, each on the state the accepted
     ones before it left, with that state; a refused one keeps its error for its
     caller alone."""
     accepted = []
     for queued in batch:
         try:
-            if queued.check is not None:
-                queued.check(current, state)
             state = _validate(handler, state, queued.events, current)
         except Exception as error:  # refused: this append alone
             queued.error = error

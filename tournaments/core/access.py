@@ -69,7 +69,7 @@ def require_team(state: TournamentAggregate, user: Any) -> None:
         raise PermissionDenied("Only this tournament's team may do that.")
 
 
-def _refuse_unless(
+def refuse_unless(
     allowed: Callable[[TournamentAggregate, Any], bool],
     version: int,
     state: TournamentAggregate,

@@ -11,8 +11,8 @@ Usage::
 
     result = append_as_director(tournament_id=tid, events=[rt.DivisionAdded(name="B")],
                                 user=mara, expected_version=12)
-    result = append_as_director(tid, events, user=mara, expected_version=None,
-                                loaded=(version, aggregate))
+    result = append_as_director(tournament_id=tid, events=events, user=mara,
+                                expected_version=None, loaded=(version, aggregate))
     tournament_append(tournament_id=tid, events=[...], user=mara)
 """
 
@@ -35,7 +35,7 @@ from games.eventstore.store import (
     lock_stream,
 )
 from games.eventstore.streams import StreamKey
-from tournaments.core.access import _refuse_unless, is_director, may_enter_results
+from tournaments.core.access import is_director, may_enter_results, refuse_unless
 from tournaments.core.aggregate import (
     TournamentAggregate,
     tournament_state,
@@ -87,7 +87,7 @@ def append_as_director(
     lock instead (``lock_stream``) and appends at the version it finds."""
     version, state = loaded if loaded is not None else tournament_state(tournament_id)
     allowed = may_enter_results if results_only else is_director
-    _refuse_unless(allowed, version, state, user, tournament_id)
+    refuse_unless(allowed, version, state, user, tournament_id)
     stream = tournament_stream(tournament_id)
     if not (retry and expected_version is None):
         return append(
