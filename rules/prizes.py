@@ -50,8 +50,8 @@ from rules.division_rules import (
 )
 from rules.figures import Figure, PlayedSide, figure
 from rules.outcome import half_points
-from rules.standings import StandingRow, standings
 from rules.tournament import Entry, TournamentState
+from rules.tournament.standings import StandingRow, standings
 
 __all__ = [
     "Award",

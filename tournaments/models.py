@@ -154,9 +154,9 @@ class PlayerRound(models.Model):
 
     The one read model of results. Each row is ``rules.tournament.Entry`` (what
     round ``round`` was for the player) stored field for field, with the player's
-    rank and running totals after that round (``rules.standings``). Standings,
-    scorecards, pairings, the ratings lists and every submission file read these
-    rows; none of them decides a result again. Round 0 holds the pre-event order
+    rank and running totals after that round (``rules.tournament.standings``).
+    Standings, scorecards, pairings, the ratings lists and every submission file read
+    these rows; none of them decides a result again. Round 0 holds the pre-event order
     (no entry: ``kind`` "unplayed"). Every player of a division has a row for
     every round from 0 to the division's last paired round.
     """
@@ -173,9 +173,9 @@ class PlayerRound(models.Model):
     name = models.CharField(max_length=200)
     rating = models.IntegerField()
     withdrawn = models.BooleanField(default=False)
-    # The standing after the round (rules.standings.StandingRow): the place in the
-    # standings' order (1 first) and the rank (shared by equals; none for a player
-    # left out of the ranking, as tsh leaves out withdrawn players).
+    # The standing after the round (rules.tournament.standings.StandingRow): the
+    # place in the standings' order (1 first) and the rank (shared by equals; none
+    # for a player left out of the ranking, as tsh leaves out withdrawn players).
     position = models.PositiveIntegerField()
     rank = models.PositiveIntegerField(null=True)
     wins = models.PositiveIntegerField()
@@ -259,7 +259,7 @@ class PlayerRound(models.Model):
 
     @property
     def record(self) -> str:
-        from rules.standings import format_record
+        from rules.tournament.standings import format_record
 
         return format_record(self.wins, self.losses, self.draws)
 

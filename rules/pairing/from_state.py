@@ -22,7 +22,6 @@ from rules.pairing.repeats import meetings_before
 from rules.pairing.round_robin import pair_round_robin
 from rules.pairing.systems import Pairing, System
 from rules.records import EntryKind
-from rules.standings import ranked_player_ids
 from rules.tournament import (
     PairingMethod,
     RoundPaired,
@@ -30,6 +29,7 @@ from rules.tournament import (
     TournamentState,
     WithdrawalPolicy,
 )
+from rules.tournament.standings import ranked_player_ids
 
 
 def pairing_inputs(

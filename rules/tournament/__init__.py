@@ -5,8 +5,9 @@ pairings, results and every player's running totals) is the fold of those events
 standings are always the replay of the log. ``apply`` is incremental: an event
 recomputes only the (player, round) cells it can change, and keeps each player's
 totals up to date, so a result costs tens of microseconds even in a 500-player,
-31-round division. ``rules.standings`` reads the totals; ``rules.pairing`` computes
-system pairings from the state; ``rules.tsh`` reads and writes tsh ``.t`` files.
+31-round division. ``rules.tournament.standings`` reads the totals;
+``rules.pairing`` computes system pairings from the state; ``rules.tsh`` reads and
+writes tsh ``.t`` files.
 
 The package holds one module per part, in the order each builds on the last:
 ``enums`` (named choices), ``events``, ``state`` (the state values), ``checks``,

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from rules.records import EntryKind
-from rules.standings import StandingRow, format_record, standings
 from rules.tournament import (
     Board,
     DivisionAdded,
@@ -20,6 +19,7 @@ from rules.tournament import (
     apply,
     replay,
 )
+from rules.tournament.standings import StandingRow, format_record, standings
 
 
 def created(ratings: list[int], **settings: object) -> TournamentState:

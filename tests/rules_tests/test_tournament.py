@@ -10,7 +10,6 @@ import pytest
 
 from rules.errors import RulesError
 from rules.records import EntryKind
-from rules.standings import standings
 from rules.tournament import (
     EVENT_TYPES,
     Board,
@@ -35,6 +34,7 @@ from rules.tournament import (
     replay,
     tournament_to_records,
 )
+from rules.tournament.standings import standings
 
 
 def created(players: int = 4, **settings: object) -> TournamentState:

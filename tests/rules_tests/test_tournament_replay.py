@@ -7,7 +7,6 @@ import dataclasses
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules.standings import standings
 from rules.tournament import (
     Board,
     DivisionAdded,
@@ -28,6 +27,7 @@ from rules.tournament import (
     derive_cards,
     replay,
 )
+from rules.tournament.standings import standings
 
 ROUNDS = 6
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from rules.records import DivisionRecord, EntryKind, PlayerRecord, RoundEntry
-from rules.standings import standings
 from rules.tournament import (
     Board,
     DivisionAdded,
@@ -21,6 +20,7 @@ from rules.tournament import (
     replay,
     tournament_to_records,
 )
+from rules.tournament.standings import standings
 from rules.tsh import TshError, read_t, t_to_events, write_t
 
 ROUND_ROBIN = """\

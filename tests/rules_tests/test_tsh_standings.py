@@ -15,7 +15,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.standings import standings
 from rules.tournament import (
     DivisionAdded,
     Ranking,
@@ -24,6 +23,7 @@ from rules.tournament import (
     replay,
     tournament_to_records,
 )
+from rules.tournament.standings import standings
 from rules.tsh import (
     MAX_LINE_CHARS,
     TshError,

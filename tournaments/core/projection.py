@@ -22,7 +22,7 @@ from games.eventstore.sql import BulkInsert
 from games.eventstore.streams import RecordedEvent
 from rules import tournament as rt
 from rules.records import EntryKind
-from rules.standings import StandingRow, standings
+from rules.tournament.standings import StandingRow, standings
 from tournaments.core import events as core_events
 from tournaments.core.aggregate import TournamentAggregate
 from tournaments.models import (

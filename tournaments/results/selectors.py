@@ -13,7 +13,7 @@ from typing import Any
 
 from config.replicas import reading
 from rules.outcome import record_points
-from rules.standings import format_record
+from rules.tournament.standings import format_record
 from tournaments.models import PlayerRound, Tournament
 
 # Serves the latest standings too: the subquery finds the division's last round

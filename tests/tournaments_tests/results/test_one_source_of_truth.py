@@ -31,7 +31,7 @@ from rest_framework.test import APIClient
 from games.eventstore.cache import state_cache
 from rules import tournament as rt
 from rules.records import EntryKind
-from rules.standings import StandingRow, standings
+from rules.tournament.standings import StandingRow, standings
 from rules.tsh import read_t
 from tests.boards import round_games
 from tournaments.core import aggregate as core_aggregate
