@@ -68,6 +68,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from rules.errors import RulesError
+from rules.outcome import DRAW_POINTS, LOSS_POINTS, WIN_POINTS
 from rules.records import DivisionRecord, EntryKind, PlayerRecord, RoundEntry
 
 __all__ = [
@@ -621,6 +622,28 @@ def rated_entries(player: PlayerRecord) -> tuple[RoundEntry, ...]:
         and entry.opponent is not None
         and entry.result is not None
     )
+
+
+def rated_record(player: PlayerRecord, after_round: int) -> dict[str, int]:
+    """The player's record through `after_round` as the estimates show it: rated
+    games only (won, lost, drawn, and their spread, uncapped), then the byes and
+    forfeits beside them."""
+    counted = [entry for entry in player.rounds if entry.round <= after_round]
+    games = [entry for entry in rated_entries(player) if entry.round <= after_round]
+    kinds = [entry.kind for entry in counted]
+    return {
+        "games": len(games),
+        "wins": sum(1 for entry in games if entry.result == WIN_POINTS),
+        "losses": sum(1 for entry in games if entry.result == LOSS_POINTS),
+        "draws": sum(1 for entry in games if entry.result == DRAW_POINTS),
+        "spread": sum(
+            (entry.own_score or 0) - (entry.opponent_score or 0) for entry in games
+        ),
+        "byes": kinds.count(EntryKind.BYE),
+        "forfeits": kinds.count(EntryKind.FORFEIT_WIN)
+        + kinds.count(EntryKind.FORFEIT_LOSS)
+        + kinds.count(EntryKind.WITHDRAWAL_FORFEIT),
+    }
 
 
 def division_rated_games(division: DivisionRecord) -> tuple[RatedGame, ...]:

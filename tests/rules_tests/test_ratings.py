@@ -690,3 +690,33 @@ def test_absp_running_rating_counts_whole_events_up_to_150_games() -> None:
 def test_absp_running_rating_is_never_below_50() -> None:
     assert absp_running_rating([AbspEvent(30 * 5, 5)]) == ABSP.floor == 50
     assert absp_running_rating([]) is None
+
+
+def test_the_rated_record_counts_rated_games_and_the_rounds_beside_them():
+    from rules.ratings import rated_record
+    from rules.records import EntryKind, PlayerRecord, RoundEntry
+
+    rounds = (
+        RoundEntry(
+            1, EntryKind.GAME, opponent=2, own_score=400, opponent_score=350, result=1.0
+        ),
+        RoundEntry(2, EntryKind.BYE, own_score=50, result=1.0),
+        RoundEntry(
+            3, EntryKind.GAME, opponent=3, own_score=300, opponent_score=380, result=0.0
+        ),
+        RoundEntry(
+            4, EntryKind.GAME, opponent=4, own_score=390, opponent_score=390, result=0.5
+        ),
+        RoundEntry(5, EntryKind.FORFEIT_LOSS, result=0.0),
+    )
+    player = PlayerRecord(number=1, name="Ann", rating=1500, rounds=rounds)
+    assert rated_record(player, 5) == {
+        "games": 3,
+        "wins": 1,
+        "losses": 1,
+        "draws": 1,
+        "spread": -30,
+        "byes": 1,
+        "forfeits": 1,
+    }
+    assert rated_record(player, 2)["games"] == 1

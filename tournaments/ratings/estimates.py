@@ -35,7 +35,6 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from games.eventstore.feed import read_feed
 from games.eventstore.models import StoredEvent
 from games.eventstore.streams import stream_type
-from rules.outcome import DRAW_POINTS, LOSS_POINTS, WIN_POINTS
 from rules.ratings import (
     ABSP,
     WESPA,
@@ -45,7 +44,7 @@ from rules.ratings import (
     absp_running_rating,
     elo_system,
     rate_division,
-    rated_entries,
+    rated_record,
 )
 from rules.records import DivisionRecord, EntryKind, PlayerRecord, TournamentRecord
 from rules.submissions import format_absp_csv
@@ -365,25 +364,6 @@ class PlayerEstimate:
     absp_rating: int | None
 
 
-def _record_counts(player: PlayerRecord, after_round: int) -> dict[str, int]:
-    counted = [entry for entry in player.rounds if entry.round <= after_round]
-    games = [entry for entry in rated_entries(player) if entry.round <= after_round]
-    kinds = [entry.kind for entry in counted]
-    return {
-        "games": len(games),
-        "wins": sum(1 for entry in games if entry.result == WIN_POINTS),
-        "losses": sum(1 for entry in games if entry.result == LOSS_POINTS),
-        "draws": sum(1 for entry in games if entry.result == DRAW_POINTS),
-        "spread": sum(
-            (entry.own_score or 0) - (entry.opponent_score or 0) for entry in games
-        ),
-        "byes": kinds.count(EntryKind.BYE),
-        "forfeits": kinds.count(EntryKind.FORFEIT_WIN)
-        + kinds.count(EntryKind.FORFEIT_LOSS)
-        + kinds.count(EntryKind.WITHDRAWAL_FORFEIT),
-    }
-
-
 def _estimate(
     record: TournamentRecord, player: PlayerRecord, after: int, **estimates: Any
 ) -> PlayerEstimate:
@@ -405,7 +385,7 @@ def _estimate(
         after_round=after,
         rating_system=record.rating_system,
         rating_change=None if not player.rating else new - player.rating,
-        **_record_counts(player, after),
+        **rated_record(player, after),
         **fields,
     )
 
