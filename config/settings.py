@@ -191,22 +191,35 @@ FEED_POLL_SECONDS = 0.5
 FEED_KEEPALIVE_SECONDS = 5
 FEED_RETRY_MS = 1000
 # One sign-in throttle for every way in (config/auth.py): django-axes counts failures
-# in the database, which every worker and machine shares, per username and per
-# address (so spraying one password over many usernames is limited too).
+# in the database, which every worker and machine shares. A hard lockout per
+# (username, address); per username from every address a progressive delay
+# (1 s, 2 s, 4 s … up to LOGIN_DELAY_CAP) that an address the username signed in
+# from within LOGIN_KNOWN_DAYS skips; per address at most LOGIN_ADDRESS_USERNAMES
+# distinct usernames failing (spraying), so a venue's shared address is no lockout.
 AUTHENTICATION_BACKENDS = [
     "config.auth.SignInThrottleBackend",
+    # Reads the sessions it signed in before the throttle backend existed.
     "django.contrib.auth.backends.ModelBackend",
 ]
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", default=5)
 LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", default=15 * 60)
+LOGIN_DELAY_CAP = env_int("LOGIN_DELAY_CAP", default=60)
+LOGIN_ADDRESS_USERNAMES = env_int("LOGIN_ADDRESS_USERNAMES", default=50)
+LOGIN_KNOWN_DAYS = env_int("LOGIN_KNOWN_DAYS", default=90)
 AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
 AXES_COOLOFF_TIME = datetime.timedelta(seconds=LOGIN_FAILURE_WINDOW)
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+# The hard lockout is the pair's only: a username alone, or an address alone, would
+# let anyone who knows a team's usernames lock the team out.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_CLIENT_IP_CALLABLE = "config.auth.client_address"
 AXES_LOCKOUT_CALLABLE = "config.auth.lockout_response"
-# A success must not clear an address's failures (see config/auth.py); successful
-# sign-ins are not logged (Django keeps last_login), so no table grows with them.
+# A refused attempt is not counted (it was not checked), and does not prolong the
+# lockout: the pair is free again a window after its last real failure.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# A success must not clear an address's failures (see config/auth.py). Axes' own
+# access log (a row per sign-in) is off: config.auth.remember_sign_in keeps one row
+# per (username, address) in its table instead, for the known-address rule.
 AXES_RESET_ON_SUCCESS = False
 AXES_DISABLE_ACCESS_LOG = True
 AXES_VERBOSE = False
