@@ -2,6 +2,7 @@
 
 DATABASE_URL   postgresql://… of an existing server; unset: the embedded PostgreSQL
 DATABASE_REPLICA_URLS  comma-separated postgresql://… of streaming replicas for reads
+REPLICA_MAX_LAG_MS     a replica further behind than this serves nothing (1000)
 SECRET_KEY     required when DEBUG is off
 DEBUG          1/0 (default 0)
 EVENT_LOG_KEY  the event log's HMAC key; required when DEBUG is off
@@ -129,6 +130,11 @@ for _number, _url in enumerate(env_list("DATABASE_REPLICA_URLS", default=[]), 1)
     DATABASES[f"replica_{_number}"] = _replica
     DATABASE_REPLICAS.append(f"replica_{_number}")
 DATABASE_ROUTERS = ["config.replicas.PrimaryReplicaRouter"]
+# How far behind the primary a replica may be and still serve a request (its reads,
+# access decisions included: config/replicas.py). 0: every read on the primary.
+REPLICA_MAX_LAG = env_int("REPLICA_MAX_LAG_MS", default=1000) / 1000
+if REPLICA_MAX_LAG < 0:
+    raise EnvError("REPLICA_MAX_LAG_MS must be 0 or more (milliseconds)")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
