@@ -7,6 +7,7 @@ SECRET_KEY     required when DEBUG is off
 DEBUG          1/0 (default 0)
 EVENT_LOG_KEY  the event log's HMAC key; required when DEBUG is off
 ALLOWED_HOSTS  comma-separated (default 127.0.0.1,localhost)
+EMAIL_URL      smtp+tls://user:password@host:587 (or EMAIL_HOST…), DEFAULT_FROM_EMAIL
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from csp.constants import NONE, SELF, UNSAFE_INLINE
 
 from config.env import (
     EnvError,
+    email_settings,
     env_bool,
     env_choice,
     env_int,
@@ -47,6 +49,8 @@ if not DEBUG and len(EVENT_LOG_KEY) < 32:
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost"])
 
 INSTALLED_APPS = [
+    # The site's own system checks (config/checks.py).
+    "config.apps.SiteConfig",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -172,6 +176,25 @@ TOURNAMENT_CREATORS = env_choice(
 # Notes a user may add to games in a minute (games.quotas), counted in the database
 # every worker shares; more is a 429. 0: no quota.
 NOTES_PER_MINUTE = env_int("NOTES_PER_MINUTE", default=20)
+
+# Mail, for password reset (config/env.py, email_settings): EMAIL_URL, or Django's
+# EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS,
+# EMAIL_USE_SSL. Neither: the console in DEBUG; in production Django's default (SMTP
+# on localhost:25) and a system check's warning (config/checks.py).
+_mail = email_settings(DEBUG)
+EMAIL_BACKEND = _mail["EMAIL_BACKEND"]
+EMAIL_HOST = _mail["EMAIL_HOST"]
+EMAIL_PORT = _mail["EMAIL_PORT"]
+EMAIL_HOST_USER = _mail["EMAIL_HOST_USER"]
+EMAIL_HOST_PASSWORD = _mail["EMAIL_HOST_PASSWORD"]
+EMAIL_USE_TLS = _mail["EMAIL_USE_TLS"]
+EMAIL_USE_SSL = _mail["EMAIL_USE_SSL"]
+EMAIL_FILE_PATH = _mail["EMAIL_FILE_PATH"]
+EMAIL_CONFIGURED = _mail["EMAIL_CONFIGURED"]
+# A mail server that does not answer must not hold a worker's thread for ever.
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", default=10)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", default="webmaster@localhost")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
