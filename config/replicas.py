@@ -15,7 +15,8 @@ query goes to ``default``, as before. With it:
   the primary. A director who just entered a result therefore sees it on the next
   page however far the replicas lag, and is back on a replica as soon as one has
   caught up. Signed-out readers never wrote, carry no cookie, and read a replica;
-  they may see the standings a moment old, as from any cache.
+  they may see the standings a moment old (at most the bound below), as from any
+  cache.
 
 A replica serves a request only while it is provably at most ``REPLICA_MAX_LAG``
 behind (``REPLICA_MAX_LAG_MS``, default 1000 ms): every transaction the primary

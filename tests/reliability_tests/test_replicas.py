@@ -281,16 +281,23 @@ def unpublished_tournament(director) -> str:
 def test_unpublishing_is_refused_at_once_while_the_replica_lags(director, replica):
     tournament_id, _ = make_tournament(director)
     url = f"/api/tournaments/{tournament_id}/"
+    # Also a page and a body the read cache keeps by version.
+    pages = [
+        f"/api/tournaments/{tournament_id}/standings?division=A",
+        f"/tournaments/{tournament_id}/divisions/A/standings/",
+    ]
     replica.wait_for(primary_position())
     with CaptureQueriesContext(connections[ALIAS]) as on_replica:
         assert Client().get(url).status_code == 200
     assert reads_on_replica(on_replica)  # within the bound: the replica serves
+    assert [Client().get(page).status_code for page in pages] == [200, 200]
 
     lagging(replica)
     setup_services.tournament_publish(
         tournament_id=tournament_id, published=False, user=director
     )
     assert read_on_primary(Client(), url) == 404
+    assert [read_on_primary(Client(), page) for page in pages] == [404, 404]
     assert on_replica_and_primary(
         "SELECT published FROM tournaments_tournament WHERE tournament_id = %s",
         [tournament_id],
