@@ -131,6 +131,20 @@ def test_from_a_new_address_the_director_waits_at_most_the_delay(director):
 
 
 @pytest.mark.django_db
+def test_the_forms_answer_the_delay_with_the_page_and_its_reason(director):
+    wrong_passwords("mara", 11, ["203.0.113.1", "203.0.113.2", "203.0.113.3"])
+    for path in ("/accounts/login/", "/admin/login/"):
+        client = Client(REMOTE_ADDR="198.51.100.7")
+        waiting = client.post(path, RIGHT)
+        assert waiting.status_code == 429
+        assert b"Too many failed sign-ins for this username. Try again in" in (
+            waiting.content
+        )
+        assert 0 < int(waiting["Retry-After"]) <= 60
+        assert "_auth_user_id" not in client.session
+
+
+@pytest.mark.django_db
 def test_attempts_inside_the_delay_are_not_counted(director):
     wrong_passwords("mara", 11, ["203.0.113.1", "203.0.113.2", "203.0.113.3"])
     # The cap's 60 s from the last failure: refused unchecked, right or wrong.
