@@ -138,3 +138,97 @@ def database_url(database: Mapping[str, object]) -> str:
         return f"postgresql://{credentials}/{name}?host={quote(host)}"
     location = f"{host}:{port}" if port else host
     return f"postgresql://{credentials}{location}/{name}"
+
+
+SMTP_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+# scheme: (STARTTLS, implicit TLS, default port)
+_SMTP_SCHEMES = {
+    "smtp": (False, False, 25),
+    "smtp+tls": (True, False, 587),
+    "smtps": (False, True, 465),
+}
+
+
+def parse_email_url(url: str, name: str = "EMAIL_URL") -> dict[str, object]:
+    """Turn a mail URL into Django's EMAIL_* settings:
+
+    - ``smtp+tls://user:password@host:587`` (STARTTLS), ``smtps://…@host:465``
+      (TLS from the start), ``smtp://host:25`` (plain: a relay on a private network);
+    - ``console:`` (print each mail), ``file:///var/mail/records`` (a file a mail).
+
+    Raises EnvError naming `name` for another scheme, no host or a bad port.
+    """
+    parts = urlsplit(url)
+    if parts.scheme == "console":
+        return {"EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"}
+    if parts.scheme == "file":
+        path = unquote(parts.path)
+        if not path:
+            raise EnvError(f"{name} names no directory (file:///path)")
+        return {
+            "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
+            "EMAIL_FILE_PATH": path,
+        }
+    if parts.scheme not in _SMTP_SCHEMES:
+        raise EnvError(
+            f"{name} must be smtp+tls://, smtps://, smtp://, console: or file://, "
+            f"got scheme {parts.scheme!r}"
+        )
+    if not parts.hostname:
+        raise EnvError(f"{name} names no mail server (smtp+tls://user:pw@HOST:587)")
+    try:
+        port = parts.port
+    except ValueError:
+        raise EnvError(f"{name} has a malformed port") from None
+    starttls, implicit_tls, default_port = _SMTP_SCHEMES[parts.scheme]
+    return {
+        "EMAIL_BACKEND": SMTP_BACKEND,
+        "EMAIL_HOST": parts.hostname,
+        "EMAIL_PORT": port or default_port,
+        "EMAIL_HOST_USER": unquote(parts.username or ""),
+        "EMAIL_HOST_PASSWORD": unquote(parts.password or ""),
+        "EMAIL_USE_TLS": starttls,
+        "EMAIL_USE_SSL": implicit_tls,
+    }
+
+
+def email_settings(debug: bool) -> dict[str, object]:
+    """Django's EMAIL_* settings from ``EMAIL_URL``, or from Django's own variables
+    (``EMAIL_HOST``, ``EMAIL_PORT``, ``EMAIL_HOST_USER``, ``EMAIL_HOST_PASSWORD``,
+    ``EMAIL_USE_TLS``, ``EMAIL_USE_SSL``), and ``EMAIL_CONFIGURED``: whether either
+    was given. Neither: the console in DEBUG, else Django's default (an SMTP
+    server on localhost:25, if there is one; a system check warns)."""
+    url = env_str("EMAIL_URL", default="")
+    host = env_str("EMAIL_HOST", default="")
+    if url and host:
+        raise EnvError("Set EMAIL_URL or EMAIL_HOST, not both")
+    mail: dict[str, object] = {
+        "EMAIL_BACKEND": SMTP_BACKEND,
+        "EMAIL_HOST": "localhost",
+        "EMAIL_PORT": 25,
+        "EMAIL_HOST_USER": "",
+        "EMAIL_HOST_PASSWORD": "",
+        "EMAIL_USE_TLS": False,
+        "EMAIL_USE_SSL": False,
+        "EMAIL_FILE_PATH": None,
+        "EMAIL_CONFIGURED": bool(url or host),
+    }
+    if url:
+        mail.update(parse_email_url(url))
+    elif host:
+        tls = env_bool("EMAIL_USE_TLS", default=False)
+        ssl = env_bool("EMAIL_USE_SSL", default=False)
+        if tls and ssl:
+            raise EnvError("EMAIL_USE_TLS and EMAIL_USE_SSL exclude each other")
+        port = env_int("EMAIL_PORT", default=465 if ssl else 587 if tls else 25)
+        mail.update(
+            EMAIL_HOST=host,
+            EMAIL_PORT=port,
+            EMAIL_HOST_USER=env_str("EMAIL_HOST_USER", default=""),
+            EMAIL_HOST_PASSWORD=env_str("EMAIL_HOST_PASSWORD", default=""),
+            EMAIL_USE_TLS=tls,
+            EMAIL_USE_SSL=ssl,
+        )
+    elif debug:
+        mail["EMAIL_BACKEND"] = "django.core.mail.backends.console.EmailBackend"
+    return mail

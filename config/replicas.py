@@ -15,7 +15,24 @@ query goes to ``default``, as before. With it:
   the primary. A director who just entered a result therefore sees it on the next
   page however far the replicas lag, and is back on a replica as soon as one has
   caught up. Signed-out readers never wrote, carry no cookie, and read a replica;
-  they may see the standings a moment old, as from any cache.
+  they may see the standings a moment old (at most the bound below), as from any
+  cache.
+
+A replica serves a request only while it is provably at most ``REPLICA_MAX_LAG``
+behind (``REPLICA_MAX_LAG_MS``, default 1000 ms): every transaction the primary
+committed more than that long ago is visible on it. Access decisions (the session
+and its user, an API token, a tournament's ``published`` flag and team, a game's
+visibility and share link) are reads like any other, so a revocation (unpublished,
+link revoked, signed out, scorekeeper removed) reaches every read within the bound,
+and at once when the replica is further behind than that: a lagging replica serves
+nothing until it has caught up, the primary does. The lag is measured, not assumed
+(``_measure``): the primary's WAL position and clock, then whether the replica has
+replayed that position, else the commit time of the last transaction it replayed
+(``pg_last_xact_replay_timestamp()``, the primary's clock). A measurement stays good
+while the age it proves plus the time since stays within the bound, so a process
+measures a replica about once per bound. All of a request's reads come from one
+place, so a page and its cache key (the header's version) agree; a request that
+outlives its replica's bound (a held feed) reads the primary from then on.
 
 The event log and the states replayed from it stay on the primary (the router
 sends ``games.eventstore`` there): appends validate against them, and a game page
@@ -33,6 +50,7 @@ from __future__ import annotations
 
 import contextvars
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -85,10 +103,59 @@ def _replayed(alias: str, position: str) -> bool:
         return False
 
 
+# alias -> a time.monotonic() instant before which every transaction the primary
+# committed is visible on the replica (this process's last measurement).
+_complete_before: dict[str, float] = {}
+
+
+def _measure(alias: str) -> float | None:
+    """The instant (time.monotonic()) before which every commit on the primary is
+    visible on the replica `alias`, or None if that cannot be shown."""
+    asked = time.monotonic()
+    try:
+        # The primary first: whatever it committed before `asked` is at or before
+        # `position`.
+        with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+            cursor.execute("SELECT pg_current_wal_lsn()::text, clock_timestamp()")
+            position, primary_now = cursor.fetchone()
+        with connections[alias].cursor() as cursor:
+            cursor.execute(
+                "SELECT coalesce(pg_last_wal_replay_lsn() >= %s::pg_lsn, false),"
+                " pg_last_xact_replay_timestamp()",
+                [position],
+            )
+            caught_up, replayed_commit = cursor.fetchone()
+    except DatabaseError:
+        return None  # unreachable: not shown fresh
+    if caught_up:
+        return asked
+    if replayed_commit is None:
+        return None  # behind, and nothing replayed since it started: age unknown
+    # Behind: what it has not replayed was committed after the last commit it did
+    # replay (both times are the primary's clock).
+    return asked - max(0.0, (primary_now - replayed_commit).total_seconds())
+
+
+def fresh_enough(alias: str) -> bool:
+    """Whether the replica `alias` is at most REPLICA_MAX_LAG behind the primary
+    now (measured again once the last measurement no longer shows it)."""
+    bound = float(settings.REPLICA_MAX_LAG)
+    complete_before = _complete_before.get(alias)
+    if complete_before is None or time.monotonic() - complete_before > bound:
+        complete_before = _measure(alias)
+        if complete_before is None:
+            _complete_before.pop(alias, None)
+            return False
+        _complete_before[alias] = complete_before
+    return time.monotonic() - complete_before <= bound
+
+
 def _choose(context: _ReadContext) -> str:
     aliases = replica_aliases()
     random.shuffle(aliases)
     for alias in aliases:
+        if not fresh_enough(alias):
+            continue
         if context.after is None or _replayed(alias, context.after):
             return alias
     return DEFAULT_DB_ALIAS
@@ -106,6 +173,9 @@ def reads_database() -> str:
         return DEFAULT_DB_ALIAS
     if context.chosen is None:
         context.chosen = _choose(context)
+    elif context.chosen != DEFAULT_DB_ALIAS and not fresh_enough(context.chosen):
+        # The request outlived its replica's bound: the primary from now on.
+        context.chosen = DEFAULT_DB_ALIAS
     return context.chosen
 
 

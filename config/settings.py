@@ -2,10 +2,12 @@
 
 DATABASE_URL   postgresql://… of an existing server; unset: the embedded PostgreSQL
 DATABASE_REPLICA_URLS  comma-separated postgresql://… of streaming replicas for reads
+REPLICA_MAX_LAG_MS     a replica further behind than this serves nothing (1000)
 SECRET_KEY     required when DEBUG is off
 DEBUG          1/0 (default 0)
 EVENT_LOG_KEY  the event log's HMAC key; required when DEBUG is off
 ALLOWED_HOSTS  comma-separated (default 127.0.0.1,localhost)
+EMAIL_URL      smtp+tls://user:password@host:587 (or EMAIL_HOST…), DEFAULT_FROM_EMAIL
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from csp.constants import NONE, SELF, UNSAFE_INLINE
 
 from config.env import (
     EnvError,
+    email_settings,
     env_bool,
     env_choice,
     env_int,
@@ -46,6 +49,8 @@ if not DEBUG and len(EVENT_LOG_KEY) < 32:
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost"])
 
 INSTALLED_APPS = [
+    # The site's own system checks (config/checks.py).
+    "config.apps.SiteConfig",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -129,6 +134,11 @@ for _number, _url in enumerate(env_list("DATABASE_REPLICA_URLS", default=[]), 1)
     DATABASES[f"replica_{_number}"] = _replica
     DATABASE_REPLICAS.append(f"replica_{_number}")
 DATABASE_ROUTERS = ["config.replicas.PrimaryReplicaRouter"]
+# How far behind the primary a replica may be and still serve a request (its reads,
+# access decisions included: config/replicas.py). 0: every read on the primary.
+REPLICA_MAX_LAG = env_int("REPLICA_MAX_LAG_MS", default=1000) / 1000
+if REPLICA_MAX_LAG < 0:
+    raise EnvError("REPLICA_MAX_LAG_MS must be 0 or more (milliseconds)")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -167,6 +177,25 @@ TOURNAMENT_CREATORS = env_choice(
 # every worker shares; more is a 429. 0: no quota.
 NOTES_PER_MINUTE = env_int("NOTES_PER_MINUTE", default=20)
 
+# Mail, for password reset (config/env.py, email_settings): EMAIL_URL, or Django's
+# EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS,
+# EMAIL_USE_SSL. Neither: the console in DEBUG; in production Django's default (SMTP
+# on localhost:25) and a system check's warning (config/checks.py).
+_mail = email_settings(DEBUG)
+EMAIL_BACKEND = _mail["EMAIL_BACKEND"]
+EMAIL_HOST = _mail["EMAIL_HOST"]
+EMAIL_PORT = _mail["EMAIL_PORT"]
+EMAIL_HOST_USER = _mail["EMAIL_HOST_USER"]
+EMAIL_HOST_PASSWORD = _mail["EMAIL_HOST_PASSWORD"]
+EMAIL_USE_TLS = _mail["EMAIL_USE_TLS"]
+EMAIL_USE_SSL = _mail["EMAIL_USE_SSL"]
+EMAIL_FILE_PATH = _mail["EMAIL_FILE_PATH"]
+EMAIL_CONFIGURED = _mail["EMAIL_CONFIGURED"]
+# A mail server that does not answer must not hold a worker's thread for ever.
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", default=10)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", default="webmaster@localhost")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
@@ -191,22 +220,35 @@ FEED_POLL_SECONDS = 0.5
 FEED_KEEPALIVE_SECONDS = 5
 FEED_RETRY_MS = 1000
 # One sign-in throttle for every way in (config/auth.py): django-axes counts failures
-# in the database, which every worker and machine shares, per username and per
-# address (so spraying one password over many usernames is limited too).
+# in the database, which every worker and machine shares. A hard lockout per
+# (username, address); per username from every address a progressive delay
+# (1 s, 2 s, 4 s … up to LOGIN_DELAY_CAP) that an address the username signed in
+# from within LOGIN_KNOWN_DAYS skips; per address at most LOGIN_ADDRESS_USERNAMES
+# distinct usernames failing (spraying), so a venue's shared address is no lockout.
 AUTHENTICATION_BACKENDS = [
     "config.auth.SignInThrottleBackend",
+    # Reads the sessions it signed in before the throttle backend existed.
     "django.contrib.auth.backends.ModelBackend",
 ]
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", default=5)
 LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", default=15 * 60)
+LOGIN_DELAY_CAP = env_int("LOGIN_DELAY_CAP", default=60)
+LOGIN_ADDRESS_USERNAMES = env_int("LOGIN_ADDRESS_USERNAMES", default=50)
+LOGIN_KNOWN_DAYS = env_int("LOGIN_KNOWN_DAYS", default=90)
 AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
 AXES_COOLOFF_TIME = datetime.timedelta(seconds=LOGIN_FAILURE_WINDOW)
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+# The hard lockout is the pair's only: a username alone, or an address alone, would
+# let anyone who knows a team's usernames lock the team out.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_CLIENT_IP_CALLABLE = "config.auth.client_address"
 AXES_LOCKOUT_CALLABLE = "config.auth.lockout_response"
-# A success must not clear an address's failures (see config/auth.py); successful
-# sign-ins are not logged (Django keeps last_login), so no table grows with them.
+# A refused attempt is not counted (it was not checked), and does not prolong the
+# lockout: the pair is free again a window after its last real failure.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# A success must not clear an address's failures (see config/auth.py). Axes' own
+# access log (a row per sign-in) is off: config.auth.remember_sign_in keeps one row
+# per (username, address) in its table instead, for the known-address rule.
 AXES_RESET_ON_SUCCESS = False
 AXES_DISABLE_ACCESS_LOG = True
 AXES_VERBOSE = False
