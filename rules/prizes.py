@@ -12,8 +12,11 @@ loss, low win and best upset. Each prize says how a tie is settled:
   in the prize's place wins.
 
 ``exclusive`` names a group of prizes a player can win only one of (tsh's
-``exclusive=``): a player who already won a prize of the group is passed over and
-the next player in order takes their place. Prize winners are computed from the
+``exclusive=``): a prize's place is counted among everyone (in the prize's class),
+and when the player in that place already won a prize of the group, they are passed
+over and the next player in order who has not takes it. Place 2 is the runner-up's
+whatever the champion won; only a runner-up who already took a prize of the group
+(a class prize listed earlier) hands it down. Prize winners are computed from the
 standings and the players' entries, so they are a projection of the event log like
 everything else. A game prize's figure (high game, high loss, low win, best upset)
 is ``rules.figures``', the one the reports list too: an unrated player neither
@@ -35,7 +38,7 @@ Usage::
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -123,41 +126,87 @@ def prize_winners(
     check_prize_table(table, state.settings.rounds)
     rows = standings(state, division, after_round)
     classes = player_classes(state, division, table.classes)
-    won: dict[str, set[str]] = {}
+    # Per exclusive group, what each winner took: a share of a pooled place (tied
+    # players sharing the places they occupy) or a prize of its own.
+    won: dict[str, dict[str, object]] = {}
     awards: list[Award] = []
     for index, prize in enumerate(table.prizes):
-        excluded = won.get(prize.exclusive, set()) if prize.exclusive else set()
-        eligible = [
+        taken = won.get(prize.exclusive, {}) if prize.exclusive else {}
+        in_class = [
             row
             for row in rows
-            if row.player_id not in excluded
-            and (
-                prize.rating_class is None
-                or classes.get(row.player_id) == prize.rating_class
-            )
+            if prize.rating_class is None
+            or classes.get(row.player_id) == prize.rating_class
         ]
-        candidates = _candidates(state, prize, eligible, after_round)
-        for award in _award(index, prize, candidates):
+        candidates = _candidates(state, prize, in_class, after_round)
+        for award in _award(index, prize, candidates, _may_take(prize, taken)):
             awards.append(award)
             if prize.exclusive:
-                won.setdefault(prize.exclusive, set()).add(award.player_id)
+                pool = _pool(prize, award) or index
+                won.setdefault(prize.exclusive, {})[award.player_id] = pool
     return tuple(awards)
 
 
-def _award(index: int, prize: Prize, candidates: list[_Candidate]) -> Iterable[Award]:
+def _may_take(prize: Prize, taken: dict[str, object]) -> Callable[[_Candidate], bool]:
+    """Whether a candidate may take `prize`: they hold no prize of its exclusive
+    group yet, or only another share of the same pooled place."""
+
+    def may_take(candidate: _Candidate) -> bool:
+        earlier = taken.get(candidate.player_id)
+        return earlier is None or earlier == _pool(prize, candidate)
+
+    return may_take
+
+
+def _pool(prize: Prize, won: _Candidate | Award) -> tuple[str, str | None, int] | None:
+    """The pooled place a share of a split place prize belongs to: players tied
+    for a place share every place they occupy, and those shares are one prize for
+    an exclusive group (NASPA/WESPA practice: tied players pool the money)."""
+    if prize.kind is PrizeKind.PLACE and prize.ties is TieRule.SPLIT:
+        return ("place", prize.rating_class, won.value)
+    return None
+
+
+def _award(
+    index: int,
+    prize: Prize,
+    candidates: list[_Candidate],
+    may_take: Callable[[_Candidate], bool],
+) -> Iterable[Award]:
+    """The prize's winners: the candidates in its place, counted among all of them;
+    one who may not take it (who holds another prize of its exclusive group)
+    passes it on to the next in order."""
     candidates.sort(key=lambda c: (c.key, c.tie_break))
-    position = 0
-    for group in _tied_groups(candidates):
-        if position < prize.place <= position + len(group):
+    if prize.ties is TieRule.TIE_BREAK:
+        # One winner: the first, from the prize's place on, who may take it.
+        for candidate in candidates[prize.place - 1 :]:
+            if may_take(candidate):
+                return (_award_to(index, prize, candidate, Fraction(prize.amount), 1),)
+        return ()
+    groups = list(_tied_groups(candidates))
+    start = _group_holding(groups, prize.place)
+    if start is None:
+        return ()
+    for group in groups[start:]:
+        winners = [c for c in group if may_take(c)]
+        if winners:
             break
-        position += len(group)
     else:
         return ()
-    if len(group) == 1 or prize.ties is TieRule.TIE_BREAK:
-        winner = group[prize.place - position - 1]
-        return (_award_to(index, prize, winner, Fraction(prize.amount), 1),)
-    share = Fraction(prize.amount, len(group) if prize.ties is TieRule.SPLIT else 1)
-    return tuple(_award_to(index, prize, c, share, len(group)) for c in group)
+    if len(winners) == 1:
+        return (_award_to(index, prize, winners[0], Fraction(prize.amount), 1),)
+    share = Fraction(prize.amount, len(winners) if prize.ties is TieRule.SPLIT else 1)
+    return tuple(_award_to(index, prize, c, share, len(winners)) for c in winners)
+
+
+def _group_holding(groups: list[list[_Candidate]], place: int) -> int | None:
+    """The index of the tied group that holds `place` (1 = the first)."""
+    position = 0
+    for index, group in enumerate(groups):
+        if position < place <= position + len(group):
+            return index
+        position += len(group)
+    return None
 
 
 def _award_to(

@@ -121,6 +121,27 @@ def _check_numbering(division: DivisionRecord) -> None:
         )
 
 
+def _no_result_yet(
+    division: DivisionRecord, entry: RoundEntry, player: PlayerRecord
+) -> str:
+    """The director's message for a paired game without a result: which round,
+    board and players, and what to do."""
+    names = {p.number: p.name for p in division.players}
+    board = f", board {entry.board}" if entry.board is not None else ""
+    opponent = names.get(entry.opponent or 0, f"player {entry.opponent}")
+    # The first mover first, as the round's pairings list the board.
+    first, second = (
+        (opponent, player.name)
+        if entry.went_first is False
+        else (player.name, opponent)
+    )
+    return (
+        f"Division {division.name}, round {entry.round}{board}: {first} v "
+        f"{second} has no result yet. Enter it (or a forfeit) before writing "
+        "this file."
+    )
+
+
 def checked_game(
     division: DivisionRecord,
     player: PlayerRecord,
@@ -130,11 +151,15 @@ def checked_game(
     """Return a GAME entry as a checked game; raise SubmissionError when the two
     sides disagree or the game is incomplete."""
     where = f"division {division.name}, round {entry.round}, player {player.number}"
+    result = entry.result
+    if result is None and entry.opponent is not None:
+        message = _no_result_yet(division, entry, player)
+        raise SubmissionError("incomplete_game", message)
     if (
         entry.opponent is None
         or entry.own_score is None
         or entry.opponent_score is None
-        or entry.result is None
+        or result is None
     ):
         raise SubmissionError(
             "incomplete_game",
@@ -158,7 +183,7 @@ def checked_game(
         mirror.own_score != entry.opponent_score
         or mirror.opponent_score != entry.own_score
         or mirror.result is None
-        or mirror.result + entry.result != 1
+        or mirror.result + result != 1
         or (entry.went_first and mirror.went_first)
     ):
         raise SubmissionError(
@@ -172,7 +197,7 @@ def checked_game(
         opponent=entry.opponent,
         own_score=entry.own_score,
         opponent_score=entry.opponent_score,
-        result=entry.result,
+        result=result,
         went_first=bool(entry.went_first),
     )
 

@@ -333,6 +333,36 @@ def _duplicate(round_state: RoundState, a: Player, b: Player) -> None:
         )
 
 
+def repeats_recorded_result(state: TournamentState, event: ResultRecorded) -> bool:
+    """Whether ``event`` is the result already recorded for its game, sent again
+    (a slip resent after a lost answer): the same pair, round and scores, from
+    either side. Such a repeat is no new fact; a different score for a game that
+    has one is still the ``duplicate_result`` refusal."""
+    for round_state in state.rounds.values():
+        if round_state.round != event.round:
+            continue
+        found = round_state.result_of(event.player_a, event.player_b)
+        if found is None or found.absentee is not None:
+            continue
+        mine = (
+            event.score_a,
+            event.score_b,
+            event.pre_adjustment_a,
+            event.pre_adjustment_b,
+        )
+        if found.player_a != event.player_a:
+            mine = (mine[1], mine[0], mine[3], mine[2])
+        recorded = (found.score_a, found.score_b)
+        if mine[:2] != recorded:
+            return False
+        given = mine[2:]
+        return given == (None, None) or given == (
+            found.pre_adjustment_a,
+            found.pre_adjustment_b,
+        )
+    return False
+
+
 def _result_recorded(event: ResultRecorded, state: TournamentState) -> TournamentState:
     round_state, a, b = _paired_game(state, event.round, event.player_a, event.player_b)
     _duplicate(round_state, a, b)

@@ -218,3 +218,54 @@ def test_a_table_that_makes_no_sense_is_refused(table, field):
     with pytest.raises(TournamentError) as caught:
         prize_winners(event(), "A", table)
     assert (caught.value.code, caught.value.field) == ("invalid_prize", field)
+
+
+def test_exclusive_place_prizes_pay_by_rank():
+    """Issue 32: an exclusive group of place prizes pays the places by rank, as the
+    same table without the group does (p1 and p4 tied 2nd pool 2nd and 3rd)."""
+    table = [
+        (10000, 1),
+        (6000, 2),
+        (4000, 3),
+        (1000, 4),
+    ]
+    plain = awards(*[Prize(PrizeKind.PLACE, a, place=p) for a, p in table])
+    exclusive = awards(
+        *[Prize(PrizeKind.PLACE, a, place=p, exclusive="cash") for a, p in table]
+    )
+    assert exclusive == plain
+    assert [(i, p) for i, p, *_ in exclusive] == [
+        (0, "p3"),
+        (1, "p1"),
+        (1, "p4"),
+        (2, "p1"),
+        (2, "p4"),
+        (3, "p5"),
+    ]
+
+
+def test_exclusive_places_by_rank_with_a_tie_break():
+    """Places by the table's tie-break in an exclusive group: 1st p3, 2nd p4 (the
+    lower rating), 3rd p1, 4th p5: nobody is skipped for the champion's prize."""
+    rule = {"ties": TieRule.TIE_BREAK, "tie_break": TieBreak.LOWER_RATING}
+    won = awards(
+        *[
+            Prize(PrizeKind.PLACE, a, place=p, exclusive="cash", **rule)
+            for a, p in [(100, 1), (50, 2), (25, 3), (10, 4)]
+        ]
+    )
+    assert [(i, p) for i, p, *_ in won] == [(0, "p3"), (1, "p4"), (2, "p1"), (3, "p5")]
+
+
+def test_a_class_prize_listed_first_hands_a_place_down():
+    """The class B prize is listed first and goes to p4 (the best B player); the
+    place prizes of the same group then pass p4 over: 2nd is p1's alone, 3rd goes to
+    the next player in order, p5."""
+    rule = {"ties": TieRule.TIE_BREAK, "tie_break": TieBreak.LOWER_RATING}
+    won = awards(
+        Prize(PrizeKind.PLACE, 500, rating_class="B", exclusive="cash"),
+        Prize(PrizeKind.PLACE, 100, place=1, exclusive="cash", **rule),
+        Prize(PrizeKind.PLACE, 50, place=2, exclusive="cash", **rule),
+        Prize(PrizeKind.PLACE, 25, place=3, exclusive="cash", **rule),
+    )
+    assert [(i, p) for i, p, *_ in won] == [(0, "p4"), (1, "p3"), (2, "p1"), (3, "p5")]

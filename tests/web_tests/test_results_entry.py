@@ -146,6 +146,23 @@ def test_a_duplicate_entry_is_refused(director_client, paired):
     )
 
 
+def test_the_same_slip_sent_again_is_already_recorded_not_stored_twice(
+    director_client, paired
+):
+    """A console that lost the answer sends the slip again (either order of the
+    players): it reads as recorded, and no second event is stored."""
+    director_client.post(url(paired), slip(1, 412, 2, 388))
+    before = events()
+    again = director_client.post(
+        url(paired), slip(2, 388, 1, 412), HTTP_HX_REQUEST="true"
+    )
+    assert again.status_code == 200
+    assert "Already recorded: #2 Ben Baker 388 – 412 #1 Ann Able." in (
+        again.content.decode()
+    )
+    assert events() == before
+
+
 def test_a_missing_score_is_asked_for(director_client, paired):
     refused(
         director_client,

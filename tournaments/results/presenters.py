@@ -7,7 +7,7 @@ Usage::
 
     line = board_line(tournament, board, game)
     line.badge        # "forfeit: Ann Smith", "bye", "credited +50", ...
-    KIND_LABELS["withdrawal_forfeit"]
+    KIND_LABELS["withdrawal_forfeit"]  # "absent"
 """
 
 from __future__ import annotations
@@ -26,7 +26,10 @@ KIND_LABELS: dict[str, str] = {
     EntryKind.BYE: "bye",
     EntryKind.FORFEIT_WIN: "won by forfeit",
     EntryKind.FORFEIT_LOSS: "forfeit",
-    EntryKind.WITHDRAWAL_FORFEIT: "withdrawn",
+    # A round a player was withdrawn for: a missed round (withdrawn for it, back for
+    # the next) or a round after a withdrawal. "absent" is true of both; whether the
+    # player is withdrawn now is their own badge, not the round's.
+    EntryKind.WITHDRAWAL_FORFEIT: "absent",
     EntryKind.CREDIT: "credited",
     EntryKind.UNPLAYED: "not paired",
 }
@@ -104,5 +107,5 @@ def _badge(board: Board) -> str:
     if not losers:
         return ""
     kinds = {board.first.kind, board.second.kind}
-    word = "withdrawn" if EntryKind.WITHDRAWAL_FORFEIT in kinds else "forfeit"
+    word = "absent" if EntryKind.WITHDRAWAL_FORFEIT in kinds else "forfeit"
     return f"{word}: {', '.join(losers)}"

@@ -26,6 +26,7 @@ from games.views import flagged_note
 from rules import tournament as rt
 from rules.errors import GcgError, RulesError
 from rules.records import EntryKind
+from rules.tournament.rounds import repeats_recorded_result
 from tournaments.core import access, headers
 from tournaments.core.aggregate import TournamentAggregate
 from tournaments.core.pages import (
@@ -276,9 +277,10 @@ def manage_results(
     else:
         form = _results_form(team.rules, division, round_, request.POST)
         stored: list[AppendResult] = []
-        if (
-            form.is_valid()
-            and form.finish()
+        ready = form.is_valid() and form.finish()
+        resent = ready and _resent(form, team)
+        if resent or (
+            ready
             and submit(
                 form,
                 lambda: stored.append(_record_slip(form, team, request.user)),
@@ -287,14 +289,15 @@ def manage_results(
         ):
             a, b = form.cleaned_data["player_a"], form.cleaned_data["player_b"]
             flash = (
-                f"Recorded: #{a.number} {a.name} {form.cleaned_data['a_score']} – "
+                f"{'Already recorded' if resent else 'Recorded'}: #{a.number} "
+                f"{a.name} {form.cleaned_data['a_score']} – "
                 f"{form.cleaned_data['b_score']} #{b.number} {b.name}."
             )
             if not request.htmx:
                 messages.success(request, flash)
                 return redirect("manage-results", tournament_id, division, round_)
             # The fresh slip on the state the append left: nothing loaded again.
-            after: TournamentAggregate = stored[0].state
+            after: TournamentAggregate = stored[0].state if stored else team.aggregate
             assert after.rules is not None
             form = _results_form(after.rules, division, round_)
         if not flash:
@@ -308,6 +311,13 @@ def manage_results(
         else "tournaments/manage/results.html"
     )
     return render(request, template, context, status=status)
+
+
+def _resent(form: ResultEntryForm, team: TeamRequest) -> bool:
+    """Whether the slip is the result already recorded, sent again: a console that
+    lost the answer to its first send (the network dropped it) sends the slip once
+    more, and that must not read as a refusal or be stored twice."""
+    return repeats_recorded_result(team.rules, form.event())
 
 
 def _record_slip(form: ResultEntryForm, team: TeamRequest, user: Any) -> AppendResult:

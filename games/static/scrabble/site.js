@@ -9,6 +9,10 @@
  * - Results entry: each slip is checked as it is typed (the server answers with a
  *   message per field); a tied score opens the inputs for the scores before the
  *   end-of-game adjustments; after a swap the first field has the focus again.
+ *   A slip that cannot be sent (the server or the network is down) stays on the
+ *   screen with a message and is sent again, once, as soon as the server answers
+ *   its health check; a slip whose first answer was lost and that arrives twice
+ *   is recognised by the server ("Already recorded"), never stored twice.
  */
 (function () {
   "use strict";
@@ -199,6 +203,54 @@
       checkSequence++;
     }
   }, true);
+
+  /* A slip not sent: keep it, say so, and send it again when the server is back. */
+  var RETRY_MS = 2000;
+  var waitingSlip = null;
+
+  function slipNotSent(form, why) {
+    setNote(form, "__all__", {
+      level: "error",
+      text: "Not sent: " + why + ". The slip stays here and is sent again as soon " +
+        "as the server answers.",
+    });
+    form.setAttribute("data-unsent", "");
+    if (waitingSlip) return;
+    waitingSlip = form;
+    setTimeout(resendWhenBack, RETRY_MS);
+  }
+
+  function resendWhenBack() {
+    var form = waitingSlip;
+    if (!form || !document.body.contains(form)) {
+      waitingSlip = null;
+      return;
+    }
+    var url = form.getAttribute("data-health-url") || "/api/health";
+    fetch(url, { cache: "no-store", credentials: "same-origin" })
+      .then(function (response) {
+        if (!response.ok) throw new Error("not ready");
+        waitingSlip = null;
+        form.removeAttribute("data-unsent");
+        setNote(form, "__all__", { level: "warn", text: "Sending the slip again…" });
+        window.htmx.trigger(form, "submit");
+      })
+      .catch(function () { setTimeout(resendWhenBack, RETRY_MS); });
+  }
+
+  document.addEventListener("htmx:sendError", function (event) {
+    var form = slipOf(event.detail.elt);
+    if (form) slipNotSent(form, "the server cannot be reached");
+  });
+
+  document.addEventListener("htmx:responseError", function (event) {
+    var form = slipOf(event.detail.elt);
+    var status = event.detail.xhr ? event.detail.xhr.status : 0;
+    // A proxy's "bad gateway" or "unavailable": the server behind it is down.
+    if (form && (status === 502 || status === 503 || status === 504)) {
+      slipNotSent(form, "the server is not answering (" + status + ")");
+    }
+  });
 
   function focusAutofocus(root) {
     var field = (root || document).querySelector("[autofocus]");

@@ -10,6 +10,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -265,7 +267,7 @@ def test_a_withdrawal_forfeit_with_a_zero_spread_is_a_loss_everywhere(
     ]
     text = page.get(reverse("round-pairings", args=[tid, "A", 2])).content.decode()
     assert "Ann Able" in text
-    assert ">withdrawn<" in text
+    assert ">absent<" in text  # the round's badge; her own says "withdrawn"
 
 
 # --- 4. A linked game's result is read from its replay -----------------------------
@@ -331,3 +333,41 @@ def test_a_result_that_contradicts_its_game_is_refused_and_the_game_decides(
         board.first.opponent_pre_adjustment,
     ) == tuple(game.scores_before_adjustments or game.scores)
     assert board.game_id == game.game_id
+
+
+# --- Issue 32, item 5: a missed round is not a withdrawal ---------------------------
+
+
+@pytest.mark.django_db
+def test_a_missed_round_reads_absent_not_withdrawn(api, page, director):
+    """Ann misses round 2 and plays round 3: the round's pairings, the wall chart
+    and her scorecard say she was absent for round 2, not that she withdrew."""
+    tid, ids = make(director, n=4)
+    for a, b in ((ids[0], ids[1]), (ids[2], ids[3])):
+        results_services.result_record(
+            tournament_id=tid,
+            round_=1,
+            player_a=a,
+            player_b=b,
+            score_a=400,
+            score_b=300,
+            user=director,
+        )
+    players_services.round_missed(
+        tournament_id=tid, player_id=ids[0], round_=2, user=director
+    )
+    pairing_services.round_pair(
+        tournament_id=tid,
+        division="A",
+        round_=2,
+        method="manual",
+        games=[(1, ids[1], ids[2])],
+        byes=[ids[3]],
+        user=director,
+    )
+    pairings = page.get(f"/tournaments/{tid}/divisions/A/rounds/2/").content.decode()
+    chart = page.get(f"/tournaments/{tid}/divisions/A/wallchart/").content.decode()
+    card = page.get(reverse("scorecard", args=[tid, ids[0]])).content.decode()
+    for body in (pairings, chart, card):
+        assert re.search(r">\s*absent\b", body)
+        assert not re.search(r">\s*withdrawn\b", body)
