@@ -63,12 +63,16 @@ def rack_view(request: Request, game: selectors.RackReadable) -> selectors.RackV
     return selectors.rack_view(game, request.user, now=timezone.now())
 
 
-def command_response(result: AppendResult) -> Response:
+def command_response(
+    result: AppendResult, racks: selectors.RackView = selectors.EVERY_RACK
+) -> Response:
+    """The new state after a command (the racks as the caller may see them: a
+    player annotating their own game is no recorder)."""
     state = result.state.state
     body = {
         "version": result.version,
         "events": [recorded.type_name for recorded in result.recorded],
-        "state": selectors.state_payload(state, version=result.version),
+        "state": selectors.state_payload(state, version=result.version, racks=racks),
     }
     return Response(body, status=status.HTTP_201_CREATED)
 
@@ -197,13 +201,13 @@ def _command(
 
         @extend_schema(request=input_class, responses={201: s.CommandOutput})
         def post(self, request: Request, game_id: UUID, **path: Any) -> Response:
-            get_game(request, game_id)
+            racks = rack_view(request, get_game(request, game_id))
             data = input_class(data=request.data)
             data.is_valid(raise_exception=True)
             values = dict(data.validated_data)
             # The path names what the command acts on (a note's version).
             result = call(game_id=game_id, user=request.user, **path, **values, **extra)
-            return command_response(result)
+            return command_response(result, racks)
 
     CommandApi.__name__ = f"{call.__name__.title().replace('_', '')}Api"
     return CommandApi

@@ -144,6 +144,22 @@ def test_recorders_and_the_team_see_the_racks_others_do_not(
     assert not shows_racks(as_user(django_user_model, "ann"), gid)
 
 
+def test_a_player_annotating_their_own_live_game_gets_no_rack_back(
+    live, django_user_model
+):
+    _, gid = live
+    ann = as_user(django_user_model, "ann")
+    version = GameProjection.objects.get(pk=gid).version
+    response = ann.post(
+        f"/api/games/{gid}/notes",
+        {"expected_version": version, "target_version": 4, "text": "WINDY!"},
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    racks = response.json()["state"]["racks"]
+    assert [rack["known"] for rack in racks] == ["", ""]
+
+
 def test_the_page_shows_no_rack_of_a_live_game_to_a_signed_out_reader(
     live, django_user_model
 ):
