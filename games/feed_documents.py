@@ -28,6 +28,8 @@ Usage::
 
 from __future__ import annotations
 
+import threading
+import time
 import uuid
 from collections.abc import Callable, Mapping
 from datetime import datetime
@@ -154,12 +156,52 @@ GAME_FIELDS: dict[str, Fields] = {
 register_feed_fields(GAME_STREAM, GAME_FIELDS)
 
 
+# A catch-up sends up to a thousand events of a few games, each asked the rule (two
+# queries): the answer is kept per game for a second. It can only be behind in a
+# way that hides: the rule shows more as time passes, and an event newer than the
+# answer (the game's end, or a correction that reopens it) asks again. A change of
+# the tournament's delay reaches the feed within the second.
+RULE_SECONDS = 1.0
+_MEMO_SIZE = 1024
+_memo_lock = threading.Lock()
+_memo: dict[uuid.UUID, tuple[float, int, datetime, selectors.RackView]] = {}
+
+
 def _racks_shown(game_id: uuid.UUID, version: int, now: datetime | None) -> bool:
     """Whether a signed-out reader may see the racks of `version` of the game, as
     the rule stands when the event is sent (a follower catching up on a game that
     has ended since gets them)."""
-    game = GameProjection.objects.filter(pk=game_id).first()
+    at = now or timezone.now()
+    with _memo_lock:
+        kept = _memo.get(game_id)
+    if kept is not None:
+        until, known_version, asked_at, view = kept
+        if time.monotonic() < until and version <= known_version and at >= asked_at:
+            return view.shows(version)
+    game = GameProjection.objects.filter(pk=game_id).only(*_RULE_FIELDS).first()
     if game is None:
         return False
-    view = selectors.rack_view(game, AnonymousUser(), now=now or timezone.now())
+    view = selectors.rack_view(game, AnonymousUser(), now=at)
+    with _memo_lock:
+        if len(_memo) >= _MEMO_SIZE:
+            _memo.clear()
+        _memo[game_id] = (time.monotonic() + RULE_SECONDS, game.version, at, view)
     return view.shows(version)
+
+
+# What the rule reads of a game's row (not its board and score sheet).
+_RULE_FIELDS = (
+    "game_id",
+    "version",
+    "is_over",
+    "tournament_id",
+    "created_by_id",
+    "visibility",
+    "share_version",
+)
+
+
+def forget_rack_rules() -> None:
+    """Drop the answers kept (a test that moves its clock)."""
+    with _memo_lock:
+        _memo.clear()
