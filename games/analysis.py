@@ -24,9 +24,11 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
 
 from games import selectors, services
 from games.context import tournament_link
+from games.models import GameTurn
 from rules.analysis import (
     AnalysisError,
     LeaveTable,
@@ -129,6 +131,30 @@ def turn_analysis(game_id: uuid.UUID, turn: int, *, version: int) -> AnalysisRes
     )
     cache.set(key, result, TIMEOUT)
     return result
+
+
+class RackHiddenError(PermissionDenied):
+    """The turn's rack is hidden from the reader (the rack rule): its best plays
+    would tell it (HTTP 403)."""
+
+
+def require_rack_shown(
+    game_id: uuid.UUID, turn: int, racks: selectors.RackView
+) -> None:
+    """Raise RackHiddenError unless `racks` shows the rack of score-sheet line
+    `turn` (a line that does not exist is turn_analysis's to refuse)."""
+    if racks.every:
+        return
+    version = (
+        GameTurn.objects.filter(game_id=game_id, index=turn)
+        .values_list("version", flat=True)
+        .first()
+    )
+    if version is not None and not racks.shows(version):
+        raise RackHiddenError(
+            "The racks of this game are hidden while it is recorded: its best"
+            " plays are shown once the racks are."
+        )
 
 
 def _rack(state: GameState, line: Turn) -> str:

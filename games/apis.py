@@ -14,6 +14,7 @@ from uuid import UUID
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers as drf
@@ -27,6 +28,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import analysis, selectors, services
+from games import racks as hidden_racks
 from games import serializers as s
 from games.eventstore.store import AppendResult
 from games.eventstore.streams import stream_type
@@ -56,12 +58,21 @@ def get_game(request: Request, game_id: UUID) -> GameProjection:
     return game
 
 
-def command_response(result: AppendResult) -> Response:
+def rack_view(request: Request, game: selectors.RackReadable) -> selectors.RackView:
+    """The racks of `game` the caller may see now (the one rack rule)."""
+    return selectors.rack_view(game, request.user, now=timezone.now())
+
+
+def command_response(
+    result: AppendResult, racks: selectors.RackView = selectors.EVERY_RACK
+) -> Response:
+    """The new state after a command (the racks as the caller may see them: a
+    player annotating their own game is no recorder)."""
     state = result.state.state
     body = {
         "version": result.version,
         "events": [recorded.type_name for recorded in result.recorded],
-        "state": selectors.state_payload(state, version=result.version),
+        "state": selectors.state_payload(state, version=result.version, racks=racks),
     }
     return Response(body, status=status.HTTP_201_CREATED)
 
@@ -114,10 +125,16 @@ class GameDetailApi(APIView):
         ):
             raise Http404
 
-        def build() -> Any:
-            return {**game.fields, "turns": selectors.game_turns(game_id)}
+        racks = rack_view(request, game)
 
-        return cached_json(request, ("game", game_id), game.version, build)
+        def build() -> Any:
+            turns = hidden_racks.turn_lines(selectors.game_turns(game_id), racks)
+            return {**game.fields, "turns": turns}
+
+        # The racks shown are part of the key: a reader who may see them does not
+        # fill the cache for one who may not.
+        key = ("game", game_id, "racks", racks.through)
+        return cached_json(request, key, game.version, build)
 
 
 @extend_schema(parameters=[SHARE])
@@ -129,7 +146,7 @@ class GameEventsApi(ListAPIView):
 
     def get_queryset(self) -> Any:
         game_id = self.kwargs["game_id"]
-        get_game(self.request, game_id)
+        racks = rack_view(self.request, get_game(self.request, game_id))
         events = selectors.game_events(game_id)
         encode = stream_type("game").codec.encode
         # A correction voids earlier events; they stay in the log, marked.
@@ -140,8 +157,10 @@ class GameEventsApi(ListAPIView):
                 "version": e.version,
                 "type_name": e.type_name,
                 "schema_version": e.schema_version,
-                "payload": encode(e.event)[2],
-                "metadata": e.metadata,
+                "payload": hidden_racks.event_payload(
+                    e.type_name, encode(e.event)[2], shown=racks.shows(e.version)
+                ),
+                "metadata": hidden_racks.event_metadata(e.metadata, shown=racks.every),
                 "recorded_at": e.recorded_at,
                 "recorded_by_id": e.recorded_by_id,
                 "superseded": e.version not in live
@@ -162,14 +181,14 @@ class GameStateApi(APIView):
         responses=s.StateOutput,
     )
     def get(self, request: Request, game_id: UUID) -> Response:
-        get_game(request, game_id)
+        racks = rack_view(request, get_game(request, game_id))
         after = request.query_params.get("after")
         version = None
         if after is not None:
             if not after.isdigit() or int(after) < 1:
                 raise ValidationError({"after": ["Give an event version, 1 or more."]})
             version = int(after)
-        return Response(selectors.game_state_at(game_id, version))
+        return Response(selectors.game_state_at(game_id, version, racks))
 
 
 def _command(
@@ -182,13 +201,13 @@ def _command(
 
         @extend_schema(request=input_class, responses={201: s.CommandOutput})
         def post(self, request: Request, game_id: UUID, **path: Any) -> Response:
-            get_game(request, game_id)
+            racks = rack_view(request, get_game(request, game_id))
             data = input_class(data=request.data)
             data.is_valid(raise_exception=True)
             values = dict(data.validated_data)
             # The path names what the command acts on (a note's version).
             result = call(game_id=game_id, user=request.user, **path, **values, **extra)
-            return command_response(result)
+            return command_response(result, racks)
 
     CommandApi.__name__ = f"{call.__name__.title().replace('_', '')}Api"
     return CommandApi
@@ -296,6 +315,7 @@ class AnalysisApi(APIView):
     @extend_schema(parameters=[SHARE], responses=s.AnalysisOutput)
     def get(self, request: Request, game_id: UUID, turn: int) -> Response:
         game = get_game(request, game_id)
+        analysis.require_rack_shown(game_id, turn, rack_view(request, game))
         result = analysis.turn_analysis(game_id, turn, version=game.version)
         return Response(analysis.analysis_document(result))
 
@@ -305,8 +325,8 @@ class GcgDownloadApi(APIView):
         parameters=[SHARE], responses={(200, "text/plain"): OpenApiTypes.STR}
     )
     def get(self, request: Request, game_id: UUID) -> HttpResponse:
-        get_game(request, game_id)
-        text = services.game_export_gcg(game_id)
+        racks = rack_view(request, get_game(request, game_id))
+        text = services.game_export_gcg(game_id, racks_through=racks.through)
         response = HttpResponse(text, content_type="text/plain; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{game_id}.gcg"'
         return response

@@ -41,6 +41,17 @@ class TournamentTable:
 
 
 @dataclass(frozen=True, slots=True)
+class RackRule:
+    """What the rack rule (``games.selectors.rack_view``) needs of a game's
+    tournament for one reader: whether the reader is on its team (directors and
+    scorekeepers see the racks of its games as they are recorded), and after how
+    many minutes everyone else sees them (None: once the game has ended)."""
+
+    on_team: bool
+    delay_minutes: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerRecord:
     """A tournament's player linked to a user's account."""
 
@@ -72,6 +83,10 @@ class TournamentLink(Protocol):
     def linked_player_ids(self, tournament_id: TournamentId, user: Any) -> set[str]:
         """The tournament's players whose account is `user` (they may annotate their
         own games)."""
+
+    def rack_rule(self, tournament_id: TournamentId, user: Any) -> RackRule:
+        """Whether `user` is on the tournament's team, and the tournament's delay
+        before others see the racks of a game being recorded."""
 
     def player_records(self, user: Any) -> list[PlayerRecord]:
         """The players linked to `user`'s account, in tournaments `user` may read
@@ -113,6 +128,9 @@ class _NoTournaments:
 
     def linked_player_ids(self, tournament_id: TournamentId, user: Any) -> set[str]:
         return set()
+
+    def rack_rule(self, tournament_id: TournamentId, user: Any) -> RackRule:
+        return RackRule(on_team=False, delay_minutes=None)
 
     def player_records(self, user: Any) -> list[PlayerRecord]:
         return []

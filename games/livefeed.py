@@ -49,8 +49,8 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
+from games import feed_documents
 from games.eventstore.feed import FeedEvent, FeedPage, read_feed
-from games.eventstore.streams import stream_type
 
 CONTENT_TYPE = "text/event-stream"
 # How many events one read sends at most; the next read follows at once.
@@ -118,27 +118,17 @@ def resume_position(request: HttpRequest) -> int:
     return int(raw)
 
 
-def event_document(item: FeedEvent) -> dict[str, Any]:
-    """An event as the feed sends it: its stream, version, type and payload."""
-    recorded = item.event
-    _, schema_version, payload = stream_type(recorded.stream.type).codec.encode(
-        recorded.event
-    )
-    return {
-        "position": item.feed_position,
-        "stream_type": recorded.stream.type,
-        "stream_id": str(recorded.stream.id),
-        "version": recorded.version,
-        "event_type": recorded.type_name,
-        "schema_version": schema_version,
-        "recorded_at": recorded.recorded_at.isoformat(),
-        "payload": payload,
-        "metadata": dict(recorded.metadata),
-    }
+def event_document(item: FeedEvent) -> dict[str, Any] | None:
+    """An event as the feed sends it: what a signed-out reader may see of it
+    (games.feed_documents); None for an event none may (sent as a head)."""
+    return feed_documents.event_document(item)
 
 
 def _message(item: FeedEvent) -> str:
-    data = json.dumps(event_document(item), ensure_ascii=False, separators=(",", ":"))
+    document = event_document(item)
+    if document is None:
+        return _head(item.feed_position)
+    data = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
     return f"id: {item.feed_position}\ndata: {data}\n\n"
 
 
@@ -244,7 +234,8 @@ class FeedMessage(serializers.Serializer):
     )
     data = serializers.CharField(
         help_text="The event as JSON: position, stream_type, stream_id, version,"
-        " event_type, schema_version, recorded_at, payload, metadata."
+        " event_type, schema_version, recorded_at, payload (what the public pages"
+        " show of it), and a game's context on its first event."
     )
 
 

@@ -94,9 +94,13 @@ def player_names(aggregate: GameAggregate) -> list[str]:
 
 
 def score_sheet(
-    game_id: uuid.UUID, aggregate: GameAggregate, names: list[str]
+    game_id: uuid.UUID,
+    aggregate: GameAggregate,
+    names: list[str],
+    racks: selectors.RackView = selectors.EVERY_RACK,
 ) -> list[Line]:
-    """The score sheet's lines with their marks (challenges, discrepancies, notes)."""
+    """The score sheet's lines with their marks (challenges, discrepancies, notes),
+    without the racks `racks` hides (an exchange then says how many tiles)."""
     state = aggregate.state
     assert state is not None
     turns = state.turns
@@ -110,7 +114,16 @@ def score_sheet(
         }
     stamps = note_stamps(game_id, versions_of(turns))
     return [
-        _line(index, turn, turns, names, state.discrepancies, lines_of_event, stamps)
+        _line(
+            index,
+            turn,
+            turns,
+            names,
+            state.discrepancies,
+            lines_of_event,
+            stamps,
+            racks.shows(turn.version),
+        )
         for index, turn in enumerate(turns, start=1)
     ]
 
@@ -230,9 +243,14 @@ def _line(
     discrepancies: tuple[rs.Discrepancy, ...],
     lines_of_event: dict[int, int],
     stamps: dict[int, NoteStamp],
+    rack_shown: bool = True,
 ) -> Line:
     following = turns[index] if index < len(turns) else None
-    text = TURN_PRESENTERS.get(turn.kind, _by_name)(turn, following)
+    if turn.kind is TurnKind.EXCHANGE and not rack_shown:
+        # The tiles put back are the rack's: only their count is shown.
+        text = TurnText(what=f"exchanged {turn.count}")
+    else:
+        text = TURN_PRESENTERS.get(turn.kind, _by_name)(turn, following)
     what = text.what
     if turn.detail:
         what = f"{what} ({turn.detail})" if what else turn.detail
@@ -244,7 +262,7 @@ def _line(
         version=turn.version,
         player=player,
         player_name=names[player] if player is not None else "—",
-        rack=turn.recorded_rack or turn.rack or "",
+        rack=(turn.recorded_rack or turn.rack or "") if rack_shown else "",
         position=turn.position or "",
         main_word=text.main_word,
         other_words=text.other_words,
@@ -258,30 +276,44 @@ def _line(
     )
 
 
-def position_after(aggregate: GameAggregate, index: int, names: list[str]) -> Position:
+def position_after(
+    aggregate: GameAggregate,
+    index: int,
+    names: list[str],
+    *,
+    version: int | None = None,
+    shown: selectors.RackView = selectors.EVERY_RACK,
+) -> Position:
     """The position after score-sheet line `index`, with the draws that followed it.
 
     The state shown is the one just before the next line's event, so every rack is
-    refilled; the last play is the squares that line's event filled.
+    refilled; the last play is the squares that line's event filled. `version` is
+    the game's (the last state's); racks that `shown` hides are counts, and the
+    unseen tiles a spectator's.
     """
     final = aggregate.state
     assert final is not None
     turns = final.turns
     if index <= 0 or not turns:
-        first = turns[0].version - 1 if turns else None
-        state = selectors.state_after(aggregate, first)
+        at = turns[0].version - 1 if turns else None
         highlight: frozenset[str] = frozenset()
         upcoming = turns
     else:
         line = turns[index - 1]
         later = [turn.version for turn in turns[index:] if turn.version > line.version]
-        state = selectors.state_after(aggregate, later[0] - 1 if later else None)
+        at = later[0] - 1 if later else None
         highlight = placed_squares(line)
         upcoming = turns[index:]
+    state = selectors.state_after(aggregate, at)
+    state_version = at if at is not None else version
+    if state_version is not None and not shown.shows(state_version):
+        return _position_without_racks(index, state, highlight, names)
     racks = []
     next_racks: dict[int, str] = {}
     for turn in upcoming:
         rack = turn.recorded_rack or turn.rack
+        if not shown.shows(turn.version):
+            break
         if turn.player is not None and rack and turn.player not in next_racks:
             next_racks[turn.player] = rack
     for player, rack in enumerate(state.racks):
@@ -311,6 +343,32 @@ def position_after(aggregate: GameAggregate, index: int, names: list[str]) -> Po
         racks=tuple(racks),
         unseen=unseen,
         unseen_for=names[viewer],
+    )
+
+
+def _position_without_racks(
+    index: int, state: rs.GameState, highlight: frozenset[str], names: list[str]
+) -> Position:
+    """A position whose racks the reader may not see: each rack a count, and the
+    unseen tiles a spectator's (one player's would tell their rack)."""
+    racks = tuple(
+        RackView(
+            name=names[player],
+            score=state.scores[player],
+            tiles="",
+            unknown=rack.count,
+            to_move=not state.game_over and state.turn == player,
+            from_sheet=False,
+        )
+        for player, rack in enumerate(state.racks)
+    )
+    return Position(
+        index=max(index, 0),
+        state=state,
+        highlight=highlight,
+        racks=racks,
+        unseen=rs.unseen_tiles(state, None),
+        unseen_for="anyone watching",
     )
 
 
@@ -420,14 +478,16 @@ def viewer_page(
     turn: int | None,
     *,
     hide_result: bool = False,
+    racks: selectors.RackView = selectors.EVERY_RACK,
 ) -> dict[str, Any]:
     """The viewer's context at score-sheet line `turn` (None: the end; out of range:
     the nearest line). With `hide_result`, nothing after the line is shown before
-    the last one: not the later lines, not the result."""
+    the last one: not the later lines, not the result. Racks that `racks` hides
+    (the rack rule) are not shown."""
     final = aggregate.state
     assert final is not None
     names = player_names(aggregate)
-    lines = score_sheet(game.game_id, aggregate, names)
+    lines = score_sheet(game.game_id, aggregate, names, racks)
     count = len(lines)
     index = count if turn is None else max(0, min(turn, count))
     current = lines[index - 1] if index else None
@@ -449,7 +509,10 @@ def viewer_page(
         "current": current,
         "result_hidden": hidden,
         "hide_result": hide_result,
-        "position": position_after(aggregate, index, names),
+        "position": position_after(
+            aggregate, index, names, version=game.version, shown=racks
+        ),
+        "racks_hidden": not racks.every,
         "nav": nav,
         "nav_urls": {
             key: turn_url(game.game_id, value)

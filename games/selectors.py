@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import uuid
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from django.db.models import Q, QuerySet
@@ -22,6 +23,7 @@ from django.utils.crypto import constant_time_compare, salted_hmac
 from rest_framework.fields import DateTimeField
 
 from config.replicas import reading
+from games import racks as hidden_racks
 from games.context import tournament_link
 from games.eventstore.models import StoredEvent
 from games.eventstore.store import read_stream
@@ -97,6 +99,74 @@ def game_is_owner(game: Readable, user: Any) -> bool:
     )
 
 
+# --- who may see the racks --------------------------------------------------------
+
+
+class RackReadable(Readable, Protocol):
+    """What the rack rule needs of a game (a GameHeader, a GameDetail or a
+    GameProjection row)."""
+
+    is_over: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RackView:
+    """The racks of a game a reader may see: the racks as they stood after each
+    version up to `through` (None: every version). A rack is a score-sheet line's
+    (the tiles held before its move) at that line's version, a state's at the
+    version it stands at."""
+
+    through: int | None
+
+    def shows(self, version: int) -> bool:
+        return self.through is None or version <= self.through
+
+    @property
+    def every(self) -> bool:
+        return self.through is None
+
+
+EVERY_RACK = RackView(None)
+
+
+def rack_view(game: RackReadable, user: Any, *, now: datetime) -> RackView:
+    """Which racks of a readable game `user` may see at `now`: the one rack rule
+    (issue 32), asked by every reader of racks (the game page, the state, detail
+    and events API, the GCG download, the live feed).
+
+    Everyone sees every rack of a game that has ended. While it is recorded,
+    its recorders (a casual game's owner; a tournament's directors) and the
+    tournament's team (directors and scorekeepers) see them at once; everyone
+    else, the players of the game too, sees the racks as they stood the
+    tournament's delay ago (``rack_delay_minutes``: a racks' broadcast delay), or
+    none before the end when it sets none (the default, and a casual game's rule).
+    """
+    if game.is_over:
+        return EVERY_RACK
+    signed_in = bool(getattr(user, "is_authenticated", False))
+    if game.tournament_id is None:
+        if signed_in and game.created_by_id == user.pk:
+            return EVERY_RACK
+        return RackView(0)
+    rule = tournament_link().rack_rule(game.tournament_id, user)
+    if signed_in and rule.on_team:
+        return EVERY_RACK
+    if rule.delay_minutes is None:
+        return RackView(0)
+    if rule.delay_minutes == 0:
+        return EVERY_RACK
+    until = now - timedelta(minutes=rule.delay_minutes)
+    through = (
+        StoredEvent.objects.filter(
+            stream_type=STREAM_TYPE, stream_id=game.game_id, recorded_at__lte=until
+        )
+        .order_by("-version")
+        .values_list("version", flat=True)
+        .first()
+    )
+    return RackView(through or 0)
+
+
 def share_token(game_id: uuid.UUID | str, share_version: int) -> str:
     """The secret of a game's link: keyed by the server's secret and the version of
     the event that shared it, so sharing again after a stop makes a new link and
@@ -146,6 +216,10 @@ class GameDetail:
     @property
     def visibility(self) -> str:
         return str(self.fields["visibility"])
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self.fields["is_over"])
 
 
 def _with_tournament(columns: str, tournament_columns: tuple[str, ...]) -> str:
@@ -228,6 +302,7 @@ class GameHeader:
     visibility: str = Visibility.PUBLIC
     created_by_id: int | None = None
     share_version: int | None = None
+    is_over: bool = False
     tournament_name: str | None = None
     published: bool | None = None
 
@@ -236,7 +311,7 @@ def game_header(game_id: uuid.UUID) -> GameHeader | None:
     """The game's header in one statement, or None when there is no such game."""
     sql = _with_tournament(
         "g.game_id, g.version, g.title, g.tournament_id, g.turn_count, g.visibility,"
-        " g.created_by_id, g.share_version",
+        " g.created_by_id, g.share_version, g.is_over",
         ("name_column", "published_column"),
     )
     with reading().cursor() as cursor:
@@ -273,14 +348,17 @@ def state_after(aggregate: GameAggregate, version: int | None) -> rs.GameState:
     return rs.replay(events[: max(version, 1)])
 
 
-def state_payload(state: rs.GameState, *, version: int) -> dict[str, Any]:
-    """A JSON view of a game state: board, racks, scores, bag and unseen tiles."""
+def state_payload(
+    state: rs.GameState, *, version: int, racks: RackView = EVERY_RACK
+) -> dict[str, Any]:
+    """A JSON view of a game state: board, racks, scores, bag and unseen tiles
+    (the racks as counts when `racks` does not show this version's)."""
     last_tiles: list[str] = []
     if state.last_play is not None:
         from rules.board import square_name
 
         last_tiles = [square_name(index) for index, _ in state.last_play.new_tiles]
-    return {
+    payload = {
         "version": version,
         "players": list(state.players),
         "tile_set": state.tile_set.name,
@@ -308,13 +386,18 @@ def state_payload(state: rs.GameState, *, version: int) -> dict[str, Any]:
         "scoreless_turns": state.scoreless_turns,
         "turn_count": len(state.turns),
     }
+    if racks.shows(version):
+        return payload
+    return hidden_racks.state_payload(payload, unseen=rs.unseen_tiles(state, None))
 
 
-def game_state_at(game_id: uuid.UUID, version: int | None) -> dict[str, Any]:
+def game_state_at(
+    game_id: uuid.UUID, version: int | None, racks: RackView = EVERY_RACK
+) -> dict[str, Any]:
     current, aggregate = game_load(game_id)
     state = state_after(aggregate, version)
     shown = current if version is None else min(version, current)
-    return state_payload(state, version=shown)
+    return state_payload(state, version=shown, racks=racks)
 
 
 # A game that ended by one of these was lost by its loser whatever the scores.

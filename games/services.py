@@ -856,7 +856,12 @@ def gcg_metadata(context: Mapping[str, Any]) -> gcg.GcgMetadata | None:
     )
 
 
-def game_export_gcg(game_id: uuid.UUID) -> str:
-    """The game as GCG text."""
+def game_export_gcg(game_id: uuid.UUID, *, racks_through: int | None = None) -> str:
+    """The game as GCG text; with `racks_through`, the racks of later versions
+    left out (the rack rule: ``selectors.rack_view``)."""
     _, aggregate = game_load(game_id)
-    return gcg.write(list(aggregate.events), gcg_metadata(aggregate.context))
+    return gcg.write(
+        list(aggregate.events),
+        gcg_metadata(aggregate.context),
+        racks_through=racks_through,
+    )

@@ -18,6 +18,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -108,12 +109,23 @@ def _viewer_aggregate(game: selectors.GameHeader, turn: int | None) -> GameAggre
     return aggregate
 
 
+def _rack_view(request: HttpRequest, game: selectors.GameHeader) -> selectors.RackView:
+    """The racks of `game` the reader may see now (the one rack rule)."""
+    return selectors.rack_view(game, request.user, now=timezone.now())
+
+
 def _viewer_context(
-    request: HttpRequest, game: selectors.GameHeader, turn: int | None
+    request: HttpRequest,
+    game: selectors.GameHeader,
+    turn: int | None,
+    racks: selectors.RackView,
 ) -> dict[str, Any]:
     aggregate = _viewer_aggregate(game, turn)
+    page = viewer_page(
+        game, aggregate, turn, hide_result=hides_result(request), racks=racks
+    )
     context = {
-        **viewer_page(game, aggregate, turn, hide_result=hides_result(request)),
+        **page,
         "can_annotate": services.can_annotate(aggregate, request.user),
         "can_record": services.can_record(aggregate, request.user),
         "is_owner": selectors.game_is_owner(game, request.user),
@@ -144,8 +156,10 @@ def game_detail(
     if turn is None:
         turn = _turn_param(request.GET.get("turn"))
 
+    racks = _rack_view(request, game)
+
     def build() -> HttpResponse:
-        context = _viewer_context(request, game, turn)
+        context = _viewer_context(request, game, turn, racks)
         if context["can_annotate"] and context["index"]:
             context["note_form"] = NoteForm(initial={"turn": context["index"]})
         return render(request, "games/viewer.html", context)
@@ -158,7 +172,8 @@ def game_detail(
     past_end = turn is not None and turn > count
     return cached_page(
         request,
-        [game.game_id, shown, HIDE if hides_result(request) else ""],
+        # The racks shown are the rack rule's at this moment (a delay passes).
+        [game.game_id, shown, HIDE if hides_result(request) else "", racks.through],
         game.version,
         build,
         page=turn_url(game_id, count) if past_end else request.path,
@@ -234,10 +249,14 @@ def game_analysis(request: HttpRequest, game_id: uuid.UUID, turn: int) -> HttpRe
     context: dict[str, Any] = {"game": game, "turn": turn}
     status = 200
     try:
+        analysis.require_rack_shown(game_id, turn, _rack_view(request, game))
         context["result"] = analysis.turn_analysis(game_id, turn, version=game.version)
     except AnalysisError as error:
         context["unavailable"] = error.message
         status = 404 if error.code == "no_turn" else 200
+    except analysis.RackHiddenError as error:
+        context["unavailable"] = str(error)
+        status = 403
     context["turn_url"] = turn_url(game_id, turn)
     return render(request, "games/analysis.html", context, status=status)
 
@@ -277,7 +296,8 @@ def game_note_add(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
             else:
                 messages.success(request, f"Your note on turn {index} is saved.")
                 return redirect(turn_url(game_id, index) + "#notes")
-    context = _viewer_context(request, game, _turn_param(request.POST.get("turn")))
+    turn = _turn_param(request.POST.get("turn"))
+    context = _viewer_context(request, game, turn, _rack_view(request, game))
     context["note_form"] = form
     if quota is None:
         return render(request, "games/viewer.html", context, status=400)
@@ -357,8 +377,8 @@ def game_note_delete(
 @require_GET
 def game_gcg(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """The game as a GCG file (what the API's /gcg gives)."""
-    _readable_game(request, game_id)
-    text = services.game_export_gcg(game_id)
+    racks = _rack_view(request, _readable_game(request, game_id))
+    text = services.game_export_gcg(game_id, racks_through=racks.through)
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{game_id}.gcg"'
     return response

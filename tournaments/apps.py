@@ -11,9 +11,12 @@ class TournamentsConfig(AppConfig):
         from games import selectors as game_selectors
         from games.context import register_tournament_link
         from games.eventstore.streams import ProjectionIndex, register_stream_type
+        from games.feed_documents import register_feed_fields
+        from tournaments.core.aggregate import STREAM_TYPE
         from tournaments.core.stream import TournamentStream
         from tournaments.models import Tournament
         from tournaments.results.games import TournamentGames
+        from tournaments.room.feed import TOURNAMENT_FIELDS
 
         register_stream_type(
             TournamentStream(),
@@ -27,3 +30,4 @@ class TournamentsConfig(AppConfig):
             members=game_selectors.tournament_game_ids,
         )
         register_tournament_link(TournamentGames())
+        register_feed_fields(STREAM_TYPE, TOURNAMENT_FIELDS)

@@ -50,6 +50,9 @@ class Tournament(models.Model):
     # Players may report their own games (tournaments.room.selfentry): the scorecard
     # pages offer it, read with the tournament's header.
     self_entry = models.BooleanField(default=False)
+    # Minutes after which everyone sees the racks of a game being recorded (null:
+    # once it has ended); its team sees them at once (games.selectors.rack_view).
+    rack_delay_minutes = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField()
     updated_at = models.DateTimeField()
 

@@ -35,7 +35,12 @@ _UNWRITTEN = {
 }
 
 
-def write(events: Sequence[Event], metadata: GcgMetadata | None = None) -> str:
+def write(
+    events: Sequence[Event],
+    metadata: GcgMetadata | None = None,
+    *,
+    racks_through: int | None = None,
+) -> str:
     """Write a game as GCG: UTF-8 text with the encoding pragma first, LF endings.
 
     ``metadata`` gives the players' nicks and names, title, description, id,
@@ -47,6 +52,12 @@ def write(events: Sequence[Event], metadata: GcgMetadata | None = None) -> str:
     What GCG cannot express is left out: a valid challenge with no effect other
     than under the single rule (written ``(challenge) +0``), a director's score
     correction or adjudication, the words named in a challenge.
+
+    With ``racks_through``, the racks of events after that version are left out
+    as GCG writes a rack the recorder did not know (empty), an exchange after it
+    as a count (``-3``), and the ``#rack1``/``#rack2`` pragmas of an unfinished
+    game unless its last event is within it: the racks of a live game hidden from
+    the reader.
 
     Raises any :class:`RulesError` that replaying ``events`` raises, and
     :class:`GcgError` for a game of more than two players.
@@ -72,7 +83,8 @@ def write(events: Sequence[Event], metadata: GcgMetadata | None = None) -> str:
         if turn.kind is TurnKind.CHALLENGE and single:
             # A free challenge of a valid play: "(challenge) +0" keeps it on record.
             assert turn.player is not None
-            out.append(f">{nicks[turn.player]}: {_event_body(turn, tiles)}")
+            body = _event_body(turn, tiles, _shown(turn, racks_through))
+            out.append(f">{nicks[turn.player]}: {body}")
             _write_notes(out, turn.notes)
             continue
         if turn.kind in _UNWRITTEN:
@@ -80,9 +92,10 @@ def write(events: Sequence[Event], metadata: GcgMetadata | None = None) -> str:
                 _write_notes(out, turn.notes)
             continue
         assert turn.player is not None
-        out.append(f">{nicks[turn.player]}: {_event_body(turn, tiles)}")
+        body = _event_body(turn, tiles, _shown(turn, racks_through))
+        out.append(f">{nicks[turn.player]}: {body}")
         _write_notes(out, turn.notes)
-    if not state.game_over:
+    if not state.game_over and (racks_through is None or racks_through >= len(events)):
         for index, rack in enumerate(state.racks, start=1):
             if rack.is_known and rack.count:
                 out.append(f"#rack{index} {tiles.write_tiles(rack.known)}")
@@ -135,9 +148,13 @@ def _write_notes(out: list[str], notes: tuple[Note, ...]) -> None:
         out.extend(rest)
 
 
-def _event_body(turn: Turn, tiles: TileSet) -> str:
+def _shown(turn: Turn, racks_through: int | None) -> bool:
+    return racks_through is None or turn.version <= racks_through
+
+
+def _event_body(turn: Turn, tiles: TileSet, racks: bool = True) -> str:
     held = turn.recorded_rack if turn.recorded_rack is not None else (turn.rack or "")
-    rack = tiles.write_tiles(held)
+    rack = tiles.write_tiles(held) if racks else ""
     kind = turn.kind
     cumulative = turn.cumulative
     if kind is TurnKind.PLACEMENT:
@@ -146,7 +163,7 @@ def _event_body(turn: Turn, tiles: TileSet) -> str:
     if kind is TurnKind.EXCHANGE:
         exchanged = (
             tiles.write_tiles(turn.tiles)
-            if len(turn.tiles) == turn.count
+            if racks and len(turn.tiles) == turn.count
             else str(turn.count)
         )
         return f"{rack} -{exchanged} +0 {cumulative}"

@@ -289,9 +289,10 @@ def bag_count(state: GameState) -> int:
     return state.bag.count
 
 
-def unseen_tiles(state: GameState, player: int) -> str:
+def unseen_tiles(state: GameState, player: int | None) -> str:
     """The tiles ``player`` cannot see: the tile set less the board and their own
-    known rack (so the bag and every other rack), sorted."""
+    known rack (so the bag and every other rack), sorted. With None, a
+    spectator's: every tile not on the board (the bag and every rack)."""
     tiles = state.bag.candidates + (state.aside.tiles if state.aside else "")
     for index, rack in enumerate(state.racks):
         if index != player:

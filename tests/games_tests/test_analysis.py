@@ -48,9 +48,17 @@ def play(user, *, lexicon="TINY", context=None):
     return gid
 
 
+def recording(user) -> APIClient:
+    """The game's recorder: the racks of a game being recorded are theirs to see
+    (games.selectors.rack_view); test_racks.py shows they are hidden from others."""
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
 def test_the_best_plays_and_where_the_move_made_ranks(recorder):
     gid = play(recorder)
-    response = APIClient().get(f"/api/games/{gid}/turns/2/analysis")
+    response = recording(recorder).get(f"/api/games/{gid}/turns/2/analysis")
     assert response.status_code == 200, response.json()
     body = response.json()
     assert [(p["move"], p["score"], p["rank"]) for p in body["plays"]] == [
@@ -68,7 +76,7 @@ def test_the_best_plays_and_where_the_move_made_ranks(recorder):
 
 def test_a_leave_table_ranks_by_equity(recorder):
     gid = play(recorder, lexicon="EQUITY")
-    body = APIClient().get(f"/api/games/{gid}/turns/2/analysis").json()
+    body = recording(recorder).get(f"/api/games/{gid}/turns/2/analysis").json()
     assert body["by_equity"]
     assert body["plays"][0]["move"] == "H8 .A"
     assert body["plays"][0]["equity"] == 13.0
@@ -84,12 +92,13 @@ def test_it_is_computed_once_per_version_and_never_stored(recorder, monkeypatch)
     )
     events = StoredEvent.objects.count()
     for _ in range(3):
-        assert APIClient().get(f"/api/games/{gid}/turns/2/analysis").status_code == 200
+        response = recording(recorder).get(f"/api/games/{gid}/turns/2/analysis")
+        assert response.status_code == 200
     assert len(calls) == 1
     assert StoredEvent.objects.count() == events
     # A new event (a note) is a new version: computed again.
     services.game_note(game_id=gid, target_version=4, text="hm", user=recorder)
-    APIClient().get(f"/api/games/{gid}/turns/2/analysis")
+    recording(recorder).get(f"/api/games/{gid}/turns/2/analysis")
     assert len(calls) == 2
 
 
@@ -103,7 +112,7 @@ def test_the_tournaments_word_list_serves_its_games(recorder):
         lexicon=None,
         context={"tournament_id": tid, "division": "A", "player_ids": ids},
     )
-    body = APIClient().get(f"/api/games/{gid}/turns/2/analysis").json()
+    body = recording(recorder).get(f"/api/games/{gid}/turns/2/analysis").json()
     assert (body["lexicon"], body["played_rank"]) == ("TINY", 2)
 
 
@@ -113,13 +122,14 @@ def test_the_tournaments_word_list_serves_its_games(recorder):
 )
 def test_what_cannot_be_analysed_says_why(recorder, lexicon, turn, code):
     gid = play(recorder, lexicon=lexicon)
-    response = APIClient().get(f"/api/games/{gid}/turns/{turn}/analysis")
+    response = recording(recorder).get(f"/api/games/{gid}/turns/{turn}/analysis")
     assert response.status_code == 400
     assert response.json()["code"] == code
 
 
 def test_the_page_shows_the_ranking(client, recorder):
     gid = play(recorder)
+    client.force_login(recorder)
     body = client.get(f"/games/{gid}/turn/2/analysis/").content.decode()
     assert "ranks <strong>2</strong> of 2" in body
     assert "9H AS" in body

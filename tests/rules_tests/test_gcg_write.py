@@ -207,3 +207,37 @@ def test_a_bad_ruleset_pragma_is_refused_with_its_line():
     with pytest.raises(GcgError) as error:
         read("#player1 a A\n#player2 b B\n#ruleset classic challenge=triple\n")
     assert error.value.problems[0][:2] == (3, "bad_ruleset")
+
+
+def _event_lines(text: str) -> list[str]:
+    return [line for line in text.split("\n") if line.startswith(">")]
+
+
+@pytest.mark.parametrize("path", GAME_FILES, ids=lambda path: path.name)
+def test_a_live_game_is_written_without_the_racks_its_reader_may_not_see(path):
+    """The rack rule's GCG (issue 32): a game still being recorded, written for a
+    reader who may see no rack, has every rack empty (as GCG writes a rack the
+    recorder did not know), exchanges as counts and no #rack pragmas, and reads
+    back to the same board and scores."""
+    record = read(path.read_bytes())
+    live = record.events[: len(record.events) * 2 // 3]
+    state = replay(live)
+    assert not state.game_over
+    whole = write(live, record.metadata)
+    hidden = write(live, record.metadata, racks_through=0)
+    assert "#rack" not in hidden
+    for line in _event_lines(hidden):
+        body = line.split(": ", 1)[1]
+        assert body.startswith(" "), line  # no rack before the move
+        move = body.split()[0]
+        assert not move.startswith("-") or move in ("-", "--") or move[1:].isdigit()
+    back = read(hidden.encode("utf-8"))
+    assert back.state.scores == state.scores
+    assert back.state.board.rows() == state.board.rows()
+    # Racks up to a version are shown: the lines of the turns up to it as whole.
+    turns = [turn for turn in state.turns if turn.player is not None]
+    middle = turns[len(turns) // 2].version
+    partial = _event_lines(write(live, record.metadata, racks_through=middle))
+    shown = sum(1 for turn in turns if turn.version <= middle)
+    assert partial[:shown] == _event_lines(whole)[:shown]
+    assert partial[shown:] == _event_lines(hidden)[shown:]

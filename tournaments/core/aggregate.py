@@ -52,6 +52,8 @@ class TournamentAggregate:
     reports: Mapping[tuple[int, frozenset[str]], Mapping[str, selfentry.Report]] = (
         field(default_factory=dict)
     )
+    # Minutes before everyone sees a live game's racks (None: once it has ended).
+    rack_delay_minutes: int | None = None
 
     def role_of(self, user_id: int) -> str | None:
         """The user's role in the team (DIRECTOR, SCOREKEEPER), or None.
@@ -138,6 +140,15 @@ def _system_apply(state: TournamentAggregate, event: object) -> TournamentAggreg
         return replace(state, self_entry=event.enabled)
     if isinstance(event, events.ScoreReported):
         return _score_reported(state, event)
+    if isinstance(event, events.RackDelaySet):
+        minutes = event.minutes
+        if minutes is not None and not 0 <= minutes <= events.MAX_RACK_DELAY_MINUTES:
+            raise TournamentAccessError(
+                "invalid_rack_delay",
+                f"A delay is 0 to {events.MAX_RACK_DELAY_MINUTES} minutes.",
+                "rack_delay_minutes",
+            )
+        return replace(state, rack_delay_minutes=minutes)
     raise TournamentAccessError("unknown_event", f"Unknown event {event!r}.")
 
 

@@ -79,6 +79,22 @@ class SelfEntryChanged:
     enabled: bool
 
 
+# The longest delay a director may set before everyone sees a live game's racks: a
+# day (a longer one is the same as "once the game has ended").
+MAX_RACK_DELAY_MINUTES = 24 * 60
+
+
+@dataclass(frozen=True, slots=True)
+class RackDelaySet:
+    """Everyone but the team sees the racks of a game being recorded `minutes`
+    after each move (0: at once), or, with None (the default), once the game has
+    ended (``games.selectors.rack_view``)."""
+
+    type_name: ClassVar[str] = "rack_delay_set"
+
+    minutes: int | None
+
+
 @dataclass(frozen=True, slots=True)
 class ScoreReported:
     """A player reported their round's game: their score and their opponent's
@@ -105,6 +121,7 @@ SYSTEM_EVENT_TYPES: dict[str, type] = {
         PlayerAccountLinked,
         SelfEntryChanged,
         ScoreReported,
+        RackDelaySet,
     )
 }
 

@@ -179,6 +179,7 @@ def _tournament_values(
         "divisions": list(rules.divisions),
         "published": state.published,
         "self_entry": state.self_entry,
+        "rack_delay_minutes": state.rack_delay_minutes,
         "updated_at": now,
     }
 

@@ -136,6 +136,15 @@ def _self_entry(p: Payload, names: Names, changed: str) -> str:
     return f"Players' own results {state}"
 
 
+def _rack_delay(p: Payload, names: Names, changed: str) -> str:
+    minutes = p["minutes"]
+    if minutes is None:
+        return "Racks of a game being recorded: shown once it has ended"
+    if minutes == 0:
+        return "Racks of a game being recorded: shown at once"
+    return f"Racks of a game being recorded: shown {minutes} min after each move"
+
+
 def _score_reported(p: Payload, names: Names, changed: str) -> str:
     how = "with the round's code" if p.get("by_code") else "signed in"
     return (
@@ -170,4 +179,5 @@ SUMMARIES: dict[str, Summary] = {
     "player_account_linked": _linked,
     "self_entry_changed": _self_entry,
     "score_reported": _score_reported,
+    "rack_delay_set": _rack_delay,
 }

@@ -18,7 +18,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from games.context import PlayerRecord, TournamentId, TournamentTable
+from games.context import PlayerRecord, RackRule, TournamentId, TournamentTable
 from rules import tournament as rt
 from rules.ruleset import Ruleset
 from tournaments.core import access
@@ -66,6 +66,15 @@ class TournamentGames:
                 "player_id", flat=True
             )
         )
+
+    def rack_rule(self, tournament_id: TournamentId, user: Any) -> RackRule:
+        delay = (
+            Tournament.objects.filter(pk=tournament_id)
+            .values_list("rack_delay_minutes", flat=True)
+            .first()
+        )
+        on_team = access.tournament_role(_Readable(tournament_id, False), user)
+        return RackRule(on_team=on_team is not None, delay_minutes=delay)
 
     def player_records(self, user: Any) -> list[PlayerRecord]:
         from tournaments.players.accounts import player_records

@@ -7,6 +7,11 @@ first looks at the streams of the next events (``feed_window``), keeps the
 tournament's own and its games', and reads those: a poll costs an index range
 over what committed since, whatever the size of the log.
 
+What it sends of each event is what a signed-out reader of the tournament's
+public pages and API sees (``games.feed_documents``): ``TOURNAMENT_FIELDS``
+below, registered from ``TournamentsConfig.ready``. The team's changes, account
+links, self-entry and its pending reports, and the rack delay are not on it.
+
 Usage::
 
     page = tournament_feed_page(tournament_id, after=cursor)
@@ -21,10 +26,14 @@ from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 
 from games.eventstore.feed import FeedPage, feed_window, read_feed
+from games.feed_documents import Fields, Payload
 from games.livefeed import AFTER, PAGE, STREAM_RESPONSE, FeedApi
 from games.models import GameProjection
 from tournaments.core import access, headers
 from tournaments.core.aggregate import STREAM_TYPE
+from tournaments.core.events import RESULT_EVENT_TYPES
+from tournaments.core.headers import PLAYER_FIELDS
+from tournaments.setup.serializers import TournamentOutput
 
 
 def tournament_feed_page(
@@ -62,3 +71,52 @@ class TournamentFeedApi(FeedApi):
         return self.stream(
             request, lambda after: tournament_feed_page(header.pk, after=after)
         )
+
+
+# --- what the feed sends of the tournament's events ----------------------------------
+
+
+def _public(fields: tuple[str, ...] | list[str], *keys: str) -> tuple[str, ...]:
+    """`keys` and the event fields a public serializer shows (`fields`)."""
+    return (*keys, *(name for name in fields if name not in ("id", "version")))
+
+
+# The settings the tournament's document shows (TournamentOutput).
+_SETTINGS = _public(TournamentOutput.Meta.fields)
+# A player's fields as the players API shows them (PlayerOutput: its "id" is the
+# event's player_id): a registration and a correction.
+_PLAYER = _public(PLAYER_FIELDS, "player_id")
+
+
+def _whole(payload: Payload) -> dict[str, Any]:
+    return dict(payload)
+
+
+def _paired(payload: Payload) -> dict[str, Any]:
+    # The pairings page's: boards (first moved first) and byes; not the coin flips
+    # that decided who went first.
+    return {
+        key: payload[key]
+        for key in ("division", "round", "games", "byes", "method")
+        if key in payload
+    }
+
+
+TOURNAMENT_FIELDS: dict[str, Fields] = {
+    "tournament_created": _SETTINGS,
+    "settings_changed": _SETTINGS,
+    "lexicon_chosen": ("lexicon",),
+    "division_added": ("name",),
+    "division_renamed": ("name", "new_name"),
+    # A division's tile set and lexicon, pairing rules and prize table: the
+    # division, pairing-rules and prizes endpoints show them to anyone.
+    "game_setup_set": ("division", "setup"),
+    "pairing_rules_set": ("division", "options"),
+    "prize_table_set": ("division", "table"),
+    "player_registered": _PLAYER,
+    "player_edited": _PLAYER,
+    "round_paired": _paired,
+    # The public ratings change feed (/api/ratings/changes) sends these payloads
+    # whole: results, forfeits, credits, withdrawals, publication.
+    **{type_name: _whole for type_name in RESULT_EVENT_TYPES},
+}

@@ -12,6 +12,7 @@ from rules import tournament as rt
 from rules.errors import RulesError
 from rules.ruleset import ChallengeRule
 from rules.tilesets import TILE_SETS
+from tournaments.core.events import MAX_RACK_DELAY_MINUTES
 from tournaments.core.forms import lexicon_field, number_input
 
 PRESET_CHOICES = [
@@ -249,13 +250,29 @@ class SettingsForm(forms.Form):
         label="Tile set", choices=TILE_SET_CHOICES, required=False
     )
     lexicon = lexicon_field()
+    rack_delay_minutes = forms.IntegerField(
+        label="Racks shown after (minutes)",
+        min_value=0,
+        max_value=MAX_RACK_DELAY_MINUTES,
+        required=False,
+        help_text="How long after each move everyone sees the racks of a game "
+        "being recorded (0: at once); you and your team see them at once.",
+    )
+    racks_at_end = forms.BooleanField(
+        label="Racks hidden until the game ends", required=False
+    )
 
     clean_spread_caps = TournamentCreateForm.clean_spread_caps
 
     @classmethod
     def of(cls, tournament: Any, data: Any = None) -> SettingsForm:
-        """The form showing the tournament's tile set and lexicon."""
-        initial = {"tile_set": tournament.tile_set, "lexicon": tournament.lexicon}
+        """The form showing the tournament's tile set, lexicon and rack delay."""
+        initial = {
+            "tile_set": tournament.tile_set,
+            "lexicon": tournament.lexicon,
+            "rack_delay_minutes": tournament.rack_delay_minutes,
+            "racks_at_end": tournament.rack_delay_minutes is None,
+        }
         return cls(data, initial=initial)
 
     def changes(self) -> dict[str, Any]:
@@ -272,6 +289,13 @@ class SettingsForm(forms.Form):
         for field in ("tile_set", "lexicon"):
             if field in self.data and field in self.changed_data:
                 changes[field] = data[field].strip()
+        if "racks_at_end" in self.changed_data and data.get("racks_at_end"):
+            changes["rack_delay_minutes"] = None
+        elif data.get("rack_delay_minutes") is not None and (
+            "rack_delay_minutes" in self.changed_data
+            or "racks_at_end" in self.changed_data
+        ):
+            changes["rack_delay_minutes"] = data["rack_delay_minutes"]
         return changes
 
 

@@ -7,6 +7,7 @@ from rest_framework import serializers
 from games.serializer_base import BoundedListField, StrictSerializer
 from rules import tournament as rt
 from rules.tilesets import TILE_SETS
+from tournaments.core.events import MAX_RACK_DELAY_MINUTES
 from tournaments.core.serializers import (
     ExpectedVersionMixin,
     division_field,
@@ -42,12 +43,20 @@ class TournamentOutput(serializers.ModelSerializer):
             "lexicon",
             "divisions",
             "published",
+            "rack_delay_minutes",
             "updated_at",
         ]
 
 
 TILE_SET_HELP = (
     "The tile set the games are played with (a division may choose its own)."
+)
+
+
+RACK_DELAY_HELP = (
+    "Minutes after each move before everyone sees the racks of a game being "
+    "recorded (0: at once); null (the default): once the game has ended. The "
+    "game's recorders and the tournament's team see them at once."
 )
 
 
@@ -162,6 +171,13 @@ class SettingsPatchInput(ExpectedVersionMixin):
     )
     lexicon = serializers.CharField(
         max_length=32, required=False, allow_blank=True, help_text=LEXICON_HELP
+    )
+    rack_delay_minutes = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_RACK_DELAY_MINUTES,
+        required=False,
+        allow_null=True,
+        help_text=RACK_DELAY_HELP,
     )
 
 

@@ -147,8 +147,12 @@ def settings_change(
     expected_version: int | None = None,
 ) -> AppendResult:
     """Correct settings: ``changes`` maps names of ``SETTINGS`` to new values
-    (``spread_cap`` None removes the cap)."""
+    (``spread_cap`` None removes the cap), and ``rack_delay_minutes`` to the
+    minutes before everyone sees a live game's racks (None: once it has ended)."""
     fields = dict(changes)
+    events: list[object] = []
+    if "rack_delay_minutes" in fields:
+        events.append(core_events.RackDelaySet(fields.pop("rack_delay_minutes")))
     if "spread_cap" in fields and fields["spread_cap"] is None:
         fields.pop("spread_cap")
         fields["clear_spread_cap"] = True
@@ -156,9 +160,11 @@ def settings_change(
         fields["spread_caps"] = tuple(fields["spread_caps"])
     if "rating_system" in fields:
         fields["rating_system"] = rt.RatingSystem(fields["rating_system"])
+    if fields or not events:
+        events.insert(0, rt.SettingsChanged(**fields))
     return append_as_director(
         tournament_id=tournament_id,
-        events=[rt.SettingsChanged(**fields)],
+        events=events,
         user=user,
         expected_version=expected_version,
     )

@@ -297,6 +297,7 @@ CONSOLE_RULE_FIELDS = {
     "role": "role",
     "tile_set": "tile_set",
     "lexicon": "lexicon",
+    "rack_delay_minutes": "rack_delay_minutes",
 }
 
 

@@ -8,7 +8,7 @@ from rest_framework.test import APIClient
 
 from games import livefeed
 from games import services as game_services
-from games.eventstore.models import FeedEntry, StoredEvent
+from games.eventstore.models import FeedEntry
 from tests import sse
 from tests.boards import round_games
 from tests.refusals import refused
@@ -77,12 +77,14 @@ def test_the_tournament_feed_sends_its_events_and_its_games_in_commit_order(
     got = sse.events(messages)
     streams = {(e["stream_type"], e["stream_id"]) for e in got}
     assert streams == {("tournament", str(tournament_id)), ("game", str(game_id))}
-    expected = StoredEvent.objects.filter(
-        stream_id__in=[tournament_id, game_id]
-    ).count()
-    assert len(got) == expected
-    ids = [m.id for m in messages if m.type == "message"]
-    assert ids == [e["position"] for e in got] == sorted(ids)
+    # Every event of the tournament and its game reaches the follower: as a
+    # document, or as a head when it is not public (the team's changes).
+    expected = FeedEntry.objects.filter(stream_id__in=[tournament_id, game_id])
+    ids = [m.id for m in messages]
+    assert ids == sorted(expected.values_list("feed_position", flat=True))
+    heads = [m for m in messages if m.type == "head"]
+    assert len(heads) == 1  # the creator's director_added
+    assert [e["position"] for e in got] == [m.id for m in messages if m not in heads]
     assert got[0]["event_type"] == "tournament_created"
     game_events = [e for e in got if e["stream_id"] == str(game_id)]
     assert [e["version"] for e in game_events] == list(range(1, len(game_events) + 1))
