@@ -259,11 +259,10 @@ def _check_account(state: TournamentAggregate, player_id: str, user: Any) -> Non
         else:
             said = (
                 "Your account's claim to be this player waits for a director"
-                " to confirm it (Players' accounts)"
+                " to confirm it (Players' accounts): until then"
             )
         raise SelfEntryError(
-            f"{said}: until then, type the code printed on your scorecard for"
-            " this round."
+            f"{said}, type the code printed on your scorecard for this round."
         )
     raise SelfEntryError(
         "Sign in as this player, or type the code printed on your scorecard"
