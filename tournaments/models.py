@@ -270,9 +270,10 @@ class PlayerRound(models.Model):
 class MemberProfile(models.Model):
     """The membership id (a ratings body's) a user says is theirs.
 
-    Not a fact of any tournament: a claim. It becomes a link to a tournament's
-    player (``PlayerAccountLinked``) when a director confirms it or when players
-    are registered with that id (``tournaments.players.accounts``).
+    Not a fact of any tournament: a claim, proved by nothing. It becomes a link to
+    a tournament's player with that id (``PlayerAccountLinked``) only when one of
+    the tournament's directors confirms it; until then it is pending and gives no
+    right (``tournaments.players.accounts``).
     """
 
     user = models.OneToOneField(
@@ -289,3 +290,41 @@ class MemberProfile(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} is member {self.member_id}"
+
+
+class SelfEntryCodeFailure(models.Model):
+    """A wrong self-entry code (``tournaments.room.selfentry``): who was named,
+    for which round, from which address, and when.
+
+    Not a projection and not the record: the shared count every worker reads
+    before it checks a code (a few wrong codes for a player and round, or from an
+    address, and the codes are refused with a 429 for a while), and the list the
+    director's self-entry page shows. No foreign key to ``Tournament``: a rebuild
+    empties the projections, never these rows (old ones are pruned as new ones
+    come).
+    """
+
+    tournament_id = models.UUIDField()
+    player_id = models.CharField(max_length=64)
+    round = models.PositiveIntegerField()
+    address = models.CharField(max_length=64)
+    failed_at = models.DateTimeField()
+
+    class Meta:
+        db_table = "tournaments_selfentry_code_failure"
+        indexes = [
+            # The count for a player and round (WHERE tournament_id, player_id,
+            # round AND failed_at > …) and the director's list of a tournament.
+            models.Index(
+                fields=["tournament_id", "player_id", "round", "failed_at"],
+                name="selfentry_failure_player",
+            ),
+            # The count for an address, and pruning (failed_at < …).
+            models.Index(
+                fields=["address", "failed_at"], name="selfentry_failure_addr"
+            ),
+            models.Index(fields=["failed_at"], name="selfentry_failure_at"),
+        ]
+
+    def __str__(self) -> str:
+        return f"wrong code for {self.player_id} round {self.round} from {self.address}"

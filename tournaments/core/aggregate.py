@@ -37,7 +37,11 @@ class TournamentAggregate:
     directors: Mapping[int, str] = field(default_factory=dict)
     scorekeepers: Mapping[int, str] = field(default_factory=dict)
     published: bool = False
-    accounts: Mapping[str, int] = field(default_factory=dict)  # player id -> user id
+    # Confirmed links only (PlayerAccountLinked): player id -> user id. A claim
+    # waiting for a director is not here and gives no right.
+    accounts: Mapping[str, int] = field(default_factory=dict)
+    # Claims a director refused: player id -> the user ids refused.
+    rejected: Mapping[str, frozenset[int]] = field(default_factory=dict)
     # Stream versions of the system events: the rules count only their own events,
     # so rules version n is stream version n plus the system events before it.
     system_versions: tuple[int, ...] = ()
@@ -54,6 +58,12 @@ class TournamentAggregate:
     )
     # Minutes before everyone sees a live game's racks (None: once it has ended).
     rack_delay_minutes: int | None = None
+    # How each pending report was proved, by (round, reporter): (by code, the
+    # account it came through: None by code, or in a report stored before the
+    # account was recorded).
+    report_accounts: Mapping[tuple[int, str], tuple[bool, int | None]] = field(
+        default_factory=dict
+    )
 
     def role_of(self, user_id: int) -> str | None:
         """The user's role in the team (DIRECTOR, SCOREKEEPER), or None.
@@ -133,9 +143,14 @@ def _system_apply(state: TournamentAggregate, event: object) -> TournamentAggreg
         return replace(state, published=event.published)
     if isinstance(event, events.PlayerAccountLinked):
         state.rules.player(event.player_id)  # raises unknown_player
+        refused = state.rejected.get(event.player_id, frozenset()) - {event.user_id}
         return replace(
-            state, accounts={**state.accounts, event.player_id: event.user_id}
+            state,
+            accounts={**state.accounts, event.player_id: event.user_id},
+            rejected={**state.rejected, event.player_id: refused},
         )
+    if isinstance(event, events.PlayerAccountRejected):
+        return _account_rejected(state, event)
     if isinstance(event, events.SelfEntryChanged):
         return replace(state, self_entry=event.enabled)
     if isinstance(event, events.ScoreReported):
@@ -150,6 +165,37 @@ def _system_apply(state: TournamentAggregate, event: object) -> TournamentAggreg
             )
         return replace(state, rack_delay_minutes=minutes)
     raise TournamentAccessError("unknown_event", f"Unknown event {event!r}.")
+
+
+def _account_rejected(
+    state: TournamentAggregate, event: events.PlayerAccountRejected
+) -> TournamentAggregate:
+    assert state.rules is not None
+    state.rules.player(event.player_id)  # raises unknown_player
+    accounts = dict(state.accounts)
+    if accounts.get(event.player_id) == event.user_id:
+        del accounts[event.player_id]
+    refused = state.rejected.get(event.player_id, frozenset()) | {event.user_id}
+    # The player's pending reports made through that account are withdrawn: the
+    # real player's own report never meets a claimer's.
+    through = {
+        key
+        for key, (by_code, user_id) in state.report_accounts.items()
+        if key[1] == event.player_id and not by_code and user_id == event.user_id
+    }
+    reports = {
+        key: {pid: r for pid, r in game.items() if (key[0], pid) not in through}
+        for key, game in state.reports.items()
+    }
+    return replace(
+        state,
+        accounts=accounts,
+        rejected={**state.rejected, event.player_id: refused},
+        reports={key: game for key, game in reports.items() if game},
+        report_accounts={
+            k: v for k, v in state.report_accounts.items() if k not in through
+        },
+    )
 
 
 def _score_reported(
@@ -169,7 +215,9 @@ def _score_reported(
     )
     key = (report.round, frozenset((report.player_id, report.opponent_id)))
     game = {**state.reports.get(key, {}), report.player_id: report}
-    return replace(state, reports={**state.reports, key: game})
+    how = (event.by_code, event.user_id)
+    through = {**state.report_accounts, (report.round, report.player_id): how}
+    return replace(state, reports={**state.reports, key: game}, report_accounts=through)
 
 
 STREAM_TYPE = "tournament"

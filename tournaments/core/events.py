@@ -62,9 +62,24 @@ class PublicationChanged:
 
 @dataclass(frozen=True, slots=True)
 class PlayerAccountLinked:
-    """A registered player is this user (who may then annotate their own games)."""
+    """A director confirmed that a registered player is this user (who may then
+    report their games signed in and annotate them). A member id an account
+    claims proves nothing: only this event links (``tournaments.players.accounts``).
+    """
 
     type_name: ClassVar[str] = "player_account_linked"
+
+    player_id: str
+    user_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerAccountRejected:
+    """A director refused an account's claim to be a player (or undid a link):
+    the claim no longer waits for them, the link is gone, and the pending
+    self-entry reports made through that account are withdrawn."""
+
+    type_name: ClassVar[str] = "player_account_rejected"
 
     player_id: str
     user_id: int
@@ -99,7 +114,9 @@ class RackDelaySet:
 class ScoreReported:
     """A player reported their round's game: their score and their opponent's
     (``rules.selfentry``). ``by_code``: proved by the round's code printed on
-    their scorecard, not by a signed-in account linked to them."""
+    their scorecard, not by a signed-in account linked to them. ``user_id``: the
+    account the report came through (None by code, and in reports stored before
+    it was recorded: their account is the event's ``recorded_by``)."""
 
     type_name: ClassVar[str] = "score_reported"
 
@@ -108,6 +125,7 @@ class ScoreReported:
     own_score: int
     opponent_score: int
     by_code: bool = False
+    user_id: int | None = None
 
 
 SYSTEM_EVENT_TYPES: dict[str, type] = {
@@ -119,6 +137,7 @@ SYSTEM_EVENT_TYPES: dict[str, type] = {
         ScorekeeperRemoved,
         PublicationChanged,
         PlayerAccountLinked,
+        PlayerAccountRejected,
         SelfEntryChanged,
         ScoreReported,
         RackDelaySet,

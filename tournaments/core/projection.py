@@ -62,7 +62,12 @@ class _Scope:
             if isinstance(event, _ROLE_EVENTS):
                 scope.directors = True
             elif isinstance(
-                event, (core_events.PlayerAccountLinked, core_events.SelfEntryChanged)
+                event,
+                (
+                    core_events.PlayerAccountLinked,
+                    core_events.PlayerAccountRejected,
+                    core_events.SelfEntryChanged,
+                ),
             ):
                 # Self-entry shows on every scorecard page (their cache key).
                 scope.players = True

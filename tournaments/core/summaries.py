@@ -93,7 +93,11 @@ def _published(p: Payload, names: Names, changed: str) -> str:
 
 
 def _linked(p: Payload, names: Names, changed: str) -> str:
-    return f"{_name(names, p['player_id'])} linked to a user account"
+    return f"{_name(names, p['player_id'])} linked to a user account (confirmed)"
+
+
+def _rejected(p: Payload, names: Names, changed: str) -> str:
+    return f"A user account's claim to be {_name(names, p['player_id'])} refused"
 
 
 def _edited(p: Payload, names: Names, changed: str) -> str:
@@ -177,6 +181,7 @@ SUMMARIES: dict[str, Summary] = {
     "scorekeeper_removed": _fixed("Scorekeeper removed"),
     "publication_changed": _published,
     "player_account_linked": _linked,
+    "player_account_rejected": _rejected,
     "self_entry_changed": _self_entry,
     "score_reported": _score_reported,
     "rack_delay_set": _rack_delay,

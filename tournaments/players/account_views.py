@@ -29,6 +29,13 @@ class MemberIdForm(forms.Form):
     )
 
 
+class AccountRefusalForm(forms.Form):
+    """A director refuses an account's claim to be a player, or undoes a link."""
+
+    reject = forms.CharField(max_length=64)  # the player id
+    account = forms.IntegerField(min_value=1)  # the account's user id
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def account_profile(request: HttpRequest) -> HttpResponse:
@@ -59,17 +66,12 @@ def account_profile(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def manage_accounts(request: HttpRequest, tournament_id: uuid.UUID) -> HttpResponse:
-    """Confirm the players' accounts members claim."""
+    """Confirm or refuse the players' accounts members claim; undo a link."""
     tournament = directed(request, tournament_id)
     status = 200
     if request.method == "POST":
         try:
-            accounts.account_link_confirm(
-                tournament_id=tournament_id,
-                player_id=request.POST.get("confirm", ""),
-                user=request.user,
-            )
-            messages.success(request, "The player is linked to the account.")
+            messages.success(request, _account_decision(request, tournament_id))
             return redirect("manage-accounts", tournament_id=tournament_id)
         except RulesError as error:
             messages.error(request, error.message)
@@ -82,6 +84,28 @@ def manage_accounts(request: HttpRequest, tournament_id: uuid.UUID) -> HttpRespo
         {
             "tournament": tournament,
             "claims": accounts.account_claims(tournament_id),
+            "links": accounts.account_links(tournament_id),
         },
         status=status,
     )
+
+
+def _account_decision(request: HttpRequest, tournament_id: uuid.UUID) -> str:
+    """Append the director's decision the form posted; the message that says it."""
+    if "confirm" in request.POST:
+        accounts.account_link_confirm(
+            tournament_id=tournament_id,
+            player_id=request.POST["confirm"],
+            user=request.user,
+        )
+        return "The player is linked to the account."
+    form = AccountRefusalForm(request.POST)
+    if not form.is_valid():
+        raise RulesError("Choose the player and the account to refuse.")
+    accounts.account_link_reject(
+        tournament_id=tournament_id,
+        player_id=form.cleaned_data["reject"],
+        account_id=form.cleaned_data["account"],
+        user=request.user,
+    )
+    return "The account is refused: it is not this player."

@@ -2,23 +2,37 @@
 players.
 
 A signed-in user records the membership id that is theirs (``MemberProfile``).
-A tournament's player with that member id becomes theirs (``PlayerAccountLinked``
-in the tournament's stream) when a director confirms the claim, or at once when
-the players are registered or imported with their member ids. A linked player's
-games are the user's: they annotate them and find them on their games page.
+That is a claim, and a claim proves nothing: member ids are public (the players
+API, every .t file). A tournament's player with that member id becomes the
+user's (``PlayerAccountLinked`` in the tournament's stream) only when one of its
+directors confirms it on the Players' accounts page, or refuses it
+(``PlayerAccountRejected``); both are events, so the audit says who and when.
+Registering or importing a player with a claimed member id links nothing: the
+claim waits for the director. A waiting claim gives no right: no self-entry
+without the round's code, no "My games" notes. A linked player's games are the
+user's: they report and annotate them and find them on their games page.
+
+"The player proves it" means here nothing beyond the director's confirmation.
+The one secret a player holds is the round's code on their scorecard, and the
+scorecard lies on the table where the opponent reads it: it proves one report,
+which the opponent must agree with anyway, not a person. A code the director
+would hand a player to prove their account costs the director as much as the
+Confirm button beside the player's name, and proves less than seeing them.
 
 Usage::
 
     member_id_claim(user=dev, member_id="12345")
-    account_claims(tid)                       # players whose id an account claims
+    account_claims(tid)                       # claims waiting for a director
     account_link_confirm(tournament_id=tid, player_id=pid, user=mara)
+    account_link_reject(tournament_id=tid, player_id=pid, account_id=dev.pk,
+                        user=mara)
+    claims_player(state, pid, dev)            # True while dev's claim waits
     player_records(dev)                       # the players dev is, where readable
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +42,7 @@ from games.context import PlayerRecord
 from games.eventstore.store import AppendResult
 from rules import tournament as rt
 from tournaments.core import access, events
+from tournaments.core.aggregate import TournamentAggregate, tournament_state
 from tournaments.core.writes import append_as_director
 from tournaments.models import MemberProfile, Player
 
@@ -78,52 +93,58 @@ def member_id_claim(*, user: Any, member_id: str) -> None:
 # --- links -------------------------------------------------------------------------
 
 
-def link_events(registered: Iterable[object]) -> list[events.PlayerAccountLinked]:
-    """The links that players registered with a claimed member id make (appended
-    with the registration: the import confirms them)."""
-    players = {
-        event.member_id: event.player_id
-        for event in registered
-        if isinstance(event, rt.PlayerRegistered) and event.member_id
-    }
-    if not players:
-        return []
-    claims = MemberProfile.objects.filter(member_id__in=players).values_list(
-        "member_id", "user_id"
-    )
-    return [
-        events.PlayerAccountLinked(player_id=players[member_id], user_id=user_id)
-        for member_id, user_id in claims
-    ]
-
-
 @dataclass(frozen=True, slots=True)
 class AccountClaim:
-    """A player whose member id an account claims, not linked to it yet."""
+    """A player and an account: a claim waiting for a director, or a link."""
 
     player: Player
     username: str
+    user_id: int
 
 
 def account_claims(tournament_id: uuid.UUID) -> list[AccountClaim]:
-    """The tournament's players whose member id an account claims and who are not
-    linked to that account, by division and number."""
+    """The claims waiting for a director: the tournament's players whose member
+    id an account claims, neither linked to that account nor refused it, by
+    division and number."""
+    _, state = tournament_state(tournament_id)
     players = Player.objects.filter(tournament_id=tournament_id).exclude(member_id="")
-    claims = dict(
-        MemberProfile.objects.filter(
+    claims = {
+        member_id: (user_id, username)
+        for member_id, user_id, username in MemberProfile.objects.filter(
             member_id__in=players.values("member_id")
-        ).values_list("member_id", "user_id")
-    )
-    usernames = dict(
-        MemberProfile.objects.filter(member_id__in=claims).values_list(
-            "user_id", "user__username"
-        )
+        ).values_list("member_id", "user_id", "user__username")
+    }
+    waiting = []
+    for player in players.order_by("division", "number"):
+        user_id, username = claims.get(player.member_id, (None, ""))
+        if user_id is None or state.accounts.get(player.player_id) == user_id:
+            continue
+        if user_id in state.rejected.get(player.player_id, frozenset()):
+            continue
+        waiting.append(AccountClaim(player, username, user_id))
+    return waiting
+
+
+def account_links(tournament_id: uuid.UUID) -> list[AccountClaim]:
+    """The tournament's players linked to an account, by division and number."""
+    players = (
+        Player.objects.filter(tournament_id=tournament_id, user__isnull=False)
+        .select_related("user")
+        .order_by("division", "number")
     )
     return [
-        AccountClaim(player, usernames[claims[player.member_id]])
-        for player in players.order_by("division", "number")
-        if player.member_id in claims and player.user_id != claims[player.member_id]
+        AccountClaim(player, player.user.get_username(), player.user.pk)
+        for player in players
     ]
+
+
+def claims_player(state: TournamentAggregate, player_id: str, user: Any) -> bool:
+    """Whether `user` claims the player's member id without a director's
+    confirmation (their claim waits, or was refused)."""
+    if state.rules is None or player_id not in state.rules.players:
+        return False
+    member_id = state.rules.players[player_id].member_id
+    return bool(member_id) and member_id_of(user) == member_id
 
 
 def player_link_account(
@@ -143,18 +164,16 @@ def player_link_account(
     )
 
 
-def account_link_confirm(
-    *, tournament_id: uuid.UUID, player_id: str, user: Any
-) -> AppendResult:
-    """Link the player to the account that claims their member id (a director).
-
-    Raises TournamentError (``no_claim``) when no account claims it.
-    """
+def _claimant(tournament_id: uuid.UUID, player_id: str) -> Any:
+    """The account that claims the player's member id; TournamentError
+    (``no_claim``) when none does."""
     player = Player.objects.filter(
         tournament_id=tournament_id, player_id=player_id
     ).first()
     profile = (
-        MemberProfile.objects.filter(member_id=player.member_id).first()
+        MemberProfile.objects.filter(member_id=player.member_id)
+        .select_related("user")
+        .first()
         if player is not None and player.member_id
         else None
     )
@@ -162,11 +181,55 @@ def account_link_confirm(
         raise rt.TournamentError(
             "no_claim", "No account claims this player's member id.", "player_id"
         )
+    return profile.user
+
+
+def account_link_confirm(
+    *, tournament_id: uuid.UUID, player_id: str, user: Any
+) -> AppendResult:
+    """Link the player to the account that claims their member id (a director).
+
+    Raises TournamentError (``no_claim``) when no account claims it.
+    """
     return player_link_account(
         tournament_id=tournament_id,
         player_id=player_id,
-        account=profile.user,
+        account=_claimant(tournament_id, player_id),
         user=user,
+    )
+
+
+def account_link_reject(
+    *, tournament_id: uuid.UUID, player_id: str, account_id: int, user: Any
+) -> AppendResult:
+    """Refuse `account_id`'s claim to be the player, or undo its link (a
+    director): the claim no longer waits, the link is gone, and that account's
+    pending self-entry reports for the player with it.
+
+    Raises TournamentError (``no_claim``) when that account neither is linked to
+    the player nor claims their member id.
+    """
+    player = Player.objects.filter(
+        tournament_id=tournament_id, player_id=player_id
+    ).first()
+    claimed = (
+        player is not None
+        and bool(player.member_id)
+        and MemberProfile.objects.filter(
+            member_id=player.member_id, user_id=account_id
+        ).exists()
+    )
+    if player is None or (player.user_id != account_id and not claimed):
+        raise rt.TournamentError(
+            "no_claim",
+            "That account neither claims this player nor is linked to them.",
+            "player_id",
+        )
+    return append_as_director(
+        tournament_id=tournament_id,
+        events=[events.PlayerAccountRejected(player_id=player_id, user_id=account_id)],
+        user=user,
+        expected_version=None,
     )
 
 

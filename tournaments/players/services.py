@@ -32,7 +32,6 @@ from tournaments.core import events as core_events
 from tournaments.core.aggregate import tournament_state
 from tournaments.core.writes import append_as_director
 from tournaments.models import DIRECTOR, SCOREKEEPER
-from tournaments.players.accounts import link_events
 
 
 def new_player_id() -> str:
@@ -66,7 +65,7 @@ def players_register(
 
     return append_as_director(
         tournament_id=tournament_id,
-        events=[*events, *link_events(events)],
+        events=events,
         user=user,
         expected_version=expected_version,
     )

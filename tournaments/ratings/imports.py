@@ -39,7 +39,6 @@ from tournaments.core.access import is_director, require_may_create_tournament
 from tournaments.core.aggregate import tournament_state, tournament_stream
 from tournaments.core.errors import PermissionDeniedError
 from tournaments.core.writes import append_as_director
-from tournaments.players.accounts import link_events
 from tournaments.players.services import new_player_id
 
 
@@ -101,9 +100,9 @@ def _division_events(
         else event
         for event in events
     ]
-    # A player whose member id an account claims is that account's (the import
-    # confirms the link: tournaments.players.accounts).
-    return [*wrapped, *link_events(events)]
+    # A member id an account claims links nothing: the claim waits for a
+    # director (tournaments.players.accounts).
+    return wrapped
 
 
 def _with_line(error: EventRejectedError, events: list[object]) -> EventRejectedError:

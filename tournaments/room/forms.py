@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 
 from rules import tournament as rt
+from tournaments.room import selfentry
 
 
 def _score(label: str) -> forms.IntegerField:
@@ -24,12 +25,23 @@ class ScoreReportForm(forms.Form):
     opponent_score = _score("Your opponent's score")
     code = forms.CharField(
         label="Code on your scorecard for this round",
-        max_length=12,
+        max_length=32,
         required=False,
         widget=forms.TextInput(
             attrs={"autocomplete": "off", "autocapitalize": "characters"}
         ),
     )
+
+    def clean_code(self) -> str:
+        """The code as printed, or "" (signed in): its letters checked here, so
+        a typo is a message on the field and never reaches the comparison."""
+        typed = self.cleaned_data["code"]
+        if not typed:
+            return ""
+        try:
+            return selfentry.normalized_code(typed)
+        except rt.TournamentError as error:
+            raise forms.ValidationError(error.message, code=error.code) from None
 
     # The rules' fields (rules.selfentry, a result's checks) by form field.
     RULE_FIELDS = {

@@ -18,9 +18,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
+from config.auth import client_address
 from games.eventstore.errors import ConcurrencyError, EventRejectedError
 from games.readcache import cached_page
 from games.refusals import show_refusal
+from rules.errors import RulesError
 from tournaments.core import access, aggregate, headers, pages
 from tournaments.models import Player, Tournament
 from tournaments.pairing import selectors as pairing_selectors
@@ -348,14 +350,27 @@ def _report_context(
     tournament: Tournament, player: Player, state: Any, round_: int | None
 ) -> dict[str, Any]:
     opponent = None
+    reported: list[dict[str, Any]] = []
     if round_ is not None and state.rules is not None:
         seat = state.rules.round_state(player.division, round_).seats[player.player_id]
         opponent = state.rules.players[seat.opponent].name
+        game = state.reports.get((round_, frozenset((player.player_id, seat.opponent))))
+        sources = selfentry.report_sources(state) if game else {}
+        reported = [
+            {
+                "name": state.rules.players[pid].name,
+                "own": report.own_score,
+                "opponent": report.opponent_score,
+                "through": sources.get((round_, pid), ""),
+            }
+            for pid, report in (game or {}).items()
+        ]
     return {
         "tournament": tournament,
         "player": player,
         "round": round_,
         "opponent": opponent,
+        "reported": reported,
         "linked": False,
     }
 
@@ -367,24 +382,37 @@ def report_score(
     """A player reports their game from their phone (self-entry)."""
     tournament = _readable_tournament(request, tournament_id)
     player = get_object_or_404(Player, tournament=tournament, player_id=player_id)
+    if not selfentry.enabled(tournament_id):  # the projection: no aggregate yet
+        raise Http404("This tournament does not take results from players.")
+    form = ScoreReportForm()
+    status, retry_after = 200, None
+    if request.method == "POST":
+        form = ScoreReportForm(request.POST)
+        if form.is_valid():
+            try:
+                if _submit_report(request, form, tournament_id, player_id):
+                    return redirect("report-score", tournament_id, player_id)
+            except selfentry.CodeLockedError as error:
+                form.add_error("code", error.message)
+                status, retry_after = 429, error.retry_after
+        status = status if status == 429 else 400
+    # Loaded after the report was checked: a wrong code never loads it.
     _, state = aggregate.tournament_state(tournament_id)
     if not state.self_entry:
         raise Http404("This tournament does not take results from players.")
     round_ = selfentry.next_round(state, player_id)
-    form = ScoreReportForm(initial={"round": round_})
-    status = 200
-    if request.method == "POST":
-        form = ScoreReportForm(request.POST)
-        if form.is_valid() and _submit_report(request, form, tournament_id, player_id):
-            return redirect("report-score", tournament_id, player_id)
-        status = 400
+    if request.method == "GET":
+        form = ScoreReportForm(initial={"round": round_})
     context = _report_context(tournament, player, state, round_)
     context["form"] = form
     context["linked"] = (
         request.user.is_authenticated
         and state.accounts.get(player_id) == request.user.pk
     )
-    return render(request, "tournaments/room/report.html", context, status=status)
+    response = render(request, "tournaments/room/report.html", context, status=status)
+    if retry_after is not None:
+        response["Retry-After"] = str(retry_after)
+    return response
 
 
 def _submit_report(
@@ -403,6 +431,7 @@ def _submit_report(
             opponent_score=data["opponent_score"],
             user=request.user,
             code=data["code"] or None,
+            address=client_address(request),
         )
     except selfentry.SelfEntryError as error:
         form.add_error("code", error.message)
@@ -412,6 +441,10 @@ def _submit_report(
         return False
     except EventRejectedError as error:
         show_refusal(form, error, ScoreReportForm.RULE_FIELDS)
+        return False
+    except RulesError as error:  # a code's letters (the form checked them first)
+        field = getattr(error, "field", None)
+        form.add_error(field if field in form.fields else None, error.message)
         return False
     if outcome.recorded:
         messages.success(request, "Both players agree: the result is recorded.")
@@ -455,6 +488,23 @@ def manage_self_entry(request: HttpRequest, tournament_id: uuid.UUID) -> HttpRes
             "form": SelfEntrySwitchForm(initial={"enabled": not state.self_entry}),
             "disagreements": [g for g in games if g.disagrees],
             "waiting": [g for g in games if not g.disagrees],
+            "lockouts": _lockouts(state, tournament_id),
             "is_director": access.tournament_is_director(tournament, request.user),
         },
     )
+
+
+def _lockouts(state: Any, tournament_id: uuid.UUID) -> list[dict[str, Any]]:
+    """The codes refused now (too many wrong ones), with the players' names."""
+    players = state.rules.players if state.rules is not None else {}
+    return [
+        {
+            "who": players[lock.player_id].name
+            if lock.player_id in players
+            else lock.player_id or f"the address {lock.address}",
+            "round": lock.round,
+            "tries": lock.tries,
+            "until": lock.until,
+        }
+        for lock in selfentry.code_lockouts(tournament_id)
+    ]

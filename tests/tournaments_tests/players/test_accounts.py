@@ -1,10 +1,13 @@
-"""Players' accounts: a user's member id links them to a tournament's player when
-a director confirms it or when players are registered with it."""
+"""Players' accounts: a user's member id is a claim; it links them to a
+tournament's player only when a director confirms it (registering or importing the
+player with that id links nothing), and a director may refuse it. Both decisions
+are events with who and when."""
 
 from __future__ import annotations
 
 import pytest
 
+from games.eventstore.models import StoredEvent
 from rules.tournament import TournamentError
 from tournaments.core import errors
 from tournaments.models import Player
@@ -64,17 +67,78 @@ def test_a_member_id_is_one_accounts(dev, django_user_model):
     assert accounts.member_id_of(other) == ""
 
 
-def test_registering_a_player_with_a_claimed_member_id_links_them(dev, director):
+def test_registering_a_player_with_a_claimed_member_id_links_nothing(dev, director):
+    # Anyone may type anyone's member id (they are public): the claim waits for
+    # a director, and gives no "My games" right meanwhile.
     accounts.member_id_claim(user=dev, member_id="12345")
     tid = tournament(director)
+    assert linked(tid, "Dev Patel") is None
+    assert accounts.player_records(dev) == []
+    assert not StoredEvent.objects.filter(
+        stream_id=tid, event_type="player_account_linked"
+    ).exists()
+    [claim] = accounts.account_claims(tid)
+    assert (claim.player.name, claim.username, claim.user_id) == (
+        "Dev Patel",
+        "dev",
+        dev.pk,
+    )
+    accounts.account_link_confirm(
+        tournament_id=tid, player_id=claim.player.player_id, user=director
+    )
     assert linked(tid, "Dev Patel") == dev
-    assert linked(tid, "Ann") is None
     [record] = accounts.player_records(dev)
     assert (record.tournament_id, record.name, record.division) == (
         str(tid),
         "Dev Patel",
         "A",
     )
+    confirmed = StoredEvent.objects.filter(stream_id=tid).order_by("-version")[0]
+    assert confirmed.event_type == "player_account_linked"
+    assert confirmed.recorded_by_id == director.pk
+
+
+def test_a_director_refuses_a_claim_and_undoes_a_link(dev, director):
+    accounts.member_id_claim(user=dev, member_id="12345")
+    tid = tournament(director)
+    player_id = Player.objects.get(tournament_id=tid, name="Dev Patel").player_id
+    with pytest.raises(errors.PermissionDeniedError):
+        accounts.account_link_reject(
+            tournament_id=tid, player_id=player_id, account_id=dev.pk, user=dev
+        )
+    accounts.account_link_reject(
+        tournament_id=tid, player_id=player_id, account_id=dev.pk, user=director
+    )
+    refused = StoredEvent.objects.filter(stream_id=tid).order_by("-version")[0]
+    assert (refused.event_type, refused.recorded_by_id) == (
+        "player_account_rejected",
+        director.pk,
+    )
+    assert refused.payload == {"player_id": player_id, "user_id": dev.pk}
+    assert accounts.account_claims(tid) == []
+    # The director changes their mind: confirmed, linked; then undone again.
+    accounts.account_link_confirm(tournament_id=tid, player_id=player_id, user=director)
+    assert linked(tid, "Dev Patel") == dev
+    [link] = accounts.account_links(tid)
+    assert (link.username, link.user_id) == ("dev", dev.pk)
+    accounts.account_link_reject(
+        tournament_id=tid, player_id=player_id, account_id=dev.pk, user=director
+    )
+    assert linked(tid, "Dev Patel") is None
+    assert accounts.account_links(tid) == []
+
+
+def test_only_the_claiming_or_linked_account_can_be_refused(
+    dev, director, django_user_model
+):
+    other = django_user_model.objects.create_user("eve", password="pw-eve-12345")
+    tid = tournament(director)
+    player_id = Player.objects.get(tournament_id=tid, name="Dev Patel").player_id
+    with pytest.raises(TournamentError) as error:
+        accounts.account_link_reject(
+            tournament_id=tid, player_id=player_id, account_id=other.pk, user=director
+        )
+    assert error.value.code == "no_claim"
 
 
 def test_a_claim_made_after_registration_waits_for_a_director(dev, director):
@@ -104,6 +168,10 @@ def test_a_player_nobody_claims_cannot_be_confirmed(director):
 def test_a_private_tournament_is_not_among_a_players_records(dev, director):
     accounts.member_id_claim(user=dev, member_id="12345")
     tid = tournament(director, published=False)
+    [claim] = accounts.account_claims(tid)
+    accounts.account_link_confirm(
+        tournament_id=tid, player_id=claim.player.player_id, user=director
+    )
     assert linked(tid, "Dev Patel") == dev
     assert accounts.player_records(dev) == []
 
@@ -135,3 +203,27 @@ def test_the_directors_page_confirms_a_claim(client, dev, director):
     assert linked(tid, "Dev Patel") == dev
     client.force_login(dev)
     assert client.get(f"/tournaments/{tid}/manage/accounts/").status_code == 403
+
+
+def test_the_directors_page_refuses_a_claim_and_unlinks(client, dev, director):
+    accounts.member_id_claim(user=dev, member_id="12345")
+    tid = tournament(director)
+    url = f"/tournaments/{tid}/manage/accounts/"
+    dev_player = Player.objects.get(tournament_id=tid, name="Dev Patel")
+    client.force_login(director)
+    page = client.get(url).content.decode()
+    assert "Refuse dev as Dev Patel" in page
+    # An account id that is not a number is a message, nothing stored.
+    before = StoredEvent.objects.filter(stream_id=tid).count()
+    response = client.post(url, {"reject": dev_player.player_id, "account": "²"})
+    assert response.status_code == 400
+    assert "Choose the player and the account" in response.content.decode()
+    assert StoredEvent.objects.filter(stream_id=tid).count() == before
+    response = client.post(url, {"reject": dev_player.player_id, "account": dev.pk})
+    assert response.status_code == 302
+    assert "Refuse dev" not in client.get(url).content.decode()
+    client.post(url, {"confirm": dev_player.player_id})
+    page = client.get(url).content.decode()
+    assert "Unlink Dev Patel from dev" in page
+    client.post(url, {"reject": dev_player.player_id, "account": dev.pk})
+    assert linked(tid, "Dev Patel") is None
