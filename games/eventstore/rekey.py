@@ -29,6 +29,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from psycopg.types.json import set_json_loads
 
 from games.eventstore.chain import ChainKey, chain_hash_of_line, head_mac, log_key
+from games.eventstore.seal import seal_after_commit
 from games.eventstore.sql import loads_utf8
 from games.eventstore.verify import EVENT_LINE_COLUMNS, line_of
 
@@ -233,6 +234,8 @@ def record_heads(
         if heads:
             columns = [list(column) for column in zip(*heads, strict=True)]
             cursor.execute(_RECORD_HEADS, columns)
+    # Their feed entries are numbered at commit: seal them then.
+    seal_after_commit()
 
 
 def authenticate_heads(
