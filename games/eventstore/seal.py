@@ -61,12 +61,28 @@ ON CONFLICT (feed_position) DO NOTHING
 
 
 def seal_feed(
-    *, key: ChainKey | None = None, connection: BaseDatabaseWrapper | None = None
+    *,
+    key: ChainKey | None = None,
+    connection: BaseDatabaseWrapper | None = None,
+    no_flush_wait: bool = False,
 ) -> int:
     """Seal every committed feed entry after the last seal, in order; the number
-    sealed. Stops at an entry whose event is gone (never seals a deletion)."""
+    sealed. Stops at an entry whose event is gone (never seals a deletion).
+
+    `no_flush_wait` (after an append's commit) commits the seals without waiting
+    for the disk: a seal is made again from the log if a crash loses it, and a
+    second flush an append would be its largest cost."""
     key = key or log_key()
     connection = connection or default_connection
+    if no_flush_wait and not connection.in_atomic_block:
+        with transaction.atomic(using=connection.alias):
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL synchronous_commit = off")
+            return _seal(key, connection)
+    return _seal(key, connection)
+
+
+def _seal(key: ChainKey, connection: BaseDatabaseWrapper) -> int:
     fingerprint = key_fingerprint(key)
     sealed = 0
     with connection.cursor() as cursor:
@@ -102,7 +118,7 @@ def seal_after_commit() -> None:
 
 def _seal_quietly() -> None:
     try:
-        seal_feed()
+        seal_feed(no_flush_wait=True)
     except Exception:
         import logging
 
