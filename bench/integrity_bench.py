@@ -55,7 +55,9 @@ def _one_game_an_append(games: list[list[object]]) -> int:
     return sum(map(len, games))
 
 
-def _rate(write: Callable[[list[list[object]]], int], games: list[list[object]]) -> float:
+def _rate(
+    write: Callable[[list[list[object]]], int], games: list[list[object]]
+) -> float:
     start = time.perf_counter()
     count = write(games)
     return count / (time.perf_counter() - start)

@@ -284,6 +284,12 @@ def _why_not(
     return None
 
 
+def stream_flag(stream_id: uuid.UUID) -> FlaggedStream | None:
+    """The stream's flag, when a check found its log in doubt (the console shows
+    it to the stream's team)."""
+    return FlaggedStream.objects.filter(stream_id=stream_id).first()
+
+
 def flag_streams(refusals: Iterable[Refusal]) -> None:
     """Record the streams found in doubt (kept until they verify again)."""
     now = timezone.now()

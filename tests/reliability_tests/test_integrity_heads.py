@@ -401,3 +401,15 @@ def test_a_server_left_with_the_old_key_writes_nothing_after_a_rekey(
         director, tournament_id, board.first.player_id, board.second.player_id
     )
     assert verify()[0] == 0
+
+
+@pytest.mark.django_db
+def test_the_console_tells_the_team_its_record_is_under_review(club, director, client):
+    tournament_id, ids = club
+    forge_a_refused_result(tournament_id, ids, director, plain_hash)
+    repair_projections()  # the start-up repair flags it
+    client.force_login(director)
+    page = client.get(reverse("manage", args=[tournament_id]))
+    assert page.status_code == 200
+    assert b"This record is under review" in page.content
+    assert b"failed an integrity check" in page.content
