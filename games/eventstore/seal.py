@@ -39,25 +39,40 @@ from games.eventstore.chain import ChainKey, feed_link, key_fingerprint, log_key
 from games.eventstore.streams import StreamKey
 
 _BATCH = 5000
-_LAST_SEAL = (
-    "SELECT feed_position, mac FROM event_feed_seal ORDER BY feed_position DESC LIMIT 1"
-)
-_UNSEALED = """
+_ENTRIES = """
 SELECT f.feed_position, f.stream_type, f.stream_id, f.position, e.version,
        e.chain_hash
 FROM event_feed AS f LEFT JOIN event_log AS e ON e.position = f.position
-WHERE f.feed_position > %s
+WHERE f.feed_position > {after}
 ORDER BY f.feed_position
-LIMIT %s
+LIMIT %(limit)s
 """
+# The last seal and the entries after it, in one round trip (after every append).
+_FIRST = f"""
+WITH last AS (
+    SELECT feed_position, mac FROM event_feed_seal
+    ORDER BY feed_position DESC LIMIT 1
+)
+SELECT l.feed_position, l.mac, x.*
+FROM (SELECT 1) AS one
+LEFT JOIN last AS l ON true
+LEFT JOIN LATERAL ({_ENTRIES.format(after="coalesce(l.feed_position, 0)")}) AS x ON true
+"""
+_NEXT = _ENTRIES.format(after="%(after)s")
 # Not under another key than the log's: a server left running with an old key
-# after rekey_events writes no seal that would not verify.
+# after rekey_events writes no seal that would not verify. With `no_flush_wait`
+# its commit does not wait for the disk (set_config local to its transaction).
 _SEAL = """
 INSERT INTO event_feed_seal (feed_position, stream_type, stream_id, mac)
 SELECT * FROM unnest(%s::bigint[], %s::text[], %s::uuid[], %s::text[])
 WHERE NOT EXISTS (SELECT 1 FROM event_log_key WHERE fingerprint <> %s)
+  {flush}
 ON CONFLICT (feed_position) DO NOTHING
 """
+_SEAL_WAITING = _SEAL.format(flush="")
+_SEAL_NO_FLUSH_WAIT = _SEAL.format(
+    flush="AND set_config('synchronous_commit', 'off', true) IS NOT NULL"
+)
 
 
 def seal_feed(
@@ -69,44 +84,47 @@ def seal_feed(
     """Seal every committed feed entry after the last seal, in order; the number
     sealed. Stops at an entry whose event is gone (never seals a deletion).
 
-    `no_flush_wait` (after an append's commit) commits the seals without waiting
-    for the disk: a seal is made again from the log if a crash loses it, and a
-    second flush an append would be its largest cost."""
+    Two round trips when there is something to seal, one when not.
+    `no_flush_wait` (after an append's commit, outside a transaction) commits the
+    seals without waiting for the disk: a seal is made again from the log if a
+    crash loses it, and a second flush an append would be its largest cost."""
     key = key or log_key()
     connection = connection or default_connection
-    if no_flush_wait and not connection.in_atomic_block:
-        with transaction.atomic(using=connection.alias):
-            with connection.cursor() as cursor:
-                cursor.execute("SET LOCAL synchronous_commit = off")
-            return _seal(key, connection)
-    return _seal(key, connection)
-
-
-def _seal(key: ChainKey, connection: BaseDatabaseWrapper) -> int:
+    insert = _SEAL_NO_FLUSH_WAIT if no_flush_wait else _SEAL_WAITING
     fingerprint = key_fingerprint(key)
     sealed = 0
     with connection.cursor() as cursor:
-        cursor.execute(_LAST_SEAL)
-        last = cursor.fetchone()
-        after, previous = last if last is not None else (0, "")
+        cursor.execute(_FIRST, {"limit": _BATCH})
+        rows = cursor.fetchall()
+        previous = rows[0][1] or ""
+        entries = [row[2:] for row in rows if row[2] is not None]
         while True:
-            cursor.execute(_UNSEALED, [after, _BATCH])
-            rows = cursor.fetchall()
-            seals: list[tuple[int, str, Any, str]] = []
-            for feed_position, type_name, stream_id, position, version, chain in rows:
-                if version is None:
-                    break
-                previous = feed_link(
-                    key, previous, feed_position, stream_id, position, version, chain
-                )
-                seals.append((feed_position, type_name, stream_id, previous))
+            seals = _seals(key, previous, entries)
             if seals:
                 columns = [list(column) for column in zip(*seals, strict=True)]
-                cursor.execute(_SEAL, [*columns, fingerprint])
+                cursor.execute(insert, [*columns, fingerprint])
                 sealed += len(seals)
-                after = seals[-1][0]
+                previous = seals[-1][3]
             if len(seals) < _BATCH:
                 return sealed
+            cursor.execute(_NEXT, {"after": seals[-1][0], "limit": _BATCH})
+            entries = cursor.fetchall()
+
+
+def _seals(
+    key: ChainKey, previous: str, entries: list[tuple[Any, ...]]
+) -> list[tuple[int, str, Any, str]]:
+    """(feed position, stream type, stream id, seal) of each entry in order, up to
+    the first whose event is gone."""
+    seals = []
+    for feed_position, type_name, stream_id, position, version, chain in entries:
+        if version is None:
+            break
+        previous = feed_link(
+            key, previous, feed_position, stream_id, position, version, chain
+        )
+        seals.append((feed_position, type_name, stream_id, previous))
+    return seals
 
 
 def seal_after_commit() -> None:

@@ -29,7 +29,13 @@ from django.urls import reverse
 from games.eventstore.cache import state_cache
 from games.eventstore.chain import chain_hash_of_line, head_mac, log_key
 from games.eventstore.errors import LogKeyChangedError
-from games.eventstore.models import FeedEntry, FlaggedStream, StoredEvent, StreamHead
+from games.eventstore.models import (
+    FeedEntry,
+    FeedSeal,
+    FlaggedStream,
+    StoredEvent,
+    StreamHead,
+)
 from games.eventstore.repair import repair_projections
 from games.eventstore.seal import seal_feed
 from games.management.commands import serve
@@ -172,6 +178,9 @@ def test_the_worker_warm_up_flags_what_it_cannot_replay_and_goes_on(director):
     record_result(director, tournament_id, ids[0], ids[1])
     version = forge_a_refused_result(tournament_id, ids, director, plain_hash)
     sound_id, _ = make_tournament(director, players=4, name="Sound Open")
+    # Each append's commit sealed the feed as far as it could: up to the forged
+    # event, whose entry is sealed too (it is there), and on.
+    assert FeedSeal.objects.count() == FeedEntry.objects.count()
     state_cache.clear()
     try:
         hook = runpy.run_path(str(GUNICORN_CONF))["post_worker_init"]
