@@ -26,6 +26,7 @@ from django.core.management import call_command
 from django.db import connection
 from django.urls import reverse
 
+from games.eventstore import seal
 from games.eventstore.cache import state_cache
 from games.eventstore.chain import chain_hash_of_line, head_mac, log_key
 from games.eventstore.errors import LogKeyChangedError
@@ -173,7 +174,11 @@ def _wait_until_it_answers(process: subprocess.Popen, url: str) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_worker_warm_up_flags_what_it_cannot_replay_and_goes_on(director):
+def test_the_worker_warm_up_flags_what_it_cannot_replay_and_goes_on(
+    director, monkeypatch
+):
+    # Every commit seals (no interval between seals), so the count below is exact.
+    monkeypatch.setattr(seal, "SEAL_INTERVAL_SECONDS", 0)
     tournament_id, ids = make_tournament(director, players=4)
     record_result(director, tournament_id, ids[0], ids[1])
     version = forge_a_refused_result(tournament_id, ids, director, plain_hash)
