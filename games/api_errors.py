@@ -36,7 +36,11 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from games.eventstore.errors import ConcurrencyError
+from games.eventstore.errors import (
+    ConcurrencyError,
+    LogKeyChangedError,
+    StreamUnderReviewError,
+)
 from games.quotas import QuotaExceededError
 from rules.errors import RulesError
 
@@ -62,6 +66,13 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             status=status.HTTP_429_TOO_MANY_REQUESTS,
             headers={"Retry-After": str(exc.retry_after)},
         )
+    if isinstance(exc, StreamUnderReviewError | LogKeyChangedError):
+        code, message = unavailable_record(exc)
+        return Response(
+            {"code": code, "message": message},
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+            headers={"Retry-After": str(UNDER_REVIEW_RETRY_SECONDS)},
+        )
     if isinstance(exc, ConcurrencyError):
         return Response(
             {
@@ -79,6 +90,26 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     ):
         response.data = input_error_body(exc)
     return response
+
+
+UNDER_REVIEW_RETRY_SECONDS = 3600
+UNDER_REVIEW = (
+    "This record is under review: it failed an integrity check and an "
+    "administrator has been told. Try again later."
+)
+KEY_CHANGED = (
+    "The server is being restarted after a change of the log's key: nothing was "
+    "saved. Try again in a minute."
+)
+
+
+def unavailable_record(exc: Exception) -> tuple[str, str]:
+    """The code and words for a record that cannot be served now (a 503): under
+    review, or a server waiting for the log's new key. The details go to the log,
+    not to the client."""
+    if isinstance(exc, LogKeyChangedError):
+        return "log_key_changed", KEY_CHANGED
+    return "under_review", UNDER_REVIEW
 
 
 # The code of an error DRF gave none (it always gives one today).

@@ -21,6 +21,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from django.db import connection
+
 from games import services
 from games.eventstore.bulk import (
     BulkSummary,
@@ -63,6 +65,65 @@ def gcg_files(paths: Sequence[Path]) -> list[Path]:
 
 def _is_gcg(path: Path) -> bool:
     return path.suffix.lower() == ".gcg" and path.is_file()
+
+
+# Games by the digest of the file they were imported from, in one tournament
+# (or outside any): the first event of each imported game keeps its digest.
+_IMPORTED = """
+SELECT metadata->>'gcg_sha256', stream_id FROM event_log
+WHERE stream_type = 'game' AND version = 1
+  AND metadata->>'gcg_sha256' = ANY(%s)
+  AND (metadata->>'tournament_id') IS NOT DISTINCT FROM %s
+"""
+
+
+def imported_games(
+    digests: Sequence[str], tournament_id: str | None
+) -> dict[str, uuid.UUID]:
+    """The games already imported from files with these digests (into the
+    tournament given, or outside any), by digest."""
+    with connection.cursor() as cursor:
+        cursor.execute(_IMPORTED, [list(digests), tournament_id])
+        return dict(cursor.fetchall())
+
+
+@dataclass(frozen=True, slots=True)
+class KnownFile:
+    """A file not imported again: the game it already is, or the file of this run
+    with the same bytes."""
+
+    path: Path
+    game_id: uuid.UUID | None
+    same_as: Path | None
+
+
+def new_files(
+    paths: Sequence[Path], tournament_id: str | None
+) -> tuple[list[Path], list[KnownFile]]:
+    """The files not imported yet (each content once, the first of its name
+    order), and those already imported or repeated. An unreadable file is left
+    in, for the import to report."""
+    digests: dict[Path, str] = {}
+    for path in paths:
+        try:
+            digests[path] = services.gcg_digest(path.read_bytes())
+        except OSError:
+            continue
+    stored = imported_games(list(set(digests.values())), tournament_id)
+    fresh: list[Path] = []
+    known: list[KnownFile] = []
+    first: dict[str, Path] = {}
+    for path in paths:
+        digest = digests.get(path)
+        if digest is not None and digest in stored:
+            known.append(KnownFile(path, stored[digest], None))
+        elif digest is not None and digest in first:
+            known.append(KnownFile(path, None, first[digest]))
+        else:
+            if digest is not None:
+                first[digest] = path
+            fresh.append(path)
+    return fresh, known
 
 
 def import_gcg_files(

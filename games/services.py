@@ -16,6 +16,7 @@ Usage::
 
 from __future__ import annotations
 
+import hashlib
 import random
 import uuid
 from collections.abc import Callable, Mapping, Sequence
@@ -800,6 +801,12 @@ def gcg_import_plan(
     return GcgImportPlan(game_context, rules, tiles, lexicon)
 
 
+def gcg_digest(text: str | bytes) -> str:
+    """The sha256 of a GCG file's bytes: kept with its game's first event."""
+    data = text.encode() if isinstance(text, str) else text
+    return hashlib.sha256(data).hexdigest()
+
+
 def gcg_new_events(
     text: str | bytes, plan: GcgImportPlan
 ) -> tuple[gcg.GcgRecord, list[NewEvent]]:
@@ -815,6 +822,8 @@ def gcg_new_events(
     context = dict(plan.context)
     context.update(
         source="gcg",
+        # Which file this was, so a re-run of import_gcg recognises it.
+        gcg_sha256=gcg_digest(text),
         player_names=[player.name or player.nick for player in meta.players],
         title=meta.title or "",
         gcg={

@@ -451,6 +451,7 @@ class _StopOnInterrupt:
     def __init__(self) -> None:
         self.requested = False
         self._previous: Any = None
+        self._previous_term: Any = None
         self._installed = False
 
     def _handle(self, signum: int, frame: FrameType | None) -> None:
@@ -459,12 +460,16 @@ class _StopOnInterrupt:
         self.requested = True
 
     def __enter__(self) -> _StopOnInterrupt:
-        # Signal handlers can only be installed from the main thread.
+        # Signal handlers can only be installed from the main thread. A SIGTERM
+        # (kill, a service manager stopping the run) stops it like Ctrl-C, so the
+        # run still says where to resume.
         if threading.current_thread() is threading.main_thread():
             self._previous = signal.signal(signal.SIGINT, self._handle)
+            self._previous_term = signal.signal(signal.SIGTERM, self._handle)
             self._installed = True
         return self
 
     def __exit__(self, *exc: object) -> None:
         if self._installed:
             signal.signal(signal.SIGINT, self._previous)
+            signal.signal(signal.SIGTERM, self._previous_term)

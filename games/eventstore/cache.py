@@ -54,6 +54,11 @@ class StateCache:
             while len(self._entries) > self._size:
                 self._entries.popitem(last=False)
 
+    def discard(self, stream: StreamKey) -> None:
+        """Forget one stream (its log turned out not to be what was cached)."""
+        with self._lock:
+            self._entries.pop(stream.id, None)
+
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()

@@ -58,6 +58,42 @@ class ChainKey:
         return hmac.digest(self.secret, data, "sha256").hex()
 
 
+def head_mac(
+    key: ChainKey,
+    stream_type: str,
+    stream_id: uuid.UUID | str,
+    version: int,
+    chain: str,
+) -> str:
+    """The authentication code of a stream's head: its last version and that
+    event's chain hash. A head rewound in the database (with its events and
+    projection rows deleted) has no code that verifies without the key."""
+    return key.mac(f"head\n{stream_type}\n{stream_id}\n{version}\n{chain}".encode())
+
+
+def feed_link(
+    key: ChainKey,
+    previous: str,
+    feed_position: int,
+    stream_id: uuid.UUID | str,
+    position: int,
+    version: int,
+    chain: str,
+) -> str:
+    """One link of the feed's chain (``games.eventstore.seal``): the previous
+    link, the entry's place in commit order, and the event it numbers (its stream,
+    log position, version and chain hash). A feed entry deleted, or an event
+    deleted with its entry, breaks every later link."""
+    content = f"feed\n{previous}\n{feed_position}\n{stream_id}\n{position}"
+    return key.mac(f"{content}\n{version}\n{chain}".encode())
+
+
+def key_fingerprint(key: ChainKey) -> str:
+    """What names a key without giving it away (``event_log_key``): a server
+    whose key is not the log's is told so instead of writing what will not verify."""
+    return key.mac(b"games.eventstore: the log's key")
+
+
 def log_key(text: str | None = None) -> ChainKey:
     """The chain key from `text`, by default ``settings.EVENT_LOG_KEY``."""
     return ChainKey.from_text(settings.EVENT_LOG_KEY if text is None else text)

@@ -79,3 +79,35 @@ class TamperedStreamError(EventRejectedError):
             0,
         )
         self.stream = stream
+
+
+class StreamUnderReviewError(EventStoreError):
+    """Raised when a stream's logged events cannot be replayed (the rules refuse
+    one, or it cannot be decoded): a forged event inserted in the database, or a
+    rules change that no longer accepts an old one.
+
+    Readers are told the record is under review (a 503, never a 500; see
+    ``config.middleware`` and ``games.api_errors``); the warm-up and the start-up
+    repair flag the stream and go on (``games.eventstore.repair.flag_streams``).
+    """
+
+    def __init__(self, stream: StreamKey, version: int, reason: str) -> None:
+        super().__init__(f"{stream}@{version} cannot be replayed: {reason}")
+        self.stream = stream
+        self.version = version
+        self.reason = reason
+
+
+class LogKeyChangedError(EventStoreError):
+    """Raised when an append finds its stream's head authenticated under another
+    key than this process's ``EVENT_LOG_KEY``: the log was re-keyed
+    (``manage.py rekey_events``) while this server was running. Nothing was
+    written; the server must be restarted with the new key (docs/RELIABILITY.md,
+    "Key rotation")."""
+
+    def __init__(self, stream: StreamKey) -> None:
+        super().__init__(
+            f"The event log was re-keyed: this server's EVENT_LOG_KEY is not the "
+            f"log's, so nothing was written to {stream}. Restart it with the new key."
+        )
+        self.stream = stream

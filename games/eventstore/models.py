@@ -71,6 +71,11 @@ class StreamHead(models.Model):
     stream_type = models.CharField(max_length=32)
     version = models.PositiveIntegerField()
     chain_hash = models.CharField(max_length=64)
+    # An HMAC under the log's key over the stream, version and chain hash
+    # (games.eventstore.chain.head_mac): a head rewound in the database has no
+    # code that verifies, and an append moves the head only from the code it
+    # expects (a server with another key, or a stale cached hash, is refused).
+    mac = models.CharField(max_length=64, db_default="")
 
     class Meta:
         db_table = "event_stream_head"
@@ -130,6 +135,48 @@ class FeedEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.feed_position}: event {self.position}"
+
+
+class FeedSeal(models.Model):
+    """One link of the feed's chain under the log's key (``games.eventstore.seal``).
+
+    Each feed entry, once committed, is sealed with an HMAC over the previous
+    seal's, its feed position and the event it numbers (stream, log position,
+    version, chain hash). A feed entry deleted, or an event deleted with its entry
+    and its stream's head rewound, breaks the chain: ``verify_events`` reports it.
+    The stream is kept here so that a deleted entry is still attributed to it.
+    Written after each append commits (and by ``verify_events``); immutable like
+    the feed.
+    """
+
+    feed_position = models.BigIntegerField(primary_key=True)
+    stream_type = models.CharField(max_length=32)
+    stream_id = models.UUIDField()
+    mac = models.CharField(max_length=64)
+
+    class Meta:
+        db_table = "event_feed_seal"
+
+    def __str__(self) -> str:
+        return f"seal {self.feed_position}: {self.stream_type}/{self.stream_id}"
+
+
+class LogKey(models.Model):
+    """The fingerprint of the key the log is chained under (one row).
+
+    Written by the migrations and ``rekey_events``; a server whose key differs is
+    told so when an append is refused (``LogKeyChangedError``) rather than
+    writing events that will not verify, and writes no seal.
+    """
+
+    id = models.PositiveSmallIntegerField(primary_key=True, default=1)
+    fingerprint = models.CharField(max_length=64)
+
+    class Meta:
+        db_table = "event_log_key"
+
+    def __str__(self) -> str:
+        return f"log key {self.fingerprint[:12]}…"
 
 
 class KeptState(models.Model):

@@ -28,7 +28,8 @@ from django.db import transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from psycopg.types.json import set_json_loads
 
-from games.eventstore.chain import ChainKey, chain_hash_of_line
+from games.eventstore.chain import ChainKey, chain_hash_of_line, head_mac, log_key
+from games.eventstore.seal import seal_after_commit
 from games.eventstore.sql import loads_utf8
 from games.eventstore.verify import EVENT_LINE_COLUMNS, line_of
 
@@ -51,14 +52,31 @@ FROM unnest(%s::uuid[], %s::int[], %s::text[], %s::text[])
      AS u(stream_id, version, old, new)
 WHERE h.stream_id = u.stream_id AND h.version = u.version AND h.chain_hash = u.old
 """
-_RECORD_HEADS = """
-INSERT INTO event_stream_head (stream_id, stream_type, version, chain_hash)
+_LAST_EVENTS = """
 SELECT DISTINCT ON (stream_id) stream_id, stream_type, version, chain_hash
 FROM event_log WHERE %s::uuid[] IS NULL OR stream_id = ANY(%s::uuid[])
 ORDER BY stream_id, version DESC
+"""
+_RECORD_HEADS = """
+INSERT INTO event_stream_head (stream_id, stream_type, version, chain_hash, mac)
+SELECT * FROM unnest(%s::uuid[], %s::text[], %s::int[], %s::text[], %s::text[])
+ON CONFLICT (stream_id) DO UPDATE
+SET stream_type = EXCLUDED.stream_type, version = EXCLUDED.version,
+    chain_hash = EXCLUDED.chain_hash, mac = EXCLUDED.mac
+"""
+_RECORD_PLAIN_HEADS = """
+INSERT INTO event_stream_head (stream_id, stream_type, version, chain_hash)
+SELECT DISTINCT ON (stream_id) stream_id, stream_type, version, chain_hash
+FROM event_log ORDER BY stream_id, version DESC
 ON CONFLICT (stream_id) DO UPDATE
 SET stream_type = EXCLUDED.stream_type, version = EXCLUDED.version,
     chain_hash = EXCLUDED.chain_hash
+"""
+_HEADS = "SELECT stream_id, stream_type, version, chain_hash FROM event_stream_head"
+_SET_HEAD_MACS = """
+UPDATE event_stream_head AS h SET mac = u.mac
+FROM unnest(%s::uuid[], %s::text[]) AS u(stream_id, mac)
+WHERE h.stream_id = u.stream_id
 """
 
 
@@ -80,12 +98,15 @@ def rechain(
     *,
     connection: BaseDatabaseWrapper | None = None,
     create_heads: bool = False,
+    new_key: ChainKey | None = None,
 ) -> RechainReport:
     """Verify every stream under `old` and write its hashes under `new`.
 
     `create_heads` records each stream's head from the log (the migration that
-    introduces heads); otherwise heads that stood at their stream's last event
-    follow it. Returns what was chained again and what was refused.
+    introduces heads, before heads had codes); otherwise heads that stood at their
+    stream's last event follow it. With `new_key` (a change of key), every head's
+    code, the feed's seals and the key's fingerprint are made again under it, in
+    the same transaction. Returns what was chained again and what was refused.
     """
     connection = connection or default_connection
     report = RechainReport()
@@ -115,11 +136,31 @@ def rechain(
                 updates, heads = [], []
         _write(cursor, updates, heads)
         if create_heads:
-            record_heads(connection=connection)
+            record_heads(connection=connection, authenticated=False)
+        if new_key is not None:
+            _authenticate_under(new_key, cursor, connection)
         cursor.execute(
             "ALTER TABLE event_log ENABLE TRIGGER event_log_no_update_delete"
         )
     return report
+
+
+def _authenticate_under(
+    key: ChainKey, cursor: Any, connection: BaseDatabaseWrapper
+) -> None:
+    """Heads' codes, the key's fingerprint and the feed's seals under `key`."""
+    from games.eventstore.seal import record_fingerprint, seal_feed
+
+    authenticate_heads(key, connection=connection)
+    record_fingerprint(key, connection=connection)
+    cursor.execute(
+        "ALTER TABLE event_feed_seal DISABLE TRIGGER event_feed_seal_no_update_delete"
+    )
+    cursor.execute("DELETE FROM event_feed_seal")
+    cursor.execute(
+        "ALTER TABLE event_feed_seal ENABLE TRIGGER event_feed_seal_no_update_delete"
+    )
+    seal_feed(key=key, connection=connection)
 
 
 def _name(line: Mapping[str, Any]) -> str:
@@ -172,9 +213,45 @@ def record_heads(
     stream_ids: list[Any] | None = None,
     *,
     connection: BaseDatabaseWrapper | None = None,
+    key: ChainKey | None = None,
+    authenticated: bool = True,
 ) -> None:
     """Record each stream's head where its log ends now (every stream's, or those
-    of `stream_ids`): for a log that had no heads, or streams just restored."""
+    of `stream_ids`), authenticated under the key: for a log that had no heads,
+    or streams just restored or bulk-written. `authenticated=False` only for
+    migration 0003, which runs before heads have codes (0006 gives them)."""
     connection = connection or default_connection
     with connection.cursor() as cursor:
-        cursor.execute(_RECORD_HEADS, [stream_ids, stream_ids])
+        if not authenticated:
+            cursor.execute(_RECORD_PLAIN_HEADS)
+            return
+        key = key or log_key()
+        cursor.execute(_LAST_EVENTS, [stream_ids, stream_ids])
+        heads = [
+            (*row, head_mac(key, row[1], row[0], row[2], row[3]))
+            for row in cursor.fetchall()
+        ]
+        if heads:
+            columns = [list(column) for column in zip(*heads, strict=True)]
+            cursor.execute(_RECORD_HEADS, columns)
+    # Their feed entries are numbered at commit: seal them then.
+    seal_after_commit()
+
+
+def authenticate_heads(
+    key: ChainKey, *, connection: BaseDatabaseWrapper | None = None
+) -> int:
+    """Give every recorded head its code under `key`, as it stands (a head that
+    disagrees with its log goes on disagreeing, and is reported): the migration
+    that introduces the codes, and a change of key. The number of heads."""
+    connection = connection or default_connection
+    with connection.cursor() as cursor:
+        cursor.execute(_HEADS)
+        macs = [
+            (stream_id, head_mac(key, type_name, stream_id, version, chain))
+            for stream_id, type_name, version, chain in cursor.fetchall()
+        ]
+        if macs:
+            ids, codes = zip(*macs, strict=True)
+            cursor.execute(_SET_HEAD_MACS, [list(ids), list(codes)])
+    return len(macs)

@@ -36,7 +36,8 @@ from django.db.models import Max
 from django.utils import timezone
 
 from games.eventstore.cache import state_cache
-from games.eventstore.models import FlaggedStream, StoredEvent
+from games.eventstore.models import FlaggedStream, StoredEvent, StreamHead
+from games.eventstore.seal import verify_feed
 from games.eventstore.store import database_is_postgresql, read_stream
 from games.eventstore.streams import (
     ProjectionIndex,
@@ -54,17 +55,25 @@ class StaleProjection:
     stream: StreamKey
     log_version: int  # 0: the stream has no events (an orphan projection row)
     projected_version: int | None  # None: the stream has no projection row
+    head_version: int | None = None  # None: no head recorded for the stream
 
     @property
     def log_is_shorter(self) -> bool:
-        """The projection applied events the log no longer has: tampering."""
-        return self.projected_version is not None and (
-            self.projected_version > self.log_version
-        )
+        """Tampering, not staleness: the projection applied events the log no
+        longer has, or the projection is gone although the stream's head says an
+        append projected it (every append projects in its own transaction)."""
+        if self.projected_version is None:
+            return self.head_version is not None
+        return self.projected_version > self.log_version
 
     @property
     def shortfall(self) -> str:
         """What a log shorter than its projection means."""
+        if self.projected_version is None:
+            return (
+                f"no projection, but its head says it was projected at version "
+                f"{self.head_version}: its projection rows were deleted"
+            )
         return (
             f"the log ends at version {self.log_version} but its projection is at "
             f"{self.projected_version}: events were deleted"
@@ -109,6 +118,14 @@ def log_versions(stream_type_name: str) -> dict[uuid.UUID, int]:
     return dict(rows)
 
 
+def head_versions(stream_type_name: str) -> dict[uuid.UUID, int]:
+    """The version each stream's recorded head stands at, by stream id."""
+    rows = StreamHead.objects.filter(stream_type=stream_type_name).values_list(
+        "stream_id", "version"
+    )
+    return dict(rows)
+
+
 def projected_versions(index: ProjectionIndex) -> dict[uuid.UUID, int]:
     """The version each projection row of a stream type records, by stream id."""
     rows = index.model.objects.values_list(index.id_field, index.version_field)
@@ -126,13 +143,19 @@ def find_stale(names: Sequence[str] | None = None) -> list[StaleProjection]:
             continue
         logged = log_versions(name)
         projected = projected_versions(index)
+        heads: dict[uuid.UUID, int] | None = None
         for stream_id in sorted(logged.keys() | projected.keys(), key=str):
             log_version = logged.get(stream_id, 0)
             projected_version = projected.get(stream_id)
             if projected_version != log_version:
+                if heads is None:
+                    heads = head_versions(name)
                 stale.append(
                     StaleProjection(
-                        StreamKey(name, stream_id), log_version, projected_version
+                        StreamKey(name, stream_id),
+                        log_version,
+                        projected_version,
+                        heads.get(stream_id),
                     )
                 )
     return stale
@@ -174,19 +197,27 @@ def repair_projections(
 ) -> RepairReport:
     """Re-project every stale stream whose log is sound (one transaction each).
 
-    A stream whose log is shorter than its projection or its head, or whose chain
-    does not verify, is refused and flagged; so is a stream whose head disagrees
-    with its log even where the projection agrees (its last events deleted and the
-    projection set back to match).
+    A stream whose log is shorter than its projection or its head, whose head or
+    feed entries do not verify under the key, whose projection is gone although
+    its head says it had one, or whose chain does not verify, is refused and
+    flagged; so is a stream whose head disagrees with its log even where the
+    projection agrees (its last events deleted and the projection set back to
+    match), and one that cannot be replayed. Never raises for one stream: the
+    server starts, and what was refused is in the report and flagged.
     """
     report = RepairReport()
     heads = {problem.stream.id: problem for problem in head_problems()}
+    feed: _FeedDoubts | None = None
     for item in find_stale(names):
-        problem = _why_not(item, heads)
+        if feed is None and not item.log_is_shorter:
+            # The feed is walked only when something could be re-projected.
+            feed = _FeedDoubts.found()
+        problem = _why_not(item, heads, feed)
+        if problem is None:
+            problem = _reproject_or_why_not(item.stream)
         if problem is not None:
             report.refused.append(Refusal(item.stream, problem))
             continue
-        reproject(item.stream)
         report.repaired.append(item)
         if progress is not None:
             progress(item)
@@ -201,18 +232,62 @@ def repair_projections(
     return report
 
 
-def _why_not(item: StaleProjection, heads: dict[uuid.UUID, Any]) -> str | None:
+def _reproject_or_why_not(stream: StreamKey) -> str | None:
+    """Re-project the stream; why it could not be (its log cannot be replayed),
+    or None."""
+    try:
+        reproject(stream)
+    except Exception as error:
+        message = getattr(error, "message", None) or str(error)
+        return f"its log cannot be replayed: {message}"
+    return None
+
+
+@dataclass(frozen=True)
+class _FeedDoubts:
+    """What the feed's chain says against re-projecting: the streams its breaks
+    name, and a break that names none (then no stream is re-projected)."""
+
+    streams: dict[uuid.UUID, str]
+    unattributed: str | None
+
+    @classmethod
+    def found(cls) -> _FeedDoubts:
+        streams: dict[uuid.UUID, str] = {}
+        unattributed = None
+        for problem in verify_feed():
+            if problem.stream is None:
+                unattributed = unattributed or str(problem)
+            else:
+                streams.setdefault(problem.stream.id, str(problem))
+        return cls(streams, unattributed)
+
+
+def _why_not(
+    item: StaleProjection, heads: dict[uuid.UUID, Any], feed: _FeedDoubts | None
+) -> str | None:
     """Why the stream must not be re-projected, or None when its log is sound."""
     if item.log_is_shorter:
         return item.shortfall
     head = heads.get(item.stream.id)
     if head is not None:
         return head.problem
+    if feed is not None:
+        if item.stream.id in feed.streams:
+            return feed.streams[item.stream.id]
+        if feed.unattributed is not None:
+            return f"the feed's chain is broken ({feed.unattributed})"
     problems = verify_stream(item.stream)
     if problems:
         first = problems[0]
         return f"version {first.version}: {first.problem}"
     return None
+
+
+def stream_flag(stream_id: uuid.UUID) -> FlaggedStream | None:
+    """The stream's flag, when a check found its log in doubt (the console shows
+    it to the stream's team)."""
+    return FlaggedStream.objects.filter(stream_id=stream_id).first()
 
 
 def flag_streams(refusals: Iterable[Refusal]) -> None:

@@ -36,13 +36,23 @@ from django.utils import timezone
 from psycopg.types.json import set_json_loads
 
 from games.eventstore.cache import state_cache
-from games.eventstore.chain import ChainKey, canonical_json, chain_hash_of_json, log_key
+from games.eventstore.chain import (
+    ChainKey,
+    canonical_json,
+    chain_hash_of_json,
+    head_mac,
+    log_key,
+)
 from games.eventstore.errors import (
+    CodecError,
     ConcurrencyError,
     EventRejectedError,
+    LogKeyChangedError,
+    StreamUnderReviewError,
     TamperedStreamError,
 )
 from games.eventstore.models import StoredEvent, StreamHead
+from games.eventstore.seal import log_key_matches, seal_after_commit
 from games.eventstore.sql import BulkInsert, binary_cursor, loads_utf8
 from games.eventstore.streams import (
     NewEvent,
@@ -200,29 +210,46 @@ def _state_at(
     entry = state_cache.entry(stream)
     if entry is not None and entry[0] == version:
         return entry[1], entry[2]
-    if entry is not None and 0 < entry[0] < version:
-        state = entry[1]
-        # Bounded: a later commit must not slip into a state cached as `version`.
-        newer = read_stream(stream, after_version=entry[0], to_version=version)
-        state = _apply_recorded(handler, state, newer)
-        chain = newer[-1].chain_hash if newer else entry[2]
-    else:
-        stored = handler.stored_state(stream, version) if version else None
-        if stored is None:
-            events = read_stream(stream, to_version=version) if version else []
-            state = handler.replay(stream, events)
-        else:
-            # A kept state (a national tournament's replay takes most of a
-            # second): only the events since it.
-            start, state = stored
-            events = read_stream(stream, after_version=start, to_version=version)
-            state = _apply_recorded(handler, state, events)
-        chain = events[-1].chain_hash if events else None
+    try:
+        state, chain, stored = _replayed(handler, stream, entry, version)
+    except (*handler.rejection_errors, CodecError, TypeError, ValueError) as error:
+        # A logged event the rules refuse (inserted in the database, or accepted by
+        # an older version of the rules): the record is under review, not a 500,
+        # and the caller (a warm-up, a repair) can flag it and go on.
+        message = getattr(error, "message", str(error))
+        raise StreamUnderReviewError(stream, version, message) from error
+    if stored is not False:
         since = stored[0] if stored is not None else 0
         transaction.on_commit(lambda: handler.keep_state(stream, since, version, state))
     if keep:
         state_cache.put(stream, version, state, chain)
     return state, chain
+
+
+def _replayed(
+    handler: StreamType[Any],
+    stream: StreamKey,
+    entry: tuple[int, Any, str | None] | None,
+    version: int,
+) -> tuple[Any, str | None, Any]:
+    """(state, last chain hash, the kept state started from: None when replayed
+    from the start, False when caught up from the cache) at `version`."""
+    if entry is not None and 0 < entry[0] < version:
+        # Bounded: a later commit must not slip into a state cached as `version`.
+        newer = read_stream(stream, after_version=entry[0], to_version=version)
+        state = _apply_recorded(handler, entry[1], newer)
+        return state, newer[-1].chain_hash if newer else entry[2], False
+    stored = handler.stored_state(stream, version) if version else None
+    if stored is None:
+        events = read_stream(stream, to_version=version) if version else []
+        state = handler.replay(stream, events)
+    else:
+        # A kept state (a national tournament's replay takes most of a second):
+        # only the events since it.
+        start, state = stored
+        events = read_stream(stream, after_version=start, to_version=version)
+        state = _apply_recorded(handler, state, events)
+    return state, events[-1].chain_hash if events else None, stored
 
 
 def _apply_recorded(
@@ -326,6 +353,7 @@ def append(
             )
             recorded = _insert(stream, rows, new_events, stamp, current, savepoint)
             handler.project(stream, new_state, recorded, previous=state)
+            seal_after_commit()
             version, last_hash = rows[-1].version, rows[-1].chain_hash
             transaction.on_commit(
                 lambda: state_cache.put(stream, version, new_state, last_hash)
@@ -391,6 +419,7 @@ class _Row(NamedTuple):
     metadata: dict[str, Any]
     metadata_json: str
     chain_hash: str
+    previous_hash: str  # the hash this row's is chained to
 
 
 class Stamp(NamedTuple):
@@ -476,6 +505,7 @@ def chain_rows(
     rows = []
     pairs = zip(encoded, stamp.positions, strict=True)
     for version, (item, position) in enumerate(pairs, start=current + 1):
+        before = previous_hash
         previous_hash = chain_hash_of_json(
             previous_hash,
             key,
@@ -501,6 +531,7 @@ def chain_rows(
                 item.metadata,
                 item.metadata_json,
                 previous_hash,
+                before,
             )
         )
     return rows
@@ -547,18 +578,21 @@ _INSERT_EVENTS = BulkInsert(
     returning=["stream_id", "stream_type", "version", "chain_hash"],
 )
 # The events and the stream's head in one statement (the head's insert reads the
-# events', so they happen in that order). The head moves only from where the log
-# ended when the append read it: a head elsewhere means rows were deleted or
-# inserted around the store, and then nothing is written (TamperedStreamError).
+# events', so they happen in that order). The head moves only from the head the
+# append started from, authenticated under this process's key: a head elsewhere
+# (rows deleted or inserted around the store, a head rewound or forged), a cached
+# chain hash the log no longer has, or a log re-keyed under another key than this
+# process's, and nothing is written (TamperedStreamError, LogKeyChangedError).
 _HEAD = StreamHead._meta.db_table
 _APPEND = f"""
 WITH inserted AS ({_INSERT_EVENTS.sql})
-INSERT INTO {_HEAD} (stream_id, stream_type, version, chain_hash)
-SELECT stream_id, stream_type, version, chain_hash FROM inserted
+INSERT INTO {_HEAD} (stream_id, stream_type, version, chain_hash, mac)
+SELECT stream_id, stream_type, version, chain_hash, %s FROM inserted
 ORDER BY version DESC LIMIT 1
 ON CONFLICT (stream_id) DO UPDATE
-SET version = EXCLUDED.version, chain_hash = EXCLUDED.chain_hash
-WHERE {_HEAD}.version = %s
+SET version = EXCLUDED.version, chain_hash = EXCLUDED.chain_hash,
+    mac = EXCLUDED.mac
+WHERE {_HEAD}.version = %s AND {_HEAD}.mac = %s
 RETURNING version
 """
 
@@ -594,9 +628,14 @@ def _insert(
             stamp.correlation_id,
         ],
     )
+    key = log_key()
+    last = rows[-1]
+    new_mac = head_mac(key, stream.type, stream.id, last.version, last.chain_hash)
+    previous_hash = rows[0].previous_hash
+    expected_mac = head_mac(key, stream.type, stream.id, current, previous_hash)
     try:
         with transaction.atomic(savepoint=savepoint), binary_cursor() as cursor:
-            cursor.execute(_APPEND, [*parameters, current])
+            cursor.execute(_APPEND, [*parameters, new_mac, current, expected_mac])
             moved = cursor.fetchall()
     except IntegrityError as error:
         # Another appender committed this version after we read the stream.
@@ -604,6 +643,10 @@ def _insert(
             raise
         raise _VersionTaken from error
     if not moved:
+        # What this process cached of the stream may be what was rewritten.
+        state_cache.discard(stream)
+        if not log_key_matches(key):
+            raise LogKeyChangedError(stream)
         raise TamperedStreamError(stream)
     return tuple(
         RecordedEvent(
@@ -763,6 +806,7 @@ def _write_locked(
         )
         state = accepted[-1][1]
         handler.project(stream, state, recorded, previous=before)
+        seal_after_commit()
         since, version, last_hash = recorded[0].version - 1, current, chain
         transaction.on_commit(
             lambda: state_cache.put(stream, version, state, last_hash)

@@ -26,6 +26,7 @@ from django.db import connection
 from games.eventstore.chain import (
     ChainKey,
     chain_hash_of_line,
+    head_mac,
     legacy_chain_hash,
     log_key,
 )
@@ -253,13 +254,32 @@ GROUP BY e.stream_type, e.stream_id
 """
 
 
-def head_problems() -> list[HeadProblem]:
-    """Every stream whose log ends before or after its recorded head, or whose last
+_ALL_HEADS = (
+    "SELECT stream_type, stream_id, version, chain_hash, mac FROM event_stream_head"
+)
+
+
+def head_problems(key: ChainKey | None = None) -> list[HeadProblem]:
+    """Every stream whose head's code does not verify under the key (rewound or
+    forged), whose log ends before or after its recorded head, or whose last
     event is not the one recorded there."""
+    key = key or log_key()
     with connection.cursor() as cursor:
         cursor.execute(_HEADS)
         rows = cursor.fetchall()
-    problems = []
+        cursor.execute(_ALL_HEADS)
+        heads = cursor.fetchall()
+    problems = [
+        HeadProblem(
+            StreamKey(type_name, stream_id),
+            version,
+            version,
+            f"its head (version {version}) does not carry a code made with this "
+            "log's key: it was rewound or forged in the database",
+        )
+        for type_name, stream_id, version, chain, mac in heads
+        if mac != head_mac(key, type_name, stream_id, version, chain)
+    ]
     for type_name, stream_id, log_version, log_hash, head_version, head_hash in rows:
         stream = StreamKey(type_name, stream_id)
         log_version = log_version or 0

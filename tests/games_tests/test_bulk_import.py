@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db import OperationalError
 
 from games import services
 from games.eventstore import bulk
@@ -201,3 +202,59 @@ def test_a_keyboard_interrupt_inside_a_batch_writes_nothing_of_it(
     assert summary.resume_from == str(files[2])
     assert GameProjection.objects.count() == 2
     assert StoredEvent.objects.values("stream_id").distinct().count() == 2
+
+
+# --- issue 30, item 10: a re-run imports nothing twice, a stop says where it is ----
+
+
+@pytest.mark.django_db
+def test_a_second_run_recognises_every_file_and_imports_none_again(
+    recorder, games_dir, capsys
+):
+    """Before: each run stored every file again (12 games after two runs)."""
+    first = sorted(games_dir.glob("*.gcg"))[0]
+    (games_dir / "zz-copy.gcg").symlink_to(first.resolve())
+    call_command("import_gcg", str(games_dir), user="rita", batch_size=2)
+    out = capsys.readouterr().out
+    assert f"zz-copy.gcg: the same file as {first} (skipped)" in out
+    assert GameProjection.objects.count() == 6
+
+    call_command("import_gcg", str(games_dir), user="rita", batch_size=2)
+    call_command("import_gcg", str(first), user="rita")
+
+    out = capsys.readouterr().out
+    assert GameProjection.objects.count() == 6
+    assert out.count("already imported as game") == 7 + 1
+    assert "every file was imported already: nothing to do" in out
+
+
+@pytest.mark.django_db
+def test_a_run_stopped_by_a_failure_says_where_and_a_second_run_finishes_it(
+    recorder, games_dir, monkeypatch
+):
+    """Before: a failure other than Ctrl-C (the database lost in the second batch)
+    ended with its traceback and no resume point, and running the command again
+    stored the first batch's games a second time."""
+    files = gcg_files([games_dir])
+    written = bulk.write_prepared
+    calls = []
+
+    def lost_in_the_second_batch(prepared):
+        calls.append(1)
+        if len(calls) == 2:
+            raise OperationalError("server closed the connection unexpectedly")
+        return written(prepared)
+
+    monkeypatch.setattr(bulk, "write_prepared", lost_in_the_second_batch)
+    with pytest.raises(CommandError) as stopped:
+        call_command("import_gcg", str(games_dir), user="rita", batch_size=2)
+    message = str(stopped.value)
+    assert "stopped by OperationalError after 2 of 6 file(s)" in message
+    assert f"resume with --from {files[2]}" in message
+    assert GameProjection.objects.count() == 2
+
+    monkeypatch.setattr(bulk, "write_prepared", written)
+    out = io.StringIO()
+    call_command("import_gcg", str(games_dir), user="rita", batch_size=2, stdout=out)
+    assert out.getvalue().count("already imported as game") == 2
+    assert GameProjection.objects.count() == 6

@@ -276,12 +276,12 @@ def test_a_projection_behind_the_log_is_found_and_repaired(
 
 
 @pytest.mark.django_db
-def test_a_missing_projection_is_repaired_but_one_ahead_of_its_log_is_tampering(
-    director, fault_streams
-):
-    """A projection missing is re-projected. A projection ahead of its log, or a
-    projection of a stream with no events, means the log lost events: reported as
-    tampering and flagged, never re-projected (which would accept the deletion)."""
+def test_a_projection_missing_or_ahead_of_its_log_is_tampering(director, fault_streams):
+    """A projection ahead of its log, or a projection of a stream with no events,
+    means the log lost events; a projection missing although its stream's head says
+    an append projected it means its rows were deleted (issue 30, item 5: it was
+    re-projected as mere staleness). Each is reported as tampering and flagged,
+    never re-projected (which would accept a deletion)."""
     game_id, tournament_id, _ = fault_streams
     tournament = Tournament.objects.get(pk=tournament_id)
     log_version = tournament.version
@@ -309,8 +309,11 @@ def test_a_missing_projection_is_repaired_but_one_ahead_of_its_log_is_tampering(
     out, err = io.StringIO(), io.StringIO()
     with pytest.raises(SystemExit):
         call_command("verify_events", "--repair", stdout=out, stderr=err)
-    assert out.getvalue().count("repaired ") == 1
-    assert f"repaired game/{game_id}" in out.getvalue()
+    assert out.getvalue().count("repaired ") == 0
+    assert (
+        f"TAMPERED game/{game_id}: no projection, but its head says it was "
+        f"projected at version {game_version}" in err.getvalue()
+    )
     assert (
         f"TAMPERED tournament/{tournament_id}: the log ends at version "
         f"{log_version} but its projection is at {log_version + 3}" in err.getvalue()
@@ -318,13 +321,14 @@ def test_a_missing_projection_is_repaired_but_one_ahead_of_its_log_is_tampering(
     assert f"TAMPERED game/{orphan.game_id}: the log ends at version 0" in (
         err.getvalue()
     )
-    assert GameProjection.objects.filter(pk=game_id).exists()
     # Left as they were, and flagged.
+    assert not GameProjection.objects.filter(pk=game_id).exists()
     assert Tournament.objects.get(pk=tournament_id).version == log_version + 3
     assert GameProjection.objects.filter(pk=orphan.game_id).exists()
     flagged = FlaggedStream.objects.values_list("stream_id", flat=True)
     assert {str(stream_id) for stream_id in flagged} == {
         str(tournament_id),
+        str(game_id),
         str(orphan.game_id),
     }
 

@@ -357,6 +357,11 @@ def test_a_log_from_before_the_key_is_chained_under_it_by_the_migration(club, di
 
     migration = import_module("games.eventstore.migrations.0003_keyed_chain_and_heads")
     migration.chain_under_the_key(None, SimpleNamespace(connection=connection))
+    # Then the heads' codes, as migrating from before the key goes on to do.
+    authenticate = import_module("games.eventstore.migrations.0006_head_and_feed_seals")
+    authenticate.authenticate_under_the_key(
+        None, SimpleNamespace(connection=connection)
+    )
 
     code, _, err = verify("--skip-contents")
     assert code == 1

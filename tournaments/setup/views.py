@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games.eventstore.errors import EventRejectedError
+from games.eventstore.repair import stream_flag
 from games.readcache import cached_page
 from games.refusals import show_refusal
 from rules import tournament as rt
@@ -233,7 +234,11 @@ def _console_context(tournament: Tournament) -> dict[str, Any]:
                 "missing": missing,
             }
         )
-    return {"tournament": tournament, "divisions": divisions}
+    return {
+        "tournament": tournament,
+        "divisions": divisions,
+        "flag": stream_flag(tournament.tournament_id),
+    }
 
 
 # The console's forms: (form class, what it does, the rules' fields it shows).

@@ -11,9 +11,13 @@ every warning (what the record says that the reader accepted anyway).
 
 One file is appended as the API appends it. Several (a directory is every ``*.gcg``
 under it, in name order) take the bulk path (``games.imports``): the files are
-validated in a process pool and written a batch a transaction. Ctrl-C stops after
-the batch being written; every committed batch stays, and the command prints the
-``--from FILE`` that resumes where it stopped.
+validated in a process pool and written a batch a transaction. Ctrl-C (or a
+SIGTERM) stops after the batch being written; every committed batch stays, and the
+command prints the ``--from FILE`` that resumes where it stopped; so does any other
+failure (the database lost, say). Running the same command again also resumes: a
+file already imported (its sha256 is kept with its game, in the same tournament or
+outside any) is named with its game and skipped, and so is a second file with the
+same bytes in one run.
 """
 
 from __future__ import annotations
@@ -27,7 +31,13 @@ from tqdm import tqdm
 
 from games import services
 from games.eventstore.bulk import Outcome, Rejected
-from games.imports import BATCH_SIZE, GcgReport, gcg_files, import_gcg_files
+from games.imports import (
+    BATCH_SIZE,
+    GcgReport,
+    gcg_files,
+    import_gcg_files,
+    new_files,
+)
 from rules.errors import GcgError
 
 
@@ -79,10 +89,39 @@ class Command(BaseCommand):
         files = _from(gcg_files(options["files"]), options["start"])
         if not files:
             raise CommandError("no .gcg files to import")
-        if len(files) == 1 and not options["files"][0].is_dir():
+        single = len(files) == 1 and not options["files"][0].is_dir()
+        files = self._not_imported(files, user, options["rules"], context)
+        if not files:
+            self.stdout.write("every file was imported already: nothing to do")
+            return
+        if single:
             self._import_one(files[0], user, options["rules"], context)
             return
         self._import_bulk(files, user, context, options)
+
+    def _not_imported(
+        self,
+        files: list[Path],
+        user: Any,
+        rules: str | None,
+        context: dict[str, Any],
+    ) -> list[Path]:
+        """The files to import; those imported already are named and skipped."""
+        plan = services.gcg_import_plan(user=user, rules_name=rules, context=context)
+        tournament_id = plan.context.get("tournament_id")
+        fresh, known = new_files(files, str(tournament_id) if tournament_id else None)
+        for item in known:
+            if item.game_id is not None:
+                self.stdout.write(
+                    f"{item.path}: already imported as game {item.game_id} (skipped)"
+                )
+            else:
+                self.stdout.write(
+                    f"{item.path}: the same file as {item.same_as} (skipped)"
+                )
+        if known:
+            self.stdout.write(f"{len(known)} file(s) skipped, {len(fresh)} to import")
+        return fresh
 
     def _import_one(
         self, path: Path, user: Any, rules: str | None, context: dict[str, Any]
@@ -117,28 +156,41 @@ class Command(BaseCommand):
         context: dict[str, Any],
         options: dict[str, Any],
     ) -> None:
+        reported: list[str] = []
+
         def report(outcome: Outcome) -> None:
             if isinstance(outcome, Rejected):
                 self._report_rejected(outcome.unit, outcome.problems)
             else:
                 self._report_stored(outcome.unit, outcome.report)
             files_bar.update(1)
+            reported.append(outcome.unit)
 
         # A bar of events (its rate is events/s) and one of files.
         with (
             tqdm(unit="event", unit_scale=True, position=0, disable=None) as bar,
             tqdm(total=len(files), unit="file", position=1, disable=None) as files_bar,
         ):
-            summary = import_gcg_files(
-                files,
-                user=user,
-                rules_name=options["rules"],
-                context=context,
-                jobs=options["jobs"],
-                batch_size=options["batch_size"],
-                on_outcome=report,
-                progress=bar.update,
-            )
+            try:
+                summary = import_gcg_files(
+                    files,
+                    user=user,
+                    rules_name=options["rules"],
+                    context=context,
+                    jobs=options["jobs"],
+                    batch_size=options["batch_size"],
+                    on_outcome=report,
+                    progress=bar.update,
+                )
+            except Exception as error:
+                # Each outcome is reported once its batch committed, in order.
+                done = len(reported)
+                raise CommandError(
+                    f"stopped by {type(error).__name__} after {done} of "
+                    f"{len(files)} file(s): the files reported above are kept; run "
+                    "the same command again (files already imported are skipped), "
+                    f"or resume with --from {files[done]}"
+                ) from error
         self.stdout.write(
             f"{summary.streams} game(s) of {summary.events} events imported, "
             f"{summary.rejected} file(s) not imported"

@@ -9,6 +9,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from games.eventstore.chain import log_key
 from games.eventstore.rekey import keyed, rechain
+from games.eventstore.seal import verify_feed
 
 OLD_KEY = "EVENT_LOG_OLD_KEY"
 
@@ -27,7 +28,18 @@ class Command(BaseCommand):
         old = os.environ.get(OLD_KEY)
         if not old:
             raise CommandError(f"{OLD_KEY} is not set: the key the log is chained with")
-        report = rechain(keyed(log_key(old)), keyed(log_key()))
+        old_key, new_key = log_key(old), log_key()
+        # Sealing the feed again under the new key would bless a break in it:
+        # the feed must verify under the old key first.
+        broken = verify_feed(old_key)
+        if broken:
+            for problem in broken:
+                self.stderr.write(f"TAMPERED {problem}")
+            raise CommandError(
+                "the feed does not verify under the old key: nothing was re-keyed "
+                "(restore from a backup or investigate first; verify_events)"
+            )
+        report = rechain(keyed(old_key), keyed(new_key), new_key=new_key)
         for stream, problem in report.refused:
             self.stderr.write(f"NOT re-keyed (does not verify): {stream}: {problem}")
         self.stdout.write(

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from games.eventstore.models import FlaggedStream
+from games.eventstore.models import FeedSeal, FlaggedStream
 from games.eventstore.repair import (
     Refusal,
     find_stale,
@@ -16,6 +16,7 @@ from games.eventstore.repair import (
     repair_projections,
     reproject,
 )
+from games.eventstore.seal import verify_feed
 from games.eventstore.streams import StreamKey, projection_indexes
 from games.eventstore.verify import head_problems, verify_log
 
@@ -50,7 +51,10 @@ class Command(BaseCommand):
             help="Do not compare the projections' rows with a replay (quicker).",
         )
 
+    feed_broken = False
+
     def handle(self, *args: Any, **options: Any) -> None:
+        self.feed_broken = False
         events, streams, problems = verify_log(replay=options["replay"])
         tampered: list[Refusal] = []
         for problem in problems:
@@ -61,6 +65,7 @@ class Command(BaseCommand):
         for head in head_problems():
             self.stderr.write(f"TAMPERED {head}")
             tampered.append(Refusal(head.stream, head.problem))
+        tampered += self._feed()
         stale = []
         for item in find_stale():
             if item.log_is_shorter:
@@ -76,7 +81,7 @@ class Command(BaseCommand):
         for flag in FlaggedStream.objects.order_by("stream_type", "stream_id"):
             since = f"{flag.flagged_at:%Y-%m-%d %H:%M}"
             self.stderr.write(f"FLAGGED {flag} (since {since})")
-        if tampered:
+        if tampered or self.feed_broken:
             self.stderr.write(
                 f"{len(tampered)} problem(s) in {events} events of {streams} streams"
             )
@@ -84,8 +89,27 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"{events} events of {streams} streams verified: every chain is intact"
             )
-        if tampered or unrepaired:
+        if tampered or unrepaired or self.feed_broken:
             raise SystemExit(1)
+
+    def _feed(self) -> list[Refusal]:
+        """The feed's chain and its agreement with the log (each break reported);
+        the streams in doubt. A break that names no stream is reported alone."""
+        refusals = []
+        for problem in verify_feed():
+            self.stderr.write(f"TAMPERED {problem}")
+            if problem.stream is not None:
+                refusals.append(Refusal(problem.stream, problem.problem))
+            else:
+                self.feed_broken = True
+        head = FeedSeal.objects.order_by("-feed_position").first()
+        if head is not None:
+            # An anchor to keep outside the database: a roll-back of the whole
+            # feed's tail (with kept copies of heads) shows against it.
+            self.stdout.write(
+                f"feed sealed up to {head.feed_position}: {head.mac[:16]}…"
+            )
+        return refusals
 
     def _compare(self, skipped: set[Any]) -> list[StreamKey]:
         """The streams whose projection differs from a replay (each reported)."""
@@ -123,6 +147,11 @@ class Command(BaseCommand):
         for item in report.repaired:
             self.stdout.write(f"repaired {item}")
         for stream in differing:
+            if self.feed_broken:
+                # A break in the feed that names no stream: any log may have
+                # lost its last events, so no replay is made official.
+                self.stderr.write(f"NOT repaired {stream}: the feed's chain is broken")
+                continue
             reproject(stream)
             self.stdout.write(f"repaired {stream}: it differed from a replay")
         flag_streams(tampered)
