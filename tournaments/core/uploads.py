@@ -15,6 +15,11 @@ MAX_LIST_BYTES = 256 * 1024
 MAX_T_FILE_BYTES = 1024 * 1024
 
 
+# A whole event's tourney.js: a national event's (30 rounds, 500 players, the
+# config's message dictionary) is about 2 MB.
+MAX_TOURNEY_JS_BYTES = 4 * 1024 * 1024
+
+
 # tsh's own size limit is far above a real config.tsh (a few KB).
 MAX_CONFIG_BYTES = 256 * 1024
 

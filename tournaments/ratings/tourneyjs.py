@@ -1,0 +1,144 @@
+"""tsh's ``tourney.js`` in and out: the text of the live file a tournament serves,
+and the newt object of a file a director uploads (``rules.tourneyjs`` reads and
+writes the object; here are the database and the text).
+
+The uploaded text is JSON or the JavaScript object literal tools write (``newt =
+{name: 'A', players: [undefined, ...],};``: unquoted keys, single quotes, trailing
+commas, comments, tsh's ``undefined``), read by a JSON5 reader (pyjson5), never
+evaluated; what cannot be read is a 400 naming its line and column.
+
+Usage::
+
+    text = served_text(tournament)             # newt={...};
+    newt = read_text(uploaded_text)            # rules.tourneyjs.Newt
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+import pyjson5
+
+from rules.ratings import RatingsError
+from rules.records import TournamentRecord
+from rules.tourneyjs import Newt, read_newt, write_tourney_js
+from rules.tsh import TshError
+from tournaments.models import Tournament
+from tournaments.ratings import estimates
+
+# Everything before the object: comments and the assignment, in any of the forms
+# tools write (``newt=``, ``var newt =``, ``window.newt =``), or nothing (JSON).
+_HEAD = re.compile(
+    r"(?:\s+|//[^\n]*|/\*.*?\*/)*"
+    r"(?:(?:(?:var|let|const)\s+)?(?:window\.)?newt\s*=)?",
+    re.DOTALL,
+)
+# A string, a comment, or tsh's undefined (only the last is replaced).
+_TOKENS = re.compile(
+    r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|//[^\n]*|/\*.*?\*/|\bundefined\b""",
+    re.DOTALL,
+)
+_NEAR = re.compile(r"near (\d+)")
+
+
+def read_text(text: str, *, bye_spread: int = 50) -> Newt:
+    """The event a tourney.js holds; TshError (``tourney_js_syntax`` naming the
+    line and column, or ``tourney_js_shape`` naming the path) when it cannot be
+    read."""
+    return read_newt(parse(text), bye_spread=bye_spread)
+
+
+def parse(text: str) -> object:
+    """The object of ``newt=...;`` (or of a bare JSON object), without eval."""
+    body = _blank(text, 0, _HEAD.match(text).end())  # type: ignore[union-attr]
+    tail = len(body.rstrip().rstrip(";").rstrip())
+    body = _blank(body, tail, len(body))
+    # Same length: a position in the body is the same in the file.
+    body = _TOKENS.sub(
+        lambda m: "null     " if m.group() == "undefined" else m.group(), body
+    )
+    try:
+        return pyjson5.loads(body)
+    except pyjson5.Json5Exception as error:
+        raise _syntax_error(text, str(error.args[0] if error.args else error)) from None
+
+
+def _blank(text: str, start: int, end: int) -> str:
+    """``text`` with [start, end) turned to spaces, its line ends kept."""
+    middle = re.sub(r"[^\n]", " ", text[start:end])
+    return text[:start] + middle + text[end:]
+
+
+def _syntax_error(text: str, reason: str) -> TshError:
+    near = _NEAR.search(reason)
+    if near is None:
+        return TshError("tourney_js_syntax", f"the file cannot be read: {reason}.")
+    # pyjson5 counts characters from 1.
+    position = max(0, min(len(text), int(near.group(1)) - 1))
+    line = text.count("\n", 0, position) + 1
+    column = position - (text.rfind("\n", 0, position) + 1) + 1
+    reason = _NEAR.sub("", reason).replace("  ", " ").strip().rstrip(",")
+    return TshError(
+        "tourney_js_syntax",
+        f"column {column}: not JSON or a JavaScript object here ({reason}).",
+        line,
+    )
+
+
+def served_text(tournament: Tournament) -> str:
+    """The live ``tourney.js`` of the tournament, as tsh writes it."""
+    record = estimates.tournament_record(tournament.tournament_id)
+    caps = list(tournament.spread_caps)
+    config: dict[str, object] = {}
+    if caps or tournament.spread_cap is not None:
+        config["spread_cap"] = caps or tournament.spread_cap
+    return write_tourney_js(
+        record, new_ratings=_new_ratings(tournament, record), config=config
+    )
+
+
+def _new_ratings(
+    tournament: Tournament, record: TournamentRecord
+) -> dict[str, dict[int, Sequence[int]]]:
+    """tsh's ``newr``: each player's rating estimate after each round with a
+    result, in the tournament's rating system; none for a division whose results
+    the ratings cannot read."""
+    found: dict[str, dict[int, Sequence[int]]] = {}
+    for division in record.divisions:
+        last = max(
+            (
+                entry.round
+                for player in division.players
+                for entry in player.rounds
+                if entry.result is not None
+            ),
+            default=0,
+        )
+        history = (
+            estimates.absp_histories(tournament, division)
+            if record.rating_system == "absp"
+            else None
+        )
+        try:
+            by_round = [
+                estimates.division_estimates(
+                    record, division, after_round=round_, absp_history=history
+                )
+                for round_ in range(1, last + 1)
+            ]
+        except RatingsError:
+            continue
+        found[division.name] = _per_player(by_round)
+    return found
+
+
+def _per_player(
+    by_round: Sequence[Mapping[int, estimates.PlayerEstimate]],
+) -> dict[int, Sequence[int]]:
+    players: dict[int, list[int]] = {}
+    for round_estimates in by_round:
+        for number, estimate in round_estimates.items():
+            rating = estimate.new_rating
+            players.setdefault(number, []).append(0 if rating is None else rating)
+    return dict(players)
