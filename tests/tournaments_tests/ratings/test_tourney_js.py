@@ -15,7 +15,6 @@ from rest_framework.test import APIClient
 from games.eventstore.models import StoredEvent
 from rules.tsh import read_t
 from tournaments.models import Player, Tournament
-from tournaments.ratings.tourneyjs import parse
 
 # Synthetic divisions. A: four players, round 3 paired and not yet played.
 DIVISION_A = (
@@ -414,6 +413,8 @@ def test_the_console_imports_a_tourney_js(director, client):
 
 
 def test_the_reader_takes_json_and_javascript_literals_without_eval():
+    from tournaments.ratings.tourneyjs import parse
+
     assert parse('newt={"a":[1,undefined]};\n') == {"a": [1, None]}
     assert parse("window.newt = {a: 'undefined', b: .5,};") == {
         "a": "undefined",
