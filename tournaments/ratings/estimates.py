@@ -446,6 +446,28 @@ def _elo_estimates(
     return estimates
 
 
+def new_ratings(
+    record: TournamentRecord,
+    division: DivisionRecord,
+    after_round: int,
+    absp_history: Mapping[int, Sequence[AbspEvent]] | None = None,
+) -> dict[int, int | None]:
+    """Each player's estimate after ``after_round`` in the tournament's own rating
+    system only (``new_rating`` of ``division_estimates``, without the other
+    systems' figures): tsh's ``newr`` of that round."""
+    if record.rating_system == "absp":
+        found = _absp_estimates(record, division, after_round, absp_history or {})
+        return {number: estimate.new_rating for number, estimate in found.items()}
+    if record.rating_system == "wespa":
+        system = WESPA
+    else:
+        system = elo_system(record.rating_system, club=record.club_event)
+    changes = rate_division(
+        division, system, rounds=record.rounds, after_round=after_round
+    )
+    return {number: change.new for number, change in changes.items()}
+
+
 def _absp_estimates(
     record: TournamentRecord,
     division: DivisionRecord,

@@ -15,13 +15,15 @@ Usage::
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Mapping, Sequence
 
 import pyjson5
+from django.core.cache import cache
 
-from rules.ratings import RatingsError
-from rules.records import TournamentRecord
+from rules.ratings import AbspEvent, RatingsError
+from rules.records import DivisionRecord, TournamentRecord
 from rules.tourneyjs import Newt, read_newt, write_tourney_js
 from rules.tsh import TshError
 from tournaments.models import Tournament
@@ -106,15 +108,6 @@ def _new_ratings(
     the ratings cannot read."""
     found: dict[str, dict[int, Sequence[int]]] = {}
     for division in record.divisions:
-        last = max(
-            (
-                entry.round
-                for player in division.players
-                for entry in player.rounds
-                if entry.result is not None
-            ),
-            default=0,
-        )
         history = (
             estimates.absp_histories(tournament, division)
             if record.rating_system == "absp"
@@ -122,23 +115,57 @@ def _new_ratings(
         )
         try:
             by_round = [
-                estimates.division_estimates(
-                    record, division, after_round=round_, absp_history=history
-                )
-                for round_ in range(1, last + 1)
+                _round_ratings(record, division, round_, history)
+                for round_ in range(1, _last_result(division) + 1)
             ]
         except RatingsError:
             continue
-        found[division.name] = _per_player(by_round)
+        players: dict[int, list[int]] = {}
+        for ratings in by_round:
+            for number, rating in ratings.items():
+                players.setdefault(number, []).append(rating or 0)
+        found[division.name] = dict(players)
     return found
 
 
-def _per_player(
-    by_round: Sequence[Mapping[int, estimates.PlayerEstimate]],
-) -> dict[int, Sequence[int]]:
-    players: dict[int, list[int]] = {}
-    for round_estimates in by_round:
-        for number, estimate in round_estimates.items():
-            rating = estimate.new_rating
-            players.setdefault(number, []).append(0 if rating is None else rating)
-    return dict(players)
+def _last_result(division: DivisionRecord) -> int:
+    return max(
+        (
+            entry.round
+            for player in division.players
+            for entry in player.rounds
+            if entry.result is not None
+        ),
+        default=0,
+    )
+
+
+def _round_ratings(
+    record: TournamentRecord,
+    division: DivisionRecord,
+    round_: int,
+    history: Mapping[int, Sequence[AbspEvent]] | None,
+) -> dict[int, int | None]:
+    """The estimates after one round, kept by a digest of everything they read (the
+    players, their rounds up to that one, the rating system, the ABSP history): a
+    new result of the last round computes that round again, not the earlier ones
+    (as tsh keeps each round's newr)."""
+    read = repr(
+        (
+            record.rating_system,
+            record.club_event,
+            record.rounds,
+            round_,
+            [
+                (p.number, p.rating, p.career_games, p.rounds[:round_])
+                for p in division.players
+            ],
+            sorted((history or {}).items()),
+        )
+    )
+    key = "newr:" + hashlib.sha256(read.encode()).hexdigest()
+    ratings = cache.get(key)
+    if ratings is None:
+        ratings = estimates.new_ratings(record, division, round_, history)
+        cache.set(key, ratings, estimates.ESTIMATES_TIMEOUT)
+    return ratings

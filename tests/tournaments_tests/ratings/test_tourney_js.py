@@ -113,6 +113,11 @@ def woogles_read(body: bytes) -> dict:
                 assert all(is_int(value) for value in player[key]), (key, player)
             for key in ("board", "p12"):
                 assert all(is_int(value) for value in player["etc"][key]), key
+            # Its round's games are found by table: a game on table 0 is skipped.
+            for index, opponent in enumerate(player["pairings"]):
+                assert not opponent or player["etc"]["board"][index] > 0
+    # (Its total rounds are maxr when set: tsh's maxr is 0-based, one less than
+    # max_rounds, and this file writes tsh's value.)
     return newt
 
 
