@@ -102,7 +102,9 @@ def _not_modified(
     """RFC 9110: If-None-Match decides when sent; else If-Modified-Since."""
     sent = request.headers.get("If-None-Match")
     if sent is not None:
-        return etag in (tag.strip() for tag in sent.split(",")) or sent.strip() == "*"
+        # A proxy may send the tag back weakened (W/"..."): the same version.
+        tags = {tag.strip().removeprefix("W/") for tag in sent.split(",")}
+        return etag in tags or "*" in tags
     since = parse_http_date_safe(request.headers.get("If-Modified-Since") or "")
     return (
         since is not None

@@ -373,6 +373,18 @@ def read_newt(obj: object, *, bye_spread: int = 50) -> Newt:
         _read_division(raw, index, bye_spread, notes)
         for index, raw in enumerate(divisions_value)
     )
+    system = config.get("rating_system")
+    for raw in divisions_value:
+        own = raw.get("rating_system") if isinstance(raw, Mapping) else None
+        if isinstance(own, str) and system and own != system:
+            notes.append(
+                NewtNote(
+                    "rating_system",
+                    f"division {_text(raw.get('name'))} is rated {own!r}, the event"
+                    f" {system!r}: this system rates every division alike.",
+                    division=_text(raw.get("name")),
+                )
+            )
     names = [division.name for division in divisions]
     if len(set(names)) != len(names):
         raise _shape("divisions", f"division names repeat: {', '.join(names)}")
@@ -511,7 +523,9 @@ def _read_division(
                 division=name,
             )
         )
-    return DivisionNewt(name=name.upper(), tfile=TFile(players), rounds=rounds)
+    # tsh's canonical division name: letters and digits, upper case.
+    canonical = re.sub(r"\W", "", name).upper() or name.upper()
+    return DivisionNewt(name=canonical, tfile=TFile(players), rounds=rounds)
 
 
 def _read_player(raw: object, path: str, position: int) -> TPlayer:

@@ -16,7 +16,11 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import (
+    require_GET,
+    require_http_methods,
+    require_safe,
+)
 
 from games.readcache import cached_file
 from rules.ratings import RatingsError
@@ -81,7 +85,7 @@ def tournament_ratings(request: HttpRequest, tournament_id: uuid.UUID) -> HttpRe
     )
 
 
-@require_GET
+@require_safe
 def tourney_js(request: HttpRequest, tournament_id: uuid.UUID) -> HttpResponse:
     """The live ``tourney.js`` tsh would write for the event (``newt={...};``),
     for live-coverage pages and pollers (Woogles' broadcasts): whoever may read the

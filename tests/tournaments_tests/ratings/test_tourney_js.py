@@ -219,6 +219,11 @@ def test_every_result_changes_the_file_and_pollers_get_304_between(api, client):
     assert again.content == b""
     since = served(client, tournament_id, HTTP_IF_MODIFIED_SINCE=modified)
     assert since.status_code == 304
+    weak = served(client, tournament_id, HTTP_IF_NONE_MATCH=f"W/{etag}")
+    assert weak.status_code == 304
+    head = client.head(f"/tournaments/{tournament_id}/tourney.js")
+    assert head.status_code == 200
+    assert head["ETag"] == etag
     ids = dict(
         Player.objects.filter(tournament_id=tournament_id).values_list(
             "name", "player_id"
