@@ -432,13 +432,22 @@ def _settings(
 ) -> tuple[dict[str, object], tuple[tuple[str, str], ...]]:
     settings: dict[str, object] = {}
     rounds = config.get("max_rounds")
+    held = max(
+        (max(division.rounds, division.tfile.rounds) for division in divisions),
+        default=0,
+    )
     if isinstance(rounds, int | float) and not isinstance(rounds, bool) and rounds > 0:
-        settings["max_rounds"] = int(rounds)
+        settings["max_rounds"] = max(int(rounds), held)
+        if held > rounds:
+            notes.append(
+                NewtNote(
+                    "max_rounds",
+                    f"config max_rounds = {int(rounds)}, but a division has"
+                    f" {held} rounds: the event has {held}.",
+                )
+            )
     else:
-        settings["max_rounds"] = max(
-            (division.rounds or division.tfile.rounds for division in divisions),
-            default=1,
-        )
+        settings["max_rounds"] = max(held, 1)
     cap = config.get("spread_cap")
     if isinstance(cap, int) and not isinstance(cap, bool):
         settings["spread_cap"] = cap
@@ -488,8 +497,9 @@ def _read_division(
         for position, item in enumerate(players_value)
         if item is not None and not isinstance(item, Undefined)
     ]
+    dropped: set[str] = set()
     players = tuple(
-        _read_player(item, f"{path}.players[{position}]", position)
+        _read_player(item, f"{path}.players[{position}]", position, dropped)
         for position, item in entries
     )
     numbers = [player.number for player in players]
@@ -506,6 +516,14 @@ def _read_division(
     )
     for player in players:
         notes.extend(_player_notes(name, player, bye_spread))
+    for key in sorted(dropped):
+        notes.append(
+            NewtNote(
+                "player_field_not_kept",
+                f"the players' etc.{key} is not kept: a .t field holds words only.",
+                division=name,
+            )
+        )
     for key in sorted(
         {
             key
@@ -528,7 +546,7 @@ def _read_division(
     return DivisionNewt(name=canonical, tfile=TFile(players), rounds=rounds)
 
 
-def _read_player(raw: object, path: str, position: int) -> TPlayer:
+def _read_player(raw: object, path: str, position: int, dropped: set[str]) -> TPlayer:
     player = _mapping(raw, path)
     number = (
         _whole(player["id"], f"{path}.id") if player.get("id") is not None else position
@@ -541,7 +559,7 @@ def _read_player(raw: object, path: str, position: int) -> TPlayer:
         raise _shape(f"{path}.rating", "a rating (1500, 1500.5 or 0+0+0)")
     opponents = _column(player.get("pairings"), f"{path}.pairings")
     scores = _column(player.get("scores"), f"{path}.scores")
-    fields = _fields(player.get("etc"), f"{path}.etc")
+    fields = _fields(player.get("etc"), f"{path}.etc", dropped)
     return TPlayer(
         number=number,
         # tsh's files have no lines here: messages name the player by number.
@@ -574,8 +592,10 @@ def _column(value: object, path: str) -> tuple[int, ...]:
     )
 
 
-def _fields(value: object, path: str) -> tuple[Extension, ...]:
-    """The ``etc`` object as the ``.t`` line's fields: key and its values."""
+def _fields(value: object, path: str, dropped: set[str]) -> tuple[Extension, ...]:
+    """The ``etc`` object as the ``.t`` line's fields: key and its values; a key
+    whose values a ``.t`` field cannot hold (spaces, ';', an object) is added to
+    ``dropped``."""
     if value is None or isinstance(value, Undefined):
         return ()
     etc = _mapping(value, path)
@@ -585,10 +605,11 @@ def _fields(value: object, path: str) -> tuple[Extension, ...]:
             continue
         items = item if isinstance(item, list) else [item]
         words = [_text(word) for word in items]
-        if any(
-            not word or any(c.isspace() or c == ";" for c in word) for word in words
+        if any(isinstance(word, Mapping | list) for word in items) or any(
+            not word or _UNWRITABLE.search(word) for word in words
         ):
-            raise _shape(f"{path}.{key}", "values without spaces or ';'")
+            dropped.add(str(key))
+            continue
         fields.append(Extension(str(key), " ".join(words)))
     return tuple(fields)
 

@@ -107,7 +107,11 @@ def test_reading_gives_the_t_import_its_players_and_notes():
                             "rating": 1600.5,
                             "pairings": [2, 0],
                             "scores": [400, -50, None],
-                            "etc": {"p12": [1, 0], "excwins": [0.75]},
+                            "etc": {
+                                "p12": [1, 0],
+                                "excwins": [0.75],
+                                "seat": {"r1": 3},
+                            },
                         },
                         {
                             "id": 2,
@@ -128,11 +132,25 @@ def test_reading_gives_the_t_import_its_players_and_notes():
     assert ann.field("excwins") == ("0.75",)
     assert (bo.rating, bo.rating_text) == (0, "0+0+0")
     assert newt.not_taken == (("gibson", "1"),)
+    assert ann.field("seat") is None
     assert {(n.code, n.player, n.round) for n in newt.notes} == {
         ("forfeit", 1, 2),
         ("bye", 2, 2),
         ("config_not_taken", None, None),
+        ("player_field_not_kept", None, None),
     }
+
+
+def test_a_file_with_more_rounds_than_its_config_says_keeps_them():
+    player = {"name": "N", "pairings": [0, 0, 0], "scores": [50, 50, 50]}
+    newt = read_newt(
+        {
+            "config": {"max_rounds": 2},
+            "divisions": [{"name": "A", "players": [None, player]}],
+        }
+    )
+    assert newt.settings["max_rounds"] == 3
+    assert "max_rounds" in {note.code for note in newt.notes}
 
 
 @pytest.mark.parametrize(
