@@ -334,6 +334,11 @@ def test_a_javascript_literal_creates_the_whole_event_and_flags_its_oddities(api
     )
     hill = Player.objects.get(tournament=tournament, name="Hill, Hal")
     assert hill.rating == 1600
+    # The report is kept in the log: the audit shows it with the creation.
+    audit = api.get(f"/api/tournaments/{tournament.pk}/audit").json()
+    entries = audit if isinstance(audit, list) else audit["results"]
+    flagged = entries[0]["flagged"]
+    assert flagged == [note["message"] for note in body["report"]]
 
 
 @pytest.mark.django_db
