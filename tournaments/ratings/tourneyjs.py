@@ -114,9 +114,11 @@ def _new_ratings(
             else None
         )
         try:
+            last = _last_result(division)
+            digests = _round_digests(record, division, last, history)
             by_round = [
-                _round_ratings(record, division, round_, history)
-                for round_ in range(1, _last_result(division) + 1)
+                _round_ratings(record, division, round_, digest, history)
+                for round_, digest in enumerate(digests, start=1)
             ]
         except RatingsError:
             continue
@@ -140,30 +142,48 @@ def _last_result(division: DivisionRecord) -> int:
     )
 
 
+def _round_digests(
+    record: TournamentRecord,
+    division: DivisionRecord,
+    last: int,
+    history: Mapping[int, Sequence[AbspEvent]] | None,
+) -> list[str]:
+    """For each round 1..last, a digest of everything its estimates read: the
+    rating system, the players, the ABSP history and every round up to it (each
+    round's digest chains the one before, so all of them cost one pass)."""
+    chain = hashlib.sha256(
+        repr(
+            (
+                record.rating_system,
+                record.club_event,
+                record.rounds,
+                [(p.number, p.rating, p.career_games) for p in division.players],
+                sorted((history or {}).items()),
+            )
+        ).encode()
+    ).hexdigest()
+    digests = []
+    for round_ in range(1, last + 1):
+        entries = [
+            [entry for entry in p.rounds if entry.round == round_]
+            for p in division.players
+        ]
+        chain = hashlib.sha256(f"{chain}{entries!r}".encode()).hexdigest()
+        digests.append(chain)
+    return digests
+
+
 def _round_ratings(
     record: TournamentRecord,
     division: DivisionRecord,
     round_: int,
+    digest: str,
     history: Mapping[int, Sequence[AbspEvent]] | None,
 ) -> dict[int, int | None]:
-    """The estimates after one round, kept by a digest of everything they read (the
-    players, their rounds up to that one, the rating system, the ABSP history): a
-    new result of the last round computes that round again, not the earlier ones
-    (as tsh keeps each round's newr)."""
-    read = repr(
-        (
-            record.rating_system,
-            record.club_event,
-            record.rounds,
-            round_,
-            [
-                (p.number, p.rating, p.career_games, p.rounds[:round_])
-                for p in division.players
-            ],
-            sorted((history or {}).items()),
-        )
-    )
-    key = "newr:" + hashlib.sha256(read.encode()).hexdigest()
+    """The estimates after one round, kept by the digest of what they read: a new
+    result of the last round computes that round again, not the earlier ones (as
+    tsh keeps each round's newr)."""
+    key = f"newr:{digest}"
     ratings = cache.get(key)
     if ratings is None:
         ratings = estimates.new_ratings(record, division, round_, history)
