@@ -32,14 +32,17 @@ from tournaments.ratings import estimates
 # Everything before the object: comments and the assignment, in any of the forms
 # tools write (``newt=``, ``var newt =``, ``window.newt =``), or nothing (JSON).
 _HEAD = re.compile(
-    r"(?:\s+|//[^\n]*|/\*.*?\*/)*"
+    r"(?:\s+|//[^\n]*|/\*.*?(?:\*/|\Z))*"
     r"(?:(?:(?:var|let|const)\s+)?(?:window\.)?newt\s*=)?",
     re.DOTALL,
 )
-# A string, a comment, or tsh's undefined (only the last is replaced).
+# A string, a comment, or tsh's undefined (only the last is replaced). A string or
+# comment left open runs to its line's end or the file's (never a failed match to
+# retry at the next character: one pass, whatever the file).
 _TOKENS = re.compile(
-    r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|//[^\n]*|/\*.*?\*/|\bundefined\b""",
-    re.DOTALL,
+    r""""(?:[^"\\\n]|\\.)*(?:"|$)|'(?:[^'\\\n]|\\.)*(?:'|$)"""
+    r"""|//[^\n]*|/\*.*?(?:\*/|\Z)|\bundefined\b""",
+    re.DOTALL | re.MULTILINE,
 )
 _NEAR = re.compile(r"near (\d+)")
 

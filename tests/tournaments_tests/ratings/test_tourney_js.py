@@ -13,7 +13,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from games.eventstore.models import StoredEvent
-from rules.tsh import read_t
+from rules.tsh import TshError, read_t
 from tournaments.models import Player, Tournament
 
 # Synthetic divisions. A: four players, round 3 paired and not yet played.
@@ -436,3 +436,8 @@ def test_the_reader_takes_json_and_javascript_literals_without_eval():
         "b": 0.5,
     }
     assert parse('{"a": 1}') == {"a": 1}
+    # A comment or string left open is read once, to the end, and refused there.
+    for broken in ("newt={/*" + "a/*" * 1000, "newt={a:'" + "x'y" * 1000):
+        with pytest.raises(TshError) as raised:
+            parse(broken)
+        assert raised.value.code == "tourney_js_syntax"
