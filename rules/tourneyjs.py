@@ -10,7 +10,9 @@ and quoted, no spaces, a missing value written ``undefined``, and a value that r
 as a number (``-?(\\d+|\\d*\\.\\d+)``) written as a number, any other as a string.
 The top level holds ``config`` (tsh's exported configuration keys, ``CONFIG_KEYS``:
 ``event_name``, ``event_date``, ``max_rounds``, ``rating_system``, ``spread_cap``,
-``track_firsts``... each ``undefined`` when not set), ``divisions``, ``esb`` (the
+``track_firsts``... each ``undefined`` when not set; this system adds
+``bye_spread``, which tsh's readers ignore and ours reads back), ``divisions``,
+``esb`` (the
 electronic scoreboard's message) and ``profile``. A division holds ``name``,
 ``maxr`` (the last round configured, 0-based), ``maxrp`` (the last round with a
 result, 0-based), ``rating_list``, ``rating_system``, ``classes``, ``seeds`` (each
@@ -113,7 +115,14 @@ CONFIG_KEYS = (
 )
 
 # The config keys this system has a setting for (the rest are listed as not taken).
-TAKEN_CONFIG = ("event_name", "event_date", "max_rounds", "rating_system", "spread_cap")
+TAKEN_CONFIG = (
+    "event_name",
+    "event_date",
+    "max_rounds",
+    "rating_system",
+    "spread_cap",
+    "bye_spread",
+)
 
 # tsh's rating list of each rating system (its division's ``rating_list``).
 RATING_LISTS = {"nsa2008": "nsa", "naspa-csw": "naspa-csw", "wespa": "wespa"}
@@ -358,13 +367,18 @@ class Newt:
     notes: tuple[NewtNote, ...] = field(default=())
 
 
-def read_newt(obj: object, *, bye_spread: int = 50) -> Newt:
+def read_newt(obj: object) -> Newt:
     """Read the newt object; raise TshError (``tourney_js_shape``) naming the path
-    of what cannot be read. ``bye_spread``: the score of opponent 0 that is a bye."""
+    of what cannot be read. The score of opponent 0 that is a bye is the config's
+    ``bye_spread`` (this system writes it; tsh's own files leave it out: 50)."""
     root = _mapping(obj, "newt")
     config = (
         _mapping(root["config"], "config") if root.get("config") is not None else {}
     )
+    spread = config.get("bye_spread")
+    bye_spread = 50
+    if isinstance(spread, int) and not isinstance(spread, bool):
+        bye_spread = spread
     divisions_value = root.get("divisions")
     if not isinstance(divisions_value, list) or not divisions_value:
         raise _shape("divisions", "a list of divisions, at least one")
@@ -388,7 +402,7 @@ def read_newt(obj: object, *, bye_spread: int = 50) -> Newt:
     names = [division.name for division in divisions]
     if len(set(names)) != len(names):
         raise _shape("divisions", f"division names repeat: {', '.join(names)}")
-    settings, not_taken = _settings(config, divisions, notes)
+    settings, not_taken = _settings(config, divisions, notes, bye_spread)
     return Newt(
         event_name=_text(config.get("event_name")),
         event_date=_text(config.get("event_date")),
@@ -429,6 +443,7 @@ def _settings(
     config: Mapping[str, object],
     divisions: Sequence[DivisionNewt],
     notes: list[NewtNote],
+    bye_spread: int,
 ) -> tuple[dict[str, object], tuple[tuple[str, str], ...]]:
     settings: dict[str, object] = {}
     rounds = config.get("max_rounds")
@@ -448,6 +463,8 @@ def _settings(
             )
     else:
         settings["max_rounds"] = max(held, 1)
+    if bye_spread != 50:
+        settings["bye_spread"] = bye_spread
     cap = config.get("spread_cap")
     if isinstance(cap, int) and not isinstance(cap, bool):
         settings["spread_cap"] = cap

@@ -153,6 +153,18 @@ def test_a_file_with_more_rounds_than_its_config_says_keeps_them():
     assert "max_rounds" in {note.code for note in newt.notes}
 
 
+def test_the_bye_spread_this_system_writes_reads_back_as_byes():
+    player = {"name": "N", "pairings": [0, 0], "scores": [100, 50]}
+    newt = read_newt(
+        {
+            "config": {"bye_spread": 100},
+            "divisions": [{"name": "A", "players": [None, player]}],
+        }
+    )
+    assert newt.settings["bye_spread"] == 100
+    assert [(n.code, n.round) for n in newt.notes] == [("bye", 1), ("credit", 2)]
+
+
 @pytest.mark.parametrize(
     ("obj", "path"),
     [

@@ -47,11 +47,11 @@ _TOKENS = re.compile(
 _NEAR = re.compile(r"near (\d+)")
 
 
-def read_text(text: str, *, bye_spread: int = 50) -> Newt:
+def read_text(text: str) -> Newt:
     """The event a tourney.js holds; TshError (``tourney_js_syntax`` naming the
     line and column, or ``tourney_js_shape`` naming the path) when it cannot be
     read."""
-    return read_newt(parse(text), bye_spread=bye_spread)
+    return read_newt(parse(text))
 
 
 def parse(text: str) -> object:
@@ -95,7 +95,9 @@ def served_text(tournament: Tournament) -> str:
     """The live ``tourney.js`` of the tournament, as tsh writes it."""
     record = estimates.tournament_record(tournament.tournament_id)
     caps = list(tournament.spread_caps)
-    config: dict[str, object] = {}
+    # Not one of tsh's keys: a bye's spread, so that the file read back (here)
+    # takes opponent 0 with that score as a bye, as the event had it.
+    config: dict[str, object] = {"bye_spread": tournament.bye_spread}
     if caps or tournament.spread_cap is not None:
         config["spread_cap"] = caps or tournament.spread_cap
     return write_tourney_js(
