@@ -12,11 +12,10 @@ The top level holds ``config`` (tsh's exported configuration keys, ``CONFIG_KEYS
 ``event_name``, ``event_date``, ``max_rounds``, ``rating_system``, ``spread_cap``,
 ``track_firsts``... each ``undefined`` when not set; this system adds
 ``bye_spread``, which tsh's readers ignore and ours reads back), ``divisions``,
-``esb`` (the
-electronic scoreboard's message) and ``profile``. A division holds ``name``,
-``maxr`` (the last round configured, 0-based), ``maxrp`` (the last round with a
-result, 0-based), ``rating_list``, ``rating_system``, ``classes``, ``seeds`` (each
-player's seed by pre-event rating, ties sharing one, in player order),
+``esb`` (the electronic scoreboard's message) and ``profile``. A division holds
+``name``, ``maxr`` (the last round configured, 0-based), ``maxrp`` (the last round
+with a result, 0-based), ``rating_list``, ``rating_system``, ``classes``, ``seeds``
+(each player's seed by pre-event rating, ties sharing one, in player order),
 ``first_out_of_the_money`` (per round) and ``players``: indexed by player number,
 entry 0 ``undefined``. A player holds ``id`` (the number), ``name``, ``rating``,
 ``pairings`` (the opponent's number each round, 0 for none: a bye, a forfeit, a
