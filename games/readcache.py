@@ -17,6 +17,7 @@ CSRF token and forms.
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -26,6 +27,7 @@ from django.contrib.messages.storage.cookie import CookieStorage
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import patch_vary_headers
+from django.utils.http import http_date, parse_http_date_safe
 from rest_framework.renderers import JSONRenderer
 
 TIMEOUT = 300
@@ -56,6 +58,59 @@ def cached_json(
     # Readers may keep the body but must ask again: results arrive at any time.
     response["Cache-Control"] = "no-cache"
     return response
+
+
+def cached_file(
+    request: HttpRequest,
+    parts: Iterable[object],
+    version: int,
+    build: Callable[[], str],
+    *,
+    content_type: str,
+    last_modified: datetime.datetime | None = None,
+    public: bool = True,
+) -> HttpResponse:
+    """A file every reader allowed gets alike (tourney.js), from the cache when
+    this version was served before; 304 to a poller that holds it.
+
+    The caller checks who may read before asking. ``ETag`` is the version's key,
+    ``Last-Modified`` the time of the version (``If-Modified-Since`` answered when
+    no ``If-None-Match`` is sent); ``public=False`` (a tournament only its team
+    reads) keeps shared caches from storing it.
+    """
+    key = "file:" + ":".join(str(part) for part in parts) + f":v{version}"
+    etag = _etag(key)
+    if _not_modified(request, etag, last_modified):
+        response = HttpResponse(status=304)
+    else:
+        body = cache.get(key)
+        if body is None:
+            body = build().encode("utf-8")
+            cache.set(key, body, TIMEOUT)
+        response = HttpResponse(body, content_type=content_type)
+    response["ETag"] = etag
+    if last_modified is not None:
+        response["Last-Modified"] = http_date(last_modified.timestamp())
+    # Pollers may keep the file but must ask again: results arrive at any time.
+    response["Cache-Control"] = "no-cache" if public else "private, no-cache"
+    return response
+
+
+def _not_modified(
+    request: HttpRequest, etag: str, last_modified: datetime.datetime | None
+) -> bool:
+    """RFC 9110: If-None-Match decides when sent; else If-Modified-Since."""
+    sent = request.headers.get("If-None-Match")
+    if sent is not None:
+        # A proxy may send the tag back weakened (W/"..."): the same version.
+        tags = {tag.strip().removeprefix("W/") for tag in sent.split(",")}
+        return etag in tags or "*" in tags
+    since = parse_http_date_safe(request.headers.get("If-Modified-Since") or "")
+    return (
+        since is not None
+        and last_modified is not None
+        and int(last_modified.timestamp()) <= since
+    )
 
 
 def signed_out_reader(request: HttpRequest) -> bool:

@@ -550,7 +550,14 @@ class _Line:
     boards: list[int] = field(default_factory=list)
 
 
-def _columns(player: PlayerRecord) -> _Line:
+# The columns' public name, for the other writers of tsh's files (rules.tourneyjs).
+Columns = _Line
+
+
+def columns(player: PlayerRecord) -> _Line:
+    """A player's rounds as tsh's columns (opponents, scores, p12, boards), a game
+    without a result yet as a None score: the ``.t`` writer cuts there, the
+    ``tourney.js`` writer (``rules.tourneyjs``) writes it as tsh's ``undefined``."""
     line = _Line()
     for entry in _written_rounds(player.rounds):
         game = entry.kind is EntryKind.GAME
@@ -563,6 +570,11 @@ def _columns(player: PlayerRecord) -> _Line:
             # A bye, forfeit or credit: own_score is the signed spread credited;
             # a round without anything is tsh's 0.
             line.scores.append(entry.own_score or 0)
+    return line
+
+
+def _columns(player: PlayerRecord) -> _Line:
+    line = columns(player)
     _cut_at_missing_result(player, line)
     return line
 
@@ -623,6 +635,12 @@ def _written_fields(
         if key in computed:
             written.append((key, computed.pop(key)))
     return written
+
+
+def computed_fields(player: PlayerRecord, line: _Line) -> dict[str, str]:
+    """The fields the system writes from its own data (``COMPUTED_FIELDS``), as
+    the ``.t`` line writes them; ``rrank`` only where the source had one."""
+    return _computed(player, line)
 
 
 def _computed(player: PlayerRecord, line: _Line) -> dict[str, str]:

@@ -38,6 +38,7 @@ urlpatterns = [
         name="tournament-import-tsh",
     ),
     path(f"{T}/", setup_views.tournament_detail, name="tournament-detail"),
+    path(f"{T}/tourney.js", ratings_views.tourney_js, name="tourney-js"),
     path(f"{T}/players/<str:player_id>/", results_views.scorecard, name="scorecard"),
     path(f"{D}/", setup_views.division_detail, name="division-detail"),
     path(

@@ -26,6 +26,11 @@ urlpatterns = [
         ratings_apis.TshEventImportApi.as_view(),
         name="api-tsh-event-import",
     ),
+    path(
+        "tournaments/import/tourney-js",
+        ratings_apis.TourneyJsImportApi.as_view(),
+        name="api-tourney-js-import",
+    ),
     path(f"{T}/", setup_apis.TournamentDetailApi.as_view(), name="api-tournament"),
     path(f"{T}/players/", players_apis.PlayersApi.as_view(), name="api-players"),
     path(

@@ -138,6 +138,7 @@ def templates(players: list[str], turn: int) -> dict[str, dict]:
             "name": "Fuzz Open", "start_date": "2026-11-21", "rounds": 3},
         "/api/tournaments/import/tsh": {
             "name": "Fuzz Open", "start_date": "2026-11-21"},
+        "/api/tournaments/import/tourney-js": {"name": "Fuzz Open"},
         "/api/tournaments/{tournament_id}/forfeits": {"round": 1, "absentee": c},
         "/api/tournaments/{tournament_id}/players/late": {
             "division": "A", "name": "Late Comer", "rating": 1400},

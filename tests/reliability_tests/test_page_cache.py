@@ -42,6 +42,7 @@ def page_urls(director, game_id):
         reverse("game-detail", args=[game_id]),
         reverse("standings", args=[tournament_id, "A"]),
         reverse("scorecard", args=[tournament_id, ids[0]]),
+        reverse("tourney-js", args=[tournament_id]),
     ]
 
 

@@ -69,6 +69,12 @@ def test_by_default_only_staff_create_tournaments(staff_only, client, director):
         format="multipart",
     )
     assert response.status_code == 403
+    response = api_for(director).post(
+        "/api/tournaments/import/tourney-js",
+        {"file": upload("tourney.js", 'newt={"divisions":[]};')},
+        format="multipart",
+    )
+    assert response.status_code == 403
     assert (
         "New tournament" not in client.get(reverse("tournament-list")).content.decode()
     )

@@ -6,6 +6,7 @@ new values.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +35,9 @@ class AuditEntry:
     summary: str
     payload: dict[str, Any]
     supersedes: dict[str, Any] | None
+    # What an import flagged for the director (its report, kept with the event
+    # that created the tournament): the notes' messages.
+    flagged: tuple[str, ...] = ()
 
 
 def tournament_audit(tournament: Tournament) -> list[AuditEntry]:
@@ -74,9 +78,19 @@ def tournament_audit(tournament: Tournament) -> list[AuditEntry]:
                 summary=summary(recorded.type_name, payload, names, changed),
                 payload=payload,
                 supersedes=supersedes,
+                flagged=_flagged(recorded.metadata),
             )
         )
     return entries
+
+
+def _flagged(metadata: Mapping[str, Any]) -> tuple[str, ...]:
+    report = metadata.get("report") or ()
+    return tuple(
+        str(note["message"])
+        for note in report
+        if isinstance(note, Mapping) and "message" in note
+    )
 
 
 # The fields a correction may change, by the key its values are known under.

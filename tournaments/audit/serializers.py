@@ -14,3 +14,7 @@ class AuditEntryOutput(serializers.Serializer):
     summary = serializers.CharField()
     payload = serializers.JSONField()
     supersedes = serializers.JSONField(allow_null=True)
+    flagged = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="What an import flagged for the director (a tourney.js's report).",
+    )

@@ -16,6 +16,7 @@ Usage::
 
 from __future__ import annotations
 
+import datetime
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -124,6 +125,7 @@ class TournamentHeader:
     player: dict[str, Any] | None = None
     ranking: str = "extended"  # the rule the standings are ranked by
     self_entry: bool = False  # players may report their own games
+    updated_at: datetime.datetime | None = None  # when the last event was projected
 
     def division_version(self, division: str) -> int:
         # A tournament projected before division versions existed: the stream's.

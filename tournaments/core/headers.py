@@ -6,6 +6,7 @@ loading the aggregate; ``scorecard_header`` adds one player's row.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import uuid
 from typing import Any
@@ -17,7 +18,7 @@ from tournaments.core.access import TournamentHeader
 
 _HEADER = """
 SELECT tournament_id, version, published, rounds, divisions, division_versions, name,
-       ranking, self_entry
+       ranking, self_entry, updated_at
 FROM tournaments_tournament WHERE tournament_id = %s
 """
 
@@ -55,7 +56,10 @@ def tournament_header(tournament_id: uuid.UUID) -> TournamentHeader | None:
     with reading().cursor() as cursor:
         cursor.execute(_HEADER, [tournament_id])
         row = cursor.fetchone()
-    return None if row is None else _header(row)
+    if row is None:
+        return None
+    # The time of the last change: a file's Last-Modified (tourney.js).
+    return dataclasses.replace(_header(row[:9]), updated_at=row[9])
 
 
 # A player's public fields, as the API shows them (players.serializers.PlayerOutput)

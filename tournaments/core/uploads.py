@@ -15,6 +15,11 @@ MAX_LIST_BYTES = 256 * 1024
 MAX_T_FILE_BYTES = 1024 * 1024
 
 
+# A whole event's tourney.js: sixteen times the file this system serves for 400
+# players and 20 rounds (241 KB; tsh's adds its message dictionary to the config).
+MAX_TOURNEY_JS_BYTES = 4 * 1024 * 1024
+
+
 # tsh's own size limit is far above a real config.tsh (a few KB).
 MAX_CONFIG_BYTES = 256 * 1024
 

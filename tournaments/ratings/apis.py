@@ -21,6 +21,7 @@ hold) is a 400 with the writer's code and message.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import datetime
 import io
 from collections.abc import Iterable, Iterator, Mapping
@@ -57,6 +58,7 @@ from tournaments.core.api import command_response, get_tournament, upload_text
 from tournaments.core.uploads import (
     MAX_CONFIG_BYTES,
     MAX_T_FILE_BYTES,
+    MAX_TOURNEY_JS_BYTES,
 )
 from tournaments.models import Player, PlayerRound, Tournament
 from tournaments.ratings import estimates, imports
@@ -501,6 +503,45 @@ class TshEventImportApi(APIView):
             "not_taken": [
                 {"line": line, "text": text} for line, text in imported.not_taken
             ],
+        }
+        return Response(body, status=201)
+
+
+class TourneyJsImportApi(APIView):
+    """Create a tournament from a tourney.js: every division, player, pairing and
+    result, by the same path as config.tsh and .t files; the import's report
+    flags byes, forfeits, late entries, withdrawals and what is not kept."""
+
+    permission_classes = (IsAuthenticated,)
+    parser_classes = (MultiPartParser, FormParser)
+
+    @extend_schema(
+        operation_id="tournaments_import_tourney_js",
+        request={"multipart/form-data": ratings_serializers.TourneyJsImportInput},
+        responses={201: ratings_serializers.TourneyJsImportOutput},
+    )
+    def post(self, request: Request) -> Response:
+        data = ratings_serializers.TourneyJsImportInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        start, end = v.get("start_date"), v.get("end_date")
+        imported = imports.tourney_js_import(
+            user=request.user,
+            text=upload_text(v["file"], MAX_TOURNEY_JS_BYTES, "file", "A tourney.js"),
+            name=v.get("name"),
+            start_date=start.isoformat() if start else None,
+            end_date=end.isoformat() if end else None,
+            published=v["published"],
+        )
+        tournament = Tournament.objects.get(pk=imported.result.stream.id)
+        body = {
+            "id": tournament.tournament_id,
+            "tournament": setup_serializers.TournamentOutput(tournament).data,
+            "divisions": list(imported.divisions),
+            "not_taken": [
+                {"key": key, "value": value} for key, value in imported.not_taken
+            ],
+            "report": [dataclasses.asdict(note) for note in imported.notes],
         }
         return Response(body, status=201)
 

@@ -11,6 +11,7 @@ from django import forms
 from tournaments.core.uploads import (
     MAX_CONFIG_BYTES,
     MAX_T_FILE_BYTES,
+    MAX_TOURNEY_JS_BYTES,
 )
 from tournaments.players.forms import text_of_upload
 
@@ -96,3 +97,27 @@ class TshEventImportForm(forms.Form):
             upload.name: text_of_upload(upload, MAX_T_FILE_BYTES, f"{upload.name}")
             for upload in self.cleaned_data["files"]
         }
+
+
+class TourneyJsImportForm(forms.Form):
+    """A whole tsh event from its tourney.js (name and dates from the file unless
+    given)."""
+
+    file = forms.FileField(label="tourney.js")
+    name = forms.CharField(
+        label="Name", max_length=200, required=False, help_text="Default: the file's."
+    )
+    start_date = forms.DateField(
+        label="First day",
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text="Default: the file's event date.",
+    )
+    end_date = forms.DateField(
+        label="Last day", required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+    def clean_file(self) -> str:
+        return text_of_upload(
+            self.cleaned_data["file"], MAX_TOURNEY_JS_BYTES, "A tourney.js"
+        )

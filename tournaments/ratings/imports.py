@@ -1,5 +1,5 @@
-"""Import tsh's files (a division's ``.t``, or a whole event from ``config.tsh``), an
-AUPAIR ``.TOU`` file, and a ratings body's list.
+"""Import tsh's files (a division's ``.t``, or a whole event from ``config.tsh`` or
+from a ``tourney.js``), an AUPAIR ``.TOU`` file, and a ratings body's list.
 
 Each import is one validated append: the rules refuse what is inconsistent and
 nothing is stored. A tournament set up from ``config.tsh`` ranks as tsh does.
@@ -10,12 +10,15 @@ Usage::
     imported = tsh_event_import(user=mara, name="Nationals", start_date="2026-07-01",
                                 config=config_text, files={"a.t": a_text})
     imported.not_taken   # config.tsh lines this system has no setting for
+    imported = tourney_js_import(user=mara, text=tourney_js_text)   # a whole event
+    imported.notes       # its byes, forfeits, late entries, withdrawals...
     tou_import(tournament_id=tid, text=tou_text, ratings_list=csv_text, user=mara)
     result, updates = ratings_list_import(tournament_id=tid, text=csv_text, user=mara)
 """
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -26,7 +29,7 @@ from anyascii import anyascii
 from games.eventstore.errors import EventRejectedError
 from games.eventstore.store import AppendResult, append
 from games.eventstore.streams import NewEvent
-from rules import tou, tsh
+from rules import tou, tourneyjs, tsh
 from rules import tournament as rt
 from rules.ratings_list import (
     RatingUpdates,
@@ -40,6 +43,7 @@ from tournaments.core.aggregate import tournament_state, tournament_stream
 from tournaments.core.errors import PermissionDeniedError
 from tournaments.core.writes import append_as_director
 from tournaments.players.services import new_player_id
+from tournaments.ratings import tourneyjs as tourney_js_text
 
 
 def tsh_import(
@@ -84,18 +88,34 @@ def _division_events(
     rules: rt.TournamentState, division: str, text: str
 ) -> list[object]:
     """A division's events, each player's registration naming its line."""
-    tfile = tsh.read_t(text)
+    return _tfile_events(rules, division, tsh.read_t(text), "tsh")
+
+
+def _tfile_events(
+    rules: rt.TournamentState, division: str, tfile: tsh.TFile, source: str
+) -> list[object]:
+    """A division's events from its players (a ``.t`` file's, or a tourney.js
+    division's), each registration naming where the player came from."""
     ids = [new_player_id() for _ in tfile.players]
-    events = tsh.t_to_events(
-        tfile,
-        division,
-        player_ids=ids,
-        bye_spread=rules.settings.bye_spread,
-        rounds=rules.settings.rounds,
-    )
+    try:
+        events = tsh.t_to_events(
+            tfile,
+            division,
+            player_ids=ids,
+            bye_spread=rules.settings.bye_spread,
+            rounds=rules.settings.rounds,
+        )
+    except tsh.TshError as error:
+        if source == "tsh":
+            raise
+        # A tourney.js player's "line" is their number in the division.
+        raise _named(error, division) from None
     lines = {ids[index]: player.line for index, player in enumerate(tfile.players)}
+    # A tourney.js has no lines: its players are named by division and number.
+    place = "line" if source == "tsh" else "player"
+    extra = {} if source == "tsh" else {"division": division}
     wrapped: list[object] = [
-        NewEvent(event, {"source": "tsh", "line": lines[event.player_id]})
+        NewEvent(event, {"source": source, place: lines[event.player_id], **extra})
         if isinstance(event, rt.PlayerRegistered)
         else event
         for event in events
@@ -107,11 +127,15 @@ def _division_events(
 
 def _with_line(error: EventRejectedError, events: list[object]) -> EventRejectedError:
     event = events[error.index] if 0 <= error.index < len(events) else None
-    line = event.metadata.get("line") if isinstance(event, NewEvent) else None
-    if line is None:
+    metadata = event.metadata if isinstance(event, NewEvent) else {}
+    if metadata.get("line") is not None:
+        where = f"line {metadata['line']}"
+    elif metadata.get("player") is not None:
+        where = f"division {metadata['division']}, player #{metadata['player']}"
+    else:
         return error
     return EventRejectedError(
-        error.code, f"line {line}: {error.message}", error.index, error.field
+        error.code, f"{where}: {error.message}", error.index, error.field
     )
 
 
@@ -147,19 +171,35 @@ def tsh_event_import(
         (tsh.read_t(text).rounds for text in texts.values()), default=1
     )
     created = _created(parsed, name, start_date, end_date or start_date, rounds)
+    tfiles = {division: tsh.read_t(text) for division, text in texts.items()}
+    result = _create_event(user, created, tfiles, published, "tsh")
+    return EventImport(result, tuple(texts), parsed.not_taken)
+
+
+def _create_event(
+    user: Any,
+    created: rt.TournamentCreated | NewEvent,
+    divisions: Mapping[str, tsh.TFile],
+    published: bool,
+    source: str,
+) -> AppendResult:
+    """One append: the tournament, its divisions, the user as its director, and
+    every division's players, pairings and results (one path for an imported
+    event, whatever file it came from)."""
     head: list[object] = [
         created,
-        *(rt.DivisionAdded(name=division) for division in texts),
+        *(rt.DivisionAdded(name=division) for division in divisions),
         core_events.DirectorAdded(user_id=user.pk, username=user.get_username()),
     ]
     if published:
         head.append(core_events.PublicationChanged(published=True))
-    state = rt.replay([event for event in head if isinstance(event, rt.Event)])
+    plain = [event.event if isinstance(event, NewEvent) else event for event in head]
+    state = rt.replay([event for event in plain if isinstance(event, rt.Event)])
     events = list(head)
-    for division, text in texts.items():
-        events.extend(_division_events(state, division, text))
+    for division, tfile in divisions.items():
+        events.extend(_tfile_events(state, division, tfile, source))
     try:
-        result = append(
+        return append(
             tournament_stream(uuid.uuid4()),
             events,
             expected_version=0,
@@ -167,7 +207,103 @@ def tsh_event_import(
         )
     except EventRejectedError as error:
         raise _with_line(error, events) from None
-    return EventImport(result, tuple(texts), parsed.not_taken)
+
+
+@dataclass(frozen=True, slots=True)
+class TourneyJsImport:
+    """A tournament set up from a tourney.js: what was made, the config keys not
+    taken, and the notes of the import's report (byes, forfeits, late entries,
+    withdrawals, what this system does not keep)."""
+
+    result: AppendResult
+    divisions: tuple[str, ...]
+    not_taken: tuple[tuple[str, str], ...]
+    notes: tuple[tourneyjs.NewtNote, ...]
+
+
+def tourney_js_import(
+    *,
+    user: Any,
+    text: str,
+    name: str | None = None,
+    start_date: str | None = None,
+    end_date: str | None = None,
+    published: bool = True,
+) -> TourneyJsImport:
+    """Create a tournament from a ``tourney.js`` (every division and round), by the
+    same path as from ``config.tsh`` and ``.t`` files.
+
+    The name and dates are the file's ``event_name`` and ``event_date`` unless
+    given. Raises TshError naming the line and column (or the path) of what cannot
+    be read, ``tourney_js_date`` when no date is given and ``event_date`` reads as
+    none, and EventRejectedError naming the division and player the rules refuse.
+    """
+    require_may_create_tournament(user)
+    newt = tourney_js_text.read_text(text)
+    notes = list(newt.notes)
+    start, end = _event_days(newt, start_date, end_date)
+    settings = dict(newt.settings)
+    system = settings.get("rating_system")
+    if system is not None and system not in {s.value for s in rt.RatingSystem}:
+        del settings["rating_system"]
+        notes.append(
+            tourneyjs.NewtNote(
+                "rating_system",
+                f"rating system {system!r} is not one this system computes: the"
+                f" estimates follow {rt.RatingSystem.NSA2008.value}.",
+            )
+        )
+    config = tsh.TshConfig(
+        tuple((division.name, division.name) for division in newt.divisions),
+        settings,
+        (),
+    )
+    created = _created(
+        config,
+        (name or newt.event_name or "Imported tsh event").strip()[:200],
+        start,
+        end,
+        settings["max_rounds"],
+    )
+    report = [dataclasses.asdict(note) for note in notes]
+    result = _create_event(
+        user,
+        NewEvent(created, {"source": "tourney.js", "report": report}),
+        {division.name: division.tfile for division in newt.divisions},
+        published,
+        "tourney.js",
+    )
+    return TourneyJsImport(
+        result,
+        tuple(division.name for division in newt.divisions),
+        newt.not_taken,
+        tuple(notes),
+    )
+
+
+def _named(error: tsh.TshError, division: str) -> tsh.TshError:
+    message = error.message
+    if error.line is not None:
+        message = message.removeprefix(f"line {error.line}: ")
+        message = f"division {division}, player #{error.line}: {message}"
+    return tsh.TshError(error.code, message)
+
+
+def _event_days(
+    newt: tourneyjs.Newt, start_date: str | None, end_date: str | None
+) -> tuple[str, str]:
+    if start_date:
+        return start_date, end_date or start_date
+    days = tourneyjs.event_dates(newt.event_date)
+    if days is None:
+        error = tsh.TshError(
+            "tourney_js_date",
+            f"event_date {newt.event_date!r} is not a date this system reads"
+            " (2026-07-04, July 4, 2026): give the first day.",
+        )
+        error.field = "start_date"
+        raise error
+    return days[0], end_date or days[1]
 
 
 def _division_files(parsed: tsh.TshConfig, files: Mapping[str, str]) -> dict[str, str]:

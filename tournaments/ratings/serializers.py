@@ -261,6 +261,53 @@ class TshEventImportOutput(serializers.Serializer):
     )
 
 
+class TourneyJsImportInput(StrictSerializer):
+    file = serializers.FileField(
+        help_text="A tourney.js as tsh writes it (newt={...};), its JSON, or the "
+        "JavaScript object literal other tools write."
+    )
+    name = serializers.CharField(
+        max_length=rt.MAX_NAME_LENGTH,
+        required=False,
+        help_text="Default: the file's event_name.",
+    )
+    start_date = serializers.DateField(
+        required=False, help_text="Default: the file's event_date."
+    )
+    end_date = serializers.DateField(required=False, allow_null=True)
+    published = serializers.BooleanField(default=True)
+
+
+class ConfigKeyOutput(serializers.Serializer):
+    key = serializers.CharField()
+    value = serializers.CharField()
+
+
+class ImportNoteOutput(serializers.Serializer):
+    code = serializers.CharField(
+        help_text="bye, forfeit, credit, late_entry, unpaired, withdrawn, "
+        "config_not_taken, player_field_not_kept, rating_system"
+    )
+    message = serializers.CharField()
+    division = serializers.CharField(allow_blank=True)
+    player = serializers.IntegerField(allow_null=True)
+    round = serializers.IntegerField(allow_null=True)
+
+
+class TourneyJsImportOutput(serializers.Serializer):
+    id = serializers.UUIDField()
+    tournament = TournamentOutput()
+    divisions = serializers.ListField(child=serializers.CharField())
+    not_taken = ConfigKeyOutput(
+        many=True, help_text="config keys this system has no setting for."
+    )
+    report = ImportNoteOutput(
+        many=True,
+        help_text="What the file holds that a director should see: kept as the "
+        "file has it, and flagged.",
+    )
+
+
 class TouImportInput(ExpectedVersionMixin):
     file = serializers.FileField(
         help_text="An AUPAIR .TOU file: every division in it is imported (a "

@@ -1,25 +1,35 @@
 """Pages of ratings files and estimates: a division's rating estimates
-(server-rendered, the numbers ``/api/ratings/players`` gives), and the console's
-import of a whole tsh event (``config.tsh`` and its ``.t`` files).
+(server-rendered, the numbers ``/api/ratings/players`` gives), the live
+``tourney.js``, and the console's import of a whole tsh event (``config.tsh`` and
+its ``.t`` files, or a ``tourney.js``).
 """
 
 from __future__ import annotations
 
+import datetime
 import uuid
+from collections import Counter
+from collections.abc import Sequence
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import (
+    require_GET,
+    require_http_methods,
+    require_safe,
+)
 
+from games.readcache import cached_file
 from rules.ratings import RatingsError
-from tournaments.core import access
+from rules.tourneyjs import NewtNote
+from tournaments.core import access, headers
 from tournaments.core.pages import submit
 from tournaments.models import Player, Tournament
-from tournaments.ratings import estimates, imports
-from tournaments.ratings.forms import TshEventImportForm
+from tournaments.ratings import estimates, imports, tourneyjs
+from tournaments.ratings.forms import TourneyJsImportForm, TshEventImportForm
 
 SYSTEM_NAMES = {
     "nsa2008": "NASPA (nsa2008)",
@@ -75,14 +85,45 @@ def tournament_ratings(request: HttpRequest, tournament_id: uuid.UUID) -> HttpRe
     )
 
 
+@require_safe
+def tourney_js(request: HttpRequest, tournament_id: uuid.UUID) -> HttpResponse:
+    """The live ``tourney.js`` tsh would write for the event (``newt={...};``),
+    for live-coverage pages and pollers (Woogles' broadcasts): whoever may read the
+    tournament (the public once it is published, its team always; 404 otherwise).
+
+    Served from the read cache by the tournament's version: a poller sending the
+    ETag back (or the Last-Modified time) gets a 304 until a result changes it.
+    """
+    header = access.readable_header(
+        headers.tournament_header(tournament_id), request.user
+    )
+    return cached_file(
+        request,
+        ("tourney.js", tournament_id),
+        header.version,
+        lambda: tourneyjs.served_text(Tournament.objects.get(pk=tournament_id)),
+        content_type="application/javascript; charset=utf-8",
+        last_modified=header.updated_at,
+        public=header.published,
+    )
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def tournament_import_tsh(request: HttpRequest) -> HttpResponse:
-    """Set up a tournament from tsh's config.tsh and its divisions' .t files."""
+    """Set up a tournament from tsh's files: config.tsh and its divisions' .t
+    files, or the event's tourney.js (``source=tourney-js``)."""
     access.require_may_create_tournament(request.user)
     form = TshEventImportForm(initial={"start_date": timezone.localdate()})
+    js_form = TourneyJsImportForm()
     status = 200
-    if request.method == "POST":
+    if request.method == "POST" and request.POST.get("source") == "tourney-js":
+        js_form = TourneyJsImportForm(request.POST, request.FILES)
+        imported = _import_tourney_js(request, js_form)
+        if imported is not None:
+            return redirect("manage", tournament_id=imported)
+        status = 400
+    elif request.method == "POST":
         form = TshEventImportForm(request.POST, request.FILES)
         done: list[imports.EventImport] = []
         data = form.cleaned_data if form.is_valid() else None
@@ -113,5 +154,73 @@ def tournament_import_tsh(request: HttpRequest) -> HttpResponse:
             return redirect("manage", tournament_id=imported.result.stream.id)
         status = 400
     return render(
-        request, "tournaments/manage/import_tsh.html", {"form": form}, status=status
+        request,
+        "tournaments/manage/import_tsh.html",
+        {"form": form, "js_form": js_form},
+        status=status,
     )
+
+
+def _import_tourney_js(
+    request: HttpRequest, form: TourneyJsImportForm
+) -> uuid.UUID | None:
+    """The tournament made from the form's tourney.js, its report as messages; None
+    (the refusal on the form) when it cannot be."""
+    done: list[imports.TourneyJsImport] = []
+    data = form.cleaned_data if form.is_valid() else None
+    if data is None or not submit(
+        form,
+        lambda: done.append(
+            imports.tourney_js_import(
+                user=request.user,
+                text=data["file"],
+                name=data.get("name") or None,
+                start_date=_iso(data.get("start_date")),
+                end_date=_iso(data.get("end_date")),
+            )
+        ),
+        {"file": "file", "start_date": "start_date"},
+    ):
+        return None
+    imported = done[0]
+    messages.success(
+        request,
+        f"Imported divisions {', '.join(imported.divisions)} from tourney.js:"
+        " ranked as tsh ranks.",
+    )
+    for text in _report_lines(imported.notes):
+        messages.warning(request, text)
+    return imported.result.stream.id
+
+
+# The notes counted rather than listed one by one (one per player and round).
+COUNTED = {
+    "bye": "bye",
+    "forfeit": "forfeit",
+    "credit": "win credited",
+    "late_entry": "round before a late entry",
+    "unpaired": "round not paired",
+}
+
+
+def _report_lines(notes: Sequence[NewtNote]) -> list[str]:
+    """The import's report as the console's messages: per division, the byes,
+    forfeits and such counted (the API lists each), every other note in full."""
+    counts: Counter[tuple[str, str]] = Counter()
+    lines = []
+    for note in notes:
+        if note.code in COUNTED:
+            counts[note.division, note.code] += 1
+        else:
+            where = f"Division {note.division}: " if note.division else ""
+            lines.append(f"{where}{note.message}")
+    for (division, code), count in sorted(counts.items()):
+        lines.append(
+            f"Division {division}: {count} {COUNTED[code]}{'s' if count > 1 else ''}"
+            " kept as the file has them."
+        )
+    return lines
+
+
+def _iso(day: datetime.date | None) -> str | None:
+    return None if day is None else day.isoformat()
