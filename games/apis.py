@@ -33,6 +33,7 @@ from games.eventstore.streams import stream_type
 from games.models import GameProjection
 from games.readcache import cached_json
 from games.search import GameSearch
+from rules.numbers import NumberError, whole_number
 from rules.state import effective_events
 
 MAX_GCG_BYTES = 128 * 1024
@@ -166,9 +167,12 @@ class GameStateApi(APIView):
         after = request.query_params.get("after")
         version = None
         if after is not None:
-            if not after.isdigit() or int(after) < 1:
-                raise ValidationError({"after": ["Give an event version, 1 or more."]})
-            version = int(after)
+            try:
+                version = whole_number(after, low=1, high=s.MAX_VERSION)
+            except NumberError as error:
+                raise ValidationError(
+                    {"after": [f"Give an event version: {error.message}."]}
+                ) from None
         return Response(selectors.game_state_at(game_id, version))
 
 

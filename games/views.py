@@ -52,6 +52,7 @@ from games.streams import GameAggregate, kept_game
 from rules.analysis import AnalysisError
 from rules.errors import GcgError, RulesError
 from rules.events import Visibility
+from rules.numbers import NumberError, whole_number
 
 STALE = "Someone else changed this game since you loaded it: reload and try again."
 # The secret links a reader has opened, in their session: {game id: token}.
@@ -83,9 +84,11 @@ def hides_result(request: HttpRequest) -> bool:
 
 
 def _turn_param(value: str | None) -> int | None:
-    if value is None or not value.strip().isdigit():
+    """The ?turn= asked for; None (the last turn) when absent or not a turn."""
+    try:
+        return None if value is None else whole_number(value, low=0)
+    except NumberError:
         return None
-    return int(value)
 
 
 def _viewer_aggregate(game: selectors.GameHeader, turn: int | None) -> GameAggregate:

@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
+from rules.numbers import NumberError, whole_number
 from rules.ratings import RatingsError
 from tournaments.core import access
 from tournaments.core.pages import submit
@@ -46,9 +47,10 @@ def tournament_ratings(request: HttpRequest, tournament_id: uuid.UUID) -> HttpRe
     if division not in tournament.divisions:
         raise Http404(f"No division {division!r}.")
     round_text = request.GET.get("round", "")
-    if round_text and not round_text.isdigit():
-        raise Http404(f"No round {round_text!r}.")
-    after_round = int(round_text) if round_text else None
+    try:
+        after_round = whole_number(round_text, low=0) if round_text else None
+    except NumberError:
+        raise Http404(f"No round {round_text[:20]!r}.") from None
     players = Player.objects.filter(
         tournament=tournament, division=division
     ).select_related("tournament")
