@@ -31,7 +31,8 @@ from games import serializers as s
 from games.eventstore.store import AppendResult
 from games.eventstore.streams import stream_type
 from games.models import GameProjection
-from games.readcache import cached_json
+from games.ratelimit import limit_anonymous
+from games.readcache import cached_body, cached_json
 from games.search import GameSearch
 from rules.numbers import NumberError, whole_number
 from rules.state import effective_events
@@ -128,9 +129,21 @@ class GameEventsApi(ListAPIView):
     serializer_class = s.EventOutput
     filter_backends = ()
 
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponse:
+        """A page of the log, kept by the game's version: the page depends on the
+        version and the URL asked for (its links carry the host and the query)."""
+        game = get_game(request, self.kwargs["game_id"])
+
+        def build() -> Any:
+            # Every page built reads and encodes the whole log: counted.
+            limit_anonymous(request)
+            return super(GameEventsApi, self).list(request, *args, **kwargs).data
+
+        parts = ("events", game.game_id, request.get_host(), request.get_full_path())
+        return cached_json(request, parts, game.version, build)
+
     def get_queryset(self) -> Any:
         game_id = self.kwargs["game_id"]
-        get_game(self.request, game_id)
         events = selectors.game_events(game_id)
         encode = stream_type("game").codec.encode
         # A correction voids earlier events; they stay in the log, marked.
@@ -162,8 +175,8 @@ class GameStateApi(APIView):
         ],
         responses=s.StateOutput,
     )
-    def get(self, request: Request, game_id: UUID) -> Response:
-        get_game(request, game_id)
+    def get(self, request: Request, game_id: UUID) -> HttpResponse:
+        game = get_game(request, game_id)
         after = request.query_params.get("after")
         version = None
         if after is not None:
@@ -173,7 +186,13 @@ class GameStateApi(APIView):
                 raise ValidationError(
                     {"after": [f"Give an event version: {error.message}."]}
                 ) from None
-        return Response(selectors.game_state_at(game_id, version))
+
+        def build() -> Any:
+            # An earlier version is a replay of the game up to it: counted.
+            limit_anonymous(request)
+            return selectors.game_state_at(game_id, version)
+
+        return cached_json(request, ("state", game_id, version), game.version, build)
 
 
 def _command(
@@ -309,8 +328,23 @@ class GcgDownloadApi(APIView):
         parameters=[SHARE], responses={(200, "text/plain"): OpenApiTypes.STR}
     )
     def get(self, request: Request, game_id: UUID) -> HttpResponse:
-        get_game(request, game_id)
-        text = services.game_export_gcg(game_id)
-        response = HttpResponse(text, content_type="text/plain; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="{game_id}.gcg"'
-        return response
+        return gcg_file(request, get_game(request, game_id))
+
+
+def gcg_file(request: Any, game: GameProjection | selectors.GameHeader) -> HttpResponse:
+    """The game as a GCG file (the API's and the page's), kept by version: the
+    export of a game of thousands of notes is built once per version."""
+
+    def build() -> bytes:
+        limit_anonymous(request)
+        return services.game_export_gcg(game.game_id).encode()
+
+    response = cached_body(
+        request,
+        ("gcg", game.game_id),
+        game.version,
+        build,
+        content_type="text/plain; charset=utf-8",
+    )
+    response["Content-Disposition"] = f'attachment; filename="{game.game_id}.gcg"'
+    return response
