@@ -23,7 +23,8 @@ from rest_framework.test import APIClient
 
 from games import selectors, services
 from games.eventstore.cache import state_cache
-from tests.reliability_tests.conftest import http, record_result
+from tests.reliability_tests.conftest import http, make_tournament, record_result
+from tournaments.results import services as results_services
 
 HAMMERERS = 16
 
@@ -200,3 +201,47 @@ def paired_game_world(director, paired, public_game):
     forget_counts()
     yield public_game, tournament_id
     forget_counts()  # committed rows, which the flush of models' tables leaves
+
+
+@pytest.mark.django_db
+def test_a_tournament_s_files_are_built_once_per_version(director, monkeypatch):
+    from tournaments.ratings import estimates
+
+    names = ["Ann Able", "Ben Baker", "Cy Cole", "Di Dane"]
+    tournament_id, players = make_tournament(director, names=names)
+    record_result(director, tournament_id, players[0], players[1])
+    record_result(director, tournament_id, players[2], players[3])
+    built = []
+    record = estimates.tournament_record
+
+    def counting(*args, **kwargs):
+        built.append(1)
+        return record(*args, **kwargs)
+
+    monkeypatch.setattr(estimates, "tournament_record", counting)
+    files = ("naspa.t", "tournament.tou", "absp.csv")
+    bodies = set()
+    for _ in range(HAMMERERS):
+        client = Client()
+        for name in files:
+            url = f"/api/tournaments/{tournament_id}/export/{name}"
+            response = client.get(url)
+            assert response.status_code == 200, (name, response.content)
+            assert "attachment" in response["Content-Disposition"]
+            bodies.add(response.content)
+    assert len(built) == len(files)
+    assert len(bodies) == len(files)
+    # A new version of the tournament is built again.
+    results_services.result_amend(
+        tournament_id=tournament_id,
+        round_=1,
+        player_a=players[2],
+        player_b=players[3],
+        score_a=333,
+        score_b=300,
+        reason="slip",
+        user=director,
+    )
+    export = Client().get(f"/api/tournaments/{tournament_id}/export/absp.csv")
+    assert b"333" in export.content
+    assert len(built) == len(files) + 1
