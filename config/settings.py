@@ -176,6 +176,29 @@ TOURNAMENT_CREATORS = env_choice(
 # Notes a user may add to games in a minute (games.quotas), counted in the database
 # every worker shares; more is a 429. 0: no quota.
 NOTES_PER_MINUTE = env_int("NOTES_PER_MINUTE", default=20)
+# What a user may add in a UTC day (games.quotas; 0: no limit), counted in the
+# database. A keen player uploads a few annotated games a day, a club's season at
+# once about 100; a real game is about 55 events (a note on each turn adds 30), so
+# 100 files make under 10,000 events. The 6,000 events a second one account added
+# through private uploads (issue 30) stop at 20,000 a day.
+UPLOADS_PER_DAY = env_int("UPLOADS_PER_DAY", default=100)
+UPLOAD_EVENTS_PER_DAY = env_int("UPLOAD_EVENTS_PER_DAY", default=20_000)
+# Notes a day, typed or inside uploads: a note on every turn of 30 games is 900.
+NOTES_PER_DAY = env_int("NOTES_PER_DAY", default=2_000)
+# Staff, and a tournament's directors uploading its games, may add this many times
+# the day's limits: every board of a national (4 divisions of 125 players, 250
+# boards a round, 6 rounds a day) is 1,500 files and about 80,000 events a day, and
+# a director is named in the tournament's audit for each.
+UPLOAD_QUOTA_RAISED_FACTOR = env_int("UPLOAD_QUOTA_RAISED_FACTOR", default=20)
+# Expensive reads (a build the read cache did not have: a GCG export, a page of a
+# game's log, a game's state at an earlier version) a signed-out reader may make
+# in a minute from one address (games.ratelimit), counted in PostgreSQL, which
+# every worker and machine shares; more is a 429. Cached reads are not counted, so
+# a venue's spectators behind one address reading standings never meet it; a
+# reader paging through logs or downloading games does one a second. 0: no limit.
+ANONYMOUS_HEAVY_READS_PER_MINUTE = env_int(
+    "ANONYMOUS_HEAVY_READS_PER_MINUTE", default=60
+)
 
 # Mail, for password reset (config/env.py, email_settings): EMAIL_URL, or Django's
 # EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS,

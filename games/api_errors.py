@@ -42,6 +42,7 @@ from games.eventstore.errors import (
     StreamUnderReviewError,
 )
 from games.quotas import QuotaExceededError
+from games.ratelimit import RateLimitedError
 from rules.errors import RulesError
 
 
@@ -60,9 +61,15 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     ConcurrencyError → 409."""
     if isinstance(exc, RulesError):
         return Response(rejection_body(exc), status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, RateLimitedError):
+        return Response(
+            {"code": exc.code, "message": str(exc)},
+            status=status.HTTP_429_TOO_MANY_REQUESTS,
+            headers={"Retry-After": str(exc.retry_after)},
+        )
     if isinstance(exc, QuotaExceededError):
         return Response(
-            {"code": "note_quota", "message": str(exc)},
+            {"code": exc.code, "message": str(exc)},
             status=status.HTTP_429_TOO_MANY_REQUESTS,
             headers={"Retry-After": str(exc.retry_after)},
         )

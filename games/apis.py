@@ -33,8 +33,10 @@ from games import serializers as s
 from games.eventstore.store import AppendResult
 from games.eventstore.streams import stream_type
 from games.models import GameProjection
-from games.readcache import cached_json
+from games.ratelimit import limit_anonymous
+from games.readcache import cached_body, cached_json
 from games.search import GameSearch
+from rules.numbers import NumberError, whole_number
 from rules.state import effective_events
 
 MAX_GCG_BYTES = 128 * 1024
@@ -143,10 +145,33 @@ class GameEventsApi(ListAPIView):
 
     serializer_class = s.EventOutput
     filter_backends = ()
+    # Set per request in `list` (the rack rule); none shown unless it says so.
+    racks = selectors.RackView(0)
+
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponse:
+        """A page of the log, kept by the game's version: the page depends on the
+        version and the URL asked for (its links carry the host and the query)."""
+        game = get_game(request, self.kwargs["game_id"])
+        # The racks this reader may see: part of what the page is, so of its key.
+        self.racks = rack_view(request, game)
+
+        def build() -> Any:
+            # Every page built reads and encodes the whole log: counted.
+            limit_anonymous(request)
+            return super(GameEventsApi, self).list(request, *args, **kwargs).data
+
+        parts = (
+            "events",
+            game.game_id,
+            self.racks.through,
+            request.get_host(),
+            request.get_full_path(),
+        )
+        return cached_json(request, parts, game.version, build)
 
     def get_queryset(self) -> Any:
         game_id = self.kwargs["game_id"]
-        racks = rack_view(self.request, get_game(self.request, game_id))
+        racks = self.racks
         events = selectors.game_events(game_id)
         encode = stream_type("game").codec.encode
         # A correction voids earlier events; they stay in the log, marked.
@@ -180,15 +205,26 @@ class GameStateApi(APIView):
         ],
         responses=s.StateOutput,
     )
-    def get(self, request: Request, game_id: UUID) -> Response:
-        racks = rack_view(request, get_game(request, game_id))
+    def get(self, request: Request, game_id: UUID) -> HttpResponse:
+        game = get_game(request, game_id)
+        racks = rack_view(request, game)
         after = request.query_params.get("after")
         version = None
         if after is not None:
-            if not after.isdigit() or int(after) < 1:
-                raise ValidationError({"after": ["Give an event version, 1 or more."]})
-            version = int(after)
-        return Response(selectors.game_state_at(game_id, version, racks))
+            try:
+                version = whole_number(after, low=1, high=s.MAX_VERSION)
+            except NumberError as error:
+                raise ValidationError(
+                    {"after": [f"Give an event version: {error.message}."]}
+                ) from None
+
+        def build() -> Any:
+            # An earlier version is a replay of the game up to it: counted.
+            limit_anonymous(request)
+            return selectors.game_state_at(game_id, version, racks)
+
+        parts = ("state", game_id, version, racks.through)
+        return cached_json(request, parts, game.version, build)
 
 
 def _command(
@@ -325,8 +361,26 @@ class GcgDownloadApi(APIView):
         parameters=[SHARE], responses={(200, "text/plain"): OpenApiTypes.STR}
     )
     def get(self, request: Request, game_id: UUID) -> HttpResponse:
-        racks = rack_view(request, get_game(request, game_id))
-        text = services.game_export_gcg(game_id, racks_through=racks.through)
-        response = HttpResponse(text, content_type="text/plain; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="{game_id}.gcg"'
-        return response
+        return gcg_file(request, get_game(request, game_id))
+
+
+def gcg_file(request: Any, game: GameProjection | selectors.GameHeader) -> HttpResponse:
+    """The game as a GCG file (the API's and the page's), kept by version: the
+    export of a game of thousands of notes is built once per version, for each
+    view of its racks (the one rack rule)."""
+    racks = selectors.rack_view(game, request.user, now=timezone.now())
+
+    def build() -> bytes:
+        limit_anonymous(request)
+        text = services.game_export_gcg(game.game_id, racks_through=racks.through)
+        return text.encode()
+
+    response = cached_body(
+        request,
+        ("gcg", game.game_id, racks.through),
+        game.version,
+        build,
+        content_type="text/plain; charset=utf-8",
+    )
+    response["Content-Disposition"] = f'attachment; filename="{game.game_id}.gcg"'
+    return response

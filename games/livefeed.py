@@ -112,10 +112,15 @@ def resume_position(request: HttpRequest) -> int:
     field = "Last-Event-ID"
     if raw is None:
         raw, field = request.GET.get("after", "0"), "after"
-    raw = raw.strip()
-    if not raw.isdigit() or len(raw) > 18:
-        raise ValidationError({field: ["A feed position: a whole number, 0 or more."]})
-    return int(raw)
+    # Imported here: the rest of this module is being rewritten on another branch.
+    from rules.numbers import NumberError, whole_number
+
+    try:
+        return whole_number(raw, low=0)
+    except NumberError:
+        raise ValidationError(
+            {field: ["A feed position: a whole number, 0 or more."]}
+        ) from None
 
 
 def event_document(item: FeedEvent) -> dict[str, Any] | None:

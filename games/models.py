@@ -101,3 +101,28 @@ class GameTurn(models.Model):
 
     def __str__(self) -> str:
         return f"turn {self.index}: {self.position} {self.word} {self.score:+d}"
+
+
+class UploadUsage(models.Model):
+    """What a user uploaded on one day (UTC): GCG files, the events they added and
+    the notes among them, with the notes typed that day (games.quotas). One row
+    per user and day, counted up in the upload's own transaction."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    day = models.DateField()
+    files = models.PositiveIntegerField(default=0)
+    events = models.PositiveIntegerField(default=0)
+    notes = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        db_table = "games_upload_usage"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "day"], name="games_upload_usage_user_day"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} on {self.day}: {self.files} files, {self.events} events"

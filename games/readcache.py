@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import threading
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -33,6 +34,22 @@ from rest_framework.renderers import JSONRenderer
 TIMEOUT = 300
 
 
+# Builds of one key wait for each other (striped locks, so that a few locks serve
+# every key): 16 readers missing the same heavy answer at once make one build per
+# process, not 16, and the others take its body from the cache.
+_BUILD_LOCKS = tuple(threading.Lock() for _ in range(64))
+
+
+def _build_once(key: str, build: Callable[[], bytes]) -> bytes:
+    lock = _BUILD_LOCKS[int(hashlib.sha256(key.encode()).hexdigest()[:8], 16) % 64]
+    with lock:
+        body = cache.get(key)
+        if body is None:
+            body = build()
+            cache.set(key, body, TIMEOUT)
+    return body
+
+
 def _etag(key: str) -> str:
     return '"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"'
 
@@ -44,6 +61,26 @@ def cached_json(
     build: Callable[[], Any],
 ) -> HttpResponse:
     """The JSON of `build()`, from the cache when this version was served before."""
+    return cached_body(
+        request,
+        parts,
+        version,
+        lambda: JSONRenderer().render(build()),
+        content_type="application/json",
+    )
+
+
+def cached_body(
+    request: HttpRequest,
+    parts: Iterable[object],
+    version: int,
+    build: Callable[[], bytes],
+    *,
+    content_type: str,
+) -> HttpResponse:
+    """The body `build()` makes (a file, a JSON document), from the cache when this
+    version was served before: for every reader, so the caller checks who may read
+    first and puts in `parts` everything else the body depends on."""
     key = "read:" + ":".join(str(part) for part in parts) + f":v{version}"
     etag = _etag(key)
     if request.headers.get("If-None-Match") == etag:
@@ -51,9 +88,8 @@ def cached_json(
     else:
         body = cache.get(key)
         if body is None:
-            body = JSONRenderer().render(build())
-            cache.set(key, body, TIMEOUT)
-        response = HttpResponse(body, content_type="application/json")
+            body = _build_once(key, build)
+        response = HttpResponse(body, content_type=content_type)
     response["ETag"] = etag
     # Readers may keep the body but must ask again: results arrive at any time.
     response["Cache-Control"] = "no-cache"

@@ -12,6 +12,7 @@ from games.serializer_base import StrictSerializer
 from rules import events as ev
 from rules import tournament as rt
 from rules.events import ChallengeOutcome, EndReason, Visibility
+from rules.numbers import NumberError, whole_number
 from rules.ruleset import PRESETS
 from rules.tilesets import TILE_SETS
 
@@ -226,11 +227,13 @@ class DrawsField(serializers.DictField):
         values = super().to_internal_value(data)
         draws: dict[int, str] = {}
         for key, tiles in values.items():
-            if not str(key).isdigit() or int(key) > 3:
+            try:
+                player = whole_number(str(key), low=0, high=MAX_PLAYERS - 1)
+            except NumberError:
                 raise serializers.ValidationError(
                     f"{key!r} is not a player number (0 moved first)."
-                )
-            draws[int(key)] = tiles
+                ) from None
+            draws[player] = tiles
         return draws
 
 

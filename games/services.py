@@ -32,7 +32,7 @@ from games.context import tournament_link
 from games.eventstore.store import AppendResult, append, load_state
 from games.eventstore.streams import NewEvent, StreamKey
 from games.notes import note_stamps
-from games.quotas import check_note_quota
+from games.quotas import charge_upload, check_note_quota
 from games.streams import GameAggregate
 from rules import events as ev
 from rules import gcg
@@ -746,24 +746,36 @@ def game_import_gcg(
     context: Mapping[str, Any] | None = None,
     game_id: uuid.UUID | None = None,
     visibility: ev.Visibility = ev.Visibility.PRIVATE,
+    counted: bool = True,
 ) -> tuple[AppendResult, gcg.GcgRecord]:
     """Store a GCG record as a game stream: every event, every discrepancy kept.
 
     The record plays under `rules_name` (by default the rules its file implies), or
     for a tournament's game under the tournament's (see game_start); a casual
     game is its owner's only unless `visibility` says otherwise. Raises GcgError
-    (with every problem and its line) when the file cannot be right.
+    (with every problem and its line) when the file cannot be right, and
+    QuotaExceededError when the user's day of uploads is spent (not `counted`: the
+    operator's ``import_gcg``, as its bulk path, counts against no one's day).
     """
     plan = gcg_import_plan(
         user=user, rules_name=rules_name, context=context, visibility=visibility
     )
     record, wrapped = gcg_new_events(text, plan)
-    result = append(
-        game_stream(game_id or uuid.uuid4()),
-        wrapped,
-        expected_version=0,
-        recorded_by=user,
-    )
+    with transaction.atomic():
+        # Counted in the append's transaction: a refused file counts nothing.
+        if counted:
+            charge_upload(
+                user,
+                events=len(wrapped),
+                notes=sum(isinstance(new.event, ev.NoteAdded) for new in wrapped),
+                raised=user.is_staff or bool(plan.context.get("tournament_id")),
+            )
+        result = append(
+            game_stream(game_id or uuid.uuid4()),
+            wrapped,
+            expected_version=0,
+            recorded_by=user,
+        )
     return result, record
 
 

@@ -103,6 +103,8 @@ class GameStream(StreamType[GameAggregate]):
     def admit(self, state: GameAggregate, event: object) -> None:
         if isinstance(event, ev.Event):
             ev.admit(event)
+        if isinstance(event, ev.NoteAdded) and state.state is not None:
+            ev.admit_note(sum(len(turn.notes) for turn in state.state.turns))
 
     def replay(
         self, stream: StreamKey, events: Iterable[RecordedEvent]

@@ -24,6 +24,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import analysis, selectors, services
+from games.apis import gcg_file
 from games.context import tournament_link
 from games.eventstore.errors import ConcurrencyError, EventRejectedError
 from games.forms import (
@@ -46,6 +47,7 @@ from games.presenters import (
     viewer_page,
 )
 from games.quotas import QuotaExceededError
+from games.ratelimit import RateLimitedError
 from games.readcache import cached_page
 from games.refusals import show_gcg_problems, show_refusal
 from games.search import GameSearch, of_user
@@ -53,6 +55,7 @@ from games.streams import GameAggregate, kept_game
 from rules.analysis import AnalysisError
 from rules.errors import GcgError, RulesError
 from rules.events import Visibility
+from rules.numbers import NumberError, whole_number
 
 STALE = "Someone else changed this game since you loaded it: reload and try again."
 # The secret links a reader has opened, in their session: {game id: token}.
@@ -84,9 +87,11 @@ def hides_result(request: HttpRequest) -> bool:
 
 
 def _turn_param(value: str | None) -> int | None:
-    if value is None or not value.strip().isdigit():
+    """The ?turn= asked for; None (the last turn) when absent or not a turn."""
+    try:
+        return None if value is None else whole_number(value, low=0)
+    except NumberError:
         return None
-    return int(value)
 
 
 def _viewer_aggregate(game: selectors.GameHeader, turn: int | None) -> GameAggregate:
@@ -377,11 +382,13 @@ def game_note_delete(
 @require_GET
 def game_gcg(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """The game as a GCG file (what the API's /gcg gives)."""
-    racks = _rack_view(request, _readable_game(request, game_id))
-    text = services.game_export_gcg(game_id, racks_through=racks.through)
-    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{game_id}.gcg"'
-    return response
+    game = _readable_game(request, game_id)
+    try:
+        return gcg_file(request, game)
+    except RateLimitedError as error:
+        response = HttpResponse(str(error), status=429, content_type="text/plain")
+        response["Retry-After"] = str(error.retry_after)
+        return response
 
 
 @require_GET
@@ -430,6 +437,7 @@ def game_upload(request: HttpRequest) -> HttpResponse:
     """Upload a GCG record: kept as recorded, its score mistakes flagged by line."""
     form = GcgUploadForm()
     status = 200
+    quota: QuotaExceededError | None = None
     if request.method == "POST":
         form = GcgUploadForm(request.POST, request.FILES)
         if form.is_valid():
@@ -446,12 +454,18 @@ def game_upload(request: HttpRequest) -> HttpResponse:
                 form.add_error("file", error.message)
             except EventRejectedError as error:
                 form.add_error("file", error.message)
+            except QuotaExceededError as error:
+                form.add_error("file", str(error))
+                quota = error
             else:
                 note = flagged_note(record.discrepancies)
                 messages.success(request, f"Game uploaded.{note}")
                 return redirect("game-detail", game_id=result.stream.id)
-        status = 400
-    return render(request, "games/upload.html", {"form": form}, status=status)
+        status = 400 if quota is None else 429
+    response = render(request, "games/upload.html", {"form": form}, status=status)
+    if quota is not None:
+        response["Retry-After"] = str(quota.retry_after)
+    return response
 
 
 # --- the recorder -----------------------------------------------------------------

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from rules.errors import InvalidPositionError
+from rules.numbers import is_whole_number, whole_number
 
 SIZE = 15
 SQUARES = SIZE * SIZE
@@ -94,8 +95,12 @@ def parse_square(name: str) -> int:
     Raises :class:`InvalidPositionError` when the name is not a square of the board.
     """
     text = name.strip().upper()
-    if len(text) >= 2 and text[0] in COLUMNS and text[1:].isdigit():
-        row = int(text[1:])
+    if (
+        len(text) >= 2
+        and text[0] in COLUMNS
+        and is_whole_number(text[1:], max_digits=2)
+    ):
+        row = whole_number(text[1:])
         if 1 <= row <= SIZE:
             return (row - 1) * SIZE + COLUMNS.index(text[0])
     raise InvalidPositionError(f"{name!r} is not a square of the board (A1 to O15)")

@@ -319,6 +319,12 @@ class LimitExceededError(RulesError):
         self.field = field
 
 
+class TooManyNotesError(LimitExceededError):
+    """Raised when a note would take a game past the notes it may hold."""
+
+    code = "too_many_notes"
+
+
 class ReplayRequiredError(RulesError):
     """Raised when ``apply`` is given a correction (events superseded): only a replay
     of the whole stream can resolve it."""

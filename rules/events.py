@@ -21,12 +21,13 @@ import enum
 from dataclasses import dataclass
 from typing import ClassVar
 
-from rules.errors import LimitExceededError
+from rules.errors import LimitExceededError, TooManyNotesError
 from rules.ruleset import ChallengeRule, GoingOutRule, Ruleset, ScorelessRule
 from rules.tiles import ENGLISH, TileKind, TileSet
 
 __all__ = [
     "EVENT_TYPES",
+    "MAX_NOTES_PER_GAME",
     "MAX_NOTE_LENGTH",
     "MAX_PLAYER_NAME_LENGTH",
     "MAX_REASON_LENGTH",
@@ -58,6 +59,7 @@ __all__ = [
     "Visibility",
     "VisibilityChanged",
     "admit",
+    "admit_note",
 ]
 
 
@@ -351,6 +353,10 @@ class EventsSuperseded(Event):
 MAX_NOTE_LENGTH = 4000
 MAX_REASON_LENGTH = 500
 MAX_PLAYER_NAME_LENGTH = 100
+# A game's notes: one on every turn of a long game is about 50, a teaching game's
+# a few a turn; 500 is far above both. Beyond it the viewer and the GCG export of
+# one game grow without bound (a public game of 15,000 notes, issue 30).
+MAX_NOTES_PER_GAME = 500
 
 
 def admit(event: Event) -> None:
@@ -376,6 +382,17 @@ def admit(event: Event) -> None:
                 f"{len(value):,}.",
                 field,
             )
+
+
+def admit_note(notes_in_game: int) -> None:
+    """Raise TooManyNotesError when a game holding `notes_in_game` notes may take no
+    more (checked as a note is added, never on a replay)."""
+    if notes_in_game >= MAX_NOTES_PER_GAME:
+        raise TooManyNotesError(
+            f"A game may hold at most {MAX_NOTES_PER_GAME:,} notes; this one has "
+            f"{notes_in_game:,}.",
+            "text",
+        )
 
 
 EVENT_TYPES: dict[str, type[Event]] = {

@@ -29,7 +29,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.errors import FileLineError
-from rules.tournament import Player, PlayerEdited, TournamentError, TournamentState
+from rules.numbers import NumberError, whole_number
+from rules.tournament import (
+    MAX_CAREER_GAMES,
+    MAX_RATING,
+    Player,
+    PlayerEdited,
+    TournamentError,
+    TournamentState,
+)
 
 __all__ = [
     "ListedRating",
@@ -65,15 +73,21 @@ class ListedRating:
     career_games: int | None
 
 
-def _number(text: str, what: str, line: int) -> int:
-    value = text.strip()
-    if not value.isdigit():
+def _is_word(text: str) -> bool:
+    """Whether a cell holds no digit at all (a header's "rating", not a number,
+    however long or malformed, which is an error on its line)."""
+    return not any(char in "0123456789" for char in text)
+
+
+def _number(text: str, what: str, line: int, high: int) -> int:
+    try:
+        return whole_number(text, low=0, high=high)
+    except NumberError as error:
         raise RatingsListError(
             "ratings_list_syntax",
-            f"the {what} {value!r} is not a whole number of 0 or more.",
+            f"the {what} {text.strip()[:20]!r} is not {error.message}.",
             line,
-        )
-    return int(value)
+        ) from None
 
 
 def read_ratings_list(text: str) -> tuple[ListedRating, ...]:
@@ -109,7 +123,7 @@ def _rows(reader: Any) -> tuple[ListedRating, ...]:
                 line,
             )
         member_id, name, rating, games = (cell.strip() for cell in row)
-        if not rows and not seen and not rating.isdigit() and not games.isdigit():
+        if not rows and not seen and _is_word(rating) and _is_word(games):
             seen[""] = line  # a header row: its rating and games are words
             continue
         if not name:
@@ -123,7 +137,7 @@ def _rows(reader: Any) -> tuple[ListedRating, ...]:
             )
         if member_id:
             seen[member_id.casefold()] = line
-        value = _number(rating, "rating", line)
+        value = _number(rating, "rating", line, MAX_RATING)
         rows.append(
             ListedRating(
                 line=line,
@@ -131,7 +145,9 @@ def _rows(reader: Any) -> tuple[ListedRating, ...]:
                 name=name,
                 rating=value,
                 rating_text="" if rating == str(value) else rating,
-                career_games=_number(games, "career games", line) if games else None,
+                career_games=_number(games, "career games", line, MAX_CAREER_GAMES)
+                if games
+                else None,
             )
         )
     if not rows:

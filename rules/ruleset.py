@@ -19,6 +19,7 @@ from enum import StrEnum
 from typing import Any
 
 from rules.errors import InvalidRulesetError, UnknownRulesetError
+from rules.numbers import whole_number
 
 
 class ChallengeRule(StrEnum):
@@ -216,5 +217,5 @@ def _field_value(kind: object, value: str) -> Any:
             raise ValueError(value)
         return value == "true"
     if kind in ("int", int):
-        return int(value)
+        return whole_number(value)  # a NumberError is a ValueError
     return value

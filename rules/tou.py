@@ -52,6 +52,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from rules.errors import FileLineError
+from rules.numbers import whole_number
 from rules.outcome import DRAW_POINTS, LOSS_POINTS, WIN_POINTS
 from rules.ratings_list import ListedRating
 from rules.records import (
@@ -162,7 +163,7 @@ def read_tou(text: str) -> TouFile:
         )
     day, month, year, name = header.groups()
     try:
-        date = datetime.date(int(year), int(month), int(day)).isoformat()
+        date = datetime.date(*(whole_number(x) for x in (year, month, day))).isoformat()
     except ValueError:
         raise TouError("tou_date", f"{day}.{month}.{year} is not a date.", 1) from None
     divisions: list[tuple[str, int, list[TouPlayer]]] = []
@@ -214,7 +215,11 @@ def _player(line: str, number: int, position: int) -> TouPlayer:
         score, opponent = block.groups()
         try:
             blocks.append(
-                TouBlock(int(score), int(opponent.replace("+", "")), "+" in opponent)
+                TouBlock(
+                    whole_number(score),
+                    whole_number(opponent.replace("+", "")),
+                    "+" in opponent,
+                )
             )
         except ValueError:
             raise TouError(

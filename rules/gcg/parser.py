@@ -39,6 +39,7 @@ from rules.gcg.values import (
     _Kind,
     _Line,
 )
+from rules.numbers import NumberError, is_whole_number, whole_number
 from rules.ruleset import (
     Ruleset,
     ruleset_from_text,
@@ -204,7 +205,10 @@ class _Parser:
     def player(self, number: int, name: str, value: str) -> None:
         nick, *names = value.split(maxsplit=1) or [""]
         full = names[0].strip() if names else ""
-        index = int(name[len("player") :]) - 1
+        try:
+            index = whole_number(name[len("player") :], low=0, max_digits=3) - 1
+        except NumberError:
+            index = -1  # "#player１", "#player" and 5,000 digits: no player
         if not nick:
             self.problem(number, "bad_pragma", f"#{name} must give a nick and a name")
         elif index < 0:
@@ -475,8 +479,8 @@ def _parse_exchange(event: _EventText, move: str) -> _Line | None:
     line = _parse_scoreless(event, _Kind.EXCHANGE, "An exchange scores +0")
     if line is None:
         return None
-    if exchanged.isdigit():
-        count = int(exchanged)
+    if is_whole_number(exchanged):
+        count = whole_number(exchanged)
         if not 1 <= count <= _RACK_SIZE:
             event.problem(
                 "bad_exchange", f"An exchange is of 1 to 7 tiles, not {count}"

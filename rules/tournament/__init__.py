@@ -95,12 +95,14 @@ from rules.tournament.events import (
 )
 from rules.tournament.games import RecordedGame, game_ruleset, result_from_game
 from rules.tournament.limits import (
+    MAX_CAREER_GAMES,
     MAX_DIVISION_NAME_LENGTH,
     MAX_DIVISIONS,
     MAX_ID_LENGTH,
     MAX_NAME_LENGTH,
     MAX_PLAYERS,
     MAX_PLAYERS_PER_DIVISION,
+    MAX_RATING,
     MAX_REASON_LENGTH,
     admit,
     check_division_name,
@@ -124,12 +126,14 @@ from rules.tournament.state import (
 __all__ = [
     "EVENT_TYPES",
     "MAX_AWARDED_SPREAD",
+    "MAX_CAREER_GAMES",
     "MAX_DIVISIONS",
     "MAX_DIVISION_NAME_LENGTH",
     "MAX_ID_LENGTH",
     "MAX_NAME_LENGTH",
     "MAX_PLAYERS",
     "MAX_PLAYERS_PER_DIVISION",
+    "MAX_RATING",
     "MAX_REASON_LENGTH",
     "MAX_ROUNDS",
     "MAX_SCORE",

@@ -37,6 +37,11 @@ MAX_NAME_LENGTH = 200  # a tournament's, its venue's and a player's name
 MAX_DIVISION_NAME_LENGTH = 64
 MAX_ID_LENGTH = 64  # a player's id and member id
 MAX_REASON_LENGTH = 500  # an amendment's reason
+# The highest ratings on NASPA's and WESPA's lists are near 2,200; 3,500 leaves room
+# for any scale in use and keeps every rating within the projection's integer column.
+MAX_RATING = 3500
+# A lifetime of rated games: 60 years of a tournament a week is under 100,000.
+MAX_CAREER_GAMES = 100_000
 
 
 def check_division_name(name: object, field: str = "name") -> str:
@@ -115,6 +120,7 @@ def admit(state: TournamentState | None, event: object) -> None:
     elif isinstance(event, PlayerEdited):
         _check_length(event.name, "name", MAX_NAME_LENGTH, "A player's name")
         _check_length(event.member_id, "member_id", MAX_ID_LENGTH, "A member id")
+        _check_figures(event.rating, event.career_games)
     elif isinstance(event, ResultAmended):
         _check_length(event.reason, "reason", MAX_REASON_LENGTH, "A reason")
 
@@ -122,6 +128,7 @@ def admit(state: TournamentState | None, event: object) -> None:
 def _admit_player(state: TournamentState | None, event: PlayerRegistered) -> None:
     _check_length(event.name, "name", MAX_NAME_LENGTH, "A player's name")
     _check_length(event.member_id, "member_id", MAX_ID_LENGTH, "A member id")
+    _check_figures(event.rating, event.career_games)
     if isinstance(event.player_id, str):
         _check_length(event.player_id, "player_id", MAX_ID_LENGTH, "A player id")
         _check_segment(event.player_id, "player_id", "A player id")
@@ -142,3 +149,16 @@ def _admit_player(state: TournamentState | None, event: PlayerRegistered) -> Non
             "tournament may have.",
             "division",
         )
+
+
+def _check_figures(rating: object, career_games: object) -> None:
+    """A new player's or an edit's rating and career games within their ceilings
+    (their types and signs are ``apply``'s to check)."""
+    for value, field, ceiling in (
+        (rating, "rating", MAX_RATING),
+        (career_games, "career_games", MAX_CAREER_GAMES),
+    ):
+        if isinstance(value, int) and value > ceiling:
+            raise TournamentError(
+                "invalid_value", f"{field} must be at most {ceiling:,}.", field
+            )

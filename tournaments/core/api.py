@@ -22,6 +22,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games.eventstore.store import AppendResult
+from rules.numbers import NumberError, whole_number
 from tournaments.core import access
 from tournaments.core.aggregate import TournamentAggregate, tournament_state
 from tournaments.core.errors import TournamentNotFoundError
@@ -69,11 +70,12 @@ def after_round_param(request: Request, rounds: int) -> int | None:
     after_round = request.query_params.get("after_round")
     if after_round is None:
         return None
-    if not after_round.isdigit() or not 0 <= int(after_round) <= rounds:
+    try:
+        return whole_number(after_round, low=0, high=rounds)
+    except NumberError:
         raise ValidationError(
             {"after_round": [f"Give a round from 0 (before round 1) to {rounds}."]}
-        )
-    return int(after_round)
+        ) from None
 
 
 def division_param(

@@ -24,6 +24,7 @@ from games.models import GameProjection
 from games.refusals import show_refusal
 from rules import tournament as rt
 from rules.errors import RulesError
+from rules.numbers import NumberError, whole_number
 from tournaments.core import access
 from tournaments.core import aggregate as core_aggregate
 from tournaments.models import Tournament
@@ -147,8 +148,10 @@ GAMES_PER_PAGE = 200
 
 def page_number(request: HttpRequest) -> int:
     """The ?page= asked for; 1 when absent or not a page number."""
-    value = request.GET.get("page", "")
-    return int(value) if value.isdigit() and len(value) < 7 and value != "0" else 1
+    try:
+        return whole_number(request.GET.get("page", ""), low=1, max_digits=6)
+    except NumberError:
+        return 1
 
 
 def page_of(items: Any, per_page: int, number: int) -> Any:

@@ -8,6 +8,7 @@ from django import forms
 
 from rules import tournament as rt
 from rules.division_rules import DEFAULT_GIBSON_SPREAD, PairingOptions
+from rules.numbers import is_whole_number, whole_number
 from tournaments.core.forms import number_input
 from tournaments.pairing import serializers
 from tournaments.setup.forms import METHOD_CHOICES
@@ -98,16 +99,18 @@ class PairingRulesForm(forms.Form):
             words = raw.split()
             if not words:
                 continue
-            if len(words) != 2 or not all(w.isdigit() for w in words):
+            if len(words) != 2 or not all(is_whole_number(w) for w in words):
                 raise forms.ValidationError(
                     f'Line {number}: write "player-number board", e.g. "12 1".'
                 )
-            player = self.roster.get(int(words[0]))
+            player = self.roster.get(whole_number(words[0]))
             if player is None:
                 raise forms.ValidationError(
                     f"Line {number}: no player number {words[0]}."
                 )
-            pins.append({"player_id": player.player_id, "board": int(words[1])})
+            pins.append(
+                {"player_id": player.player_id, "board": whole_number(words[1])}
+            )
         return pins
 
     def document(self) -> dict[str, Any] | None:
@@ -168,20 +171,24 @@ class PairForm(forms.Form):
             parts = raw.replace(",", " ").split()
             if not parts:
                 continue
-            if parts[0].lower() == "bye" and len(parts) == 2 and parts[1].isdigit():
-                player = self.roster.get(int(parts[1]))
+            if (
+                parts[0].lower() == "bye"
+                and len(parts) == 2
+                and is_whole_number(parts[1])
+            ):
+                player = self.roster.get(whole_number(parts[1]))
                 if player is None:
                     problems.append(f"Line {number}: no player number {parts[1]}.")
                 else:
                     byes.append(player.player_id)
                 continue
-            if len(parts) != 3 or not all(part.isdigit() for part in parts):
+            if len(parts) != 3 or not all(is_whole_number(part) for part in parts):
                 problems.append(
                     f"Line {number} ({raw.strip()!r}): write "
                     '"board first second" or "bye N".'
                 )
                 continue
-            board, first, second = (int(part) for part in parts)
+            board, first, second = (whole_number(part) for part in parts)
             unknown = [n for n in (first, second) if n not in self.roster]
             if unknown:
                 problems.append(f"Line {number}: no player number {unknown[0]}.")

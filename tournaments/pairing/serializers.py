@@ -112,6 +112,16 @@ class FixedBoardField(StrictSerializer):
     player_id = serializers.CharField(max_length=64)
     board = serializers.IntegerField(min_value=1, max_value=1000)
 
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        # DRF hands a partial PATCH's `partial` down to the list's items, which
+        # would let a pin through without its board or player: a pin is whole.
+        missing = [name for name in ("player_id", "board") if name not in attrs]
+        if missing:
+            raise serializers.ValidationError(
+                {name: ["This field is required."] for name in missing}
+            )
+        return attrs
+
 
 class PairingRulesFields(StrictSerializer):
     max_repeats = serializers.IntegerField(

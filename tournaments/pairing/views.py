@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
+from rules.numbers import NumberError, whole_number
 from tournaments.core import access
 from tournaments.core.pages import (
     board_games,
@@ -155,8 +156,10 @@ def manage_pair(
                 + f"?round={data['round']}"
             )
         status = 400
-    shown = request.GET.get("round", "")
-    shown_round = int(shown) if shown.isdigit() else paired
+    try:
+        shown_round = whole_number(request.GET.get("round", ""), low=0)
+    except NumberError:
+        shown_round = paired
     return render(
         request,
         "tournaments/manage/pair.html",

@@ -10,6 +10,7 @@ from typing import Any
 from django import forms
 
 from rules import tournament as rt
+from rules.numbers import is_whole_number, whole_number
 from tournaments.core.uploads import (
     MAX_LIST_BYTES,
     UploadTooLargeError,
@@ -43,7 +44,7 @@ def parse_player_list(
             (
                 index
                 for index, part in enumerate(parts)
-                if index > 0 and part.group().lstrip("-").isdigit()
+                if index > 0 and is_whole_number(part.group(), signed=True)
             ),
             None,
         )
@@ -54,7 +55,7 @@ def parse_player_list(
             )
             continue
         rest = [part.group() for part in parts[rating_at + 1 :]]
-        if len(rest) > 2 or (len(rest) == 2 and not rest[1].isdigit()):
+        if len(rest) > 2 or (len(rest) == 2 and not is_whole_number(rest[1])):
             problems.append(
                 f"Line {number} ({line!r}): after the rating only a member id and "
                 "the career games (a whole number) may follow."
@@ -62,8 +63,8 @@ def parse_player_list(
             continue
         name = line[: parts[rating_at].start()].rstrip(" \t,")
         member = rest[0] if rest and rest[0] != "-" else ""
-        career = int(rest[1]) if len(rest) == 2 else None
-        entries.append((name, int(parts[rating_at].group()), member, career))
+        career = whole_number(rest[1]) if len(rest) == 2 else None
+        entries.append((name, whole_number(parts[rating_at].group()), member, career))
     if not entries and not problems:
         problems.append("The list is empty: one player per line.")
     return entries, problems

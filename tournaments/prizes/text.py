@@ -34,6 +34,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from rules.division_rules import PrizeKind, PrizeTable
+from rules.numbers import NumberError, whole_number
 
 _KINDS = {kind.value: kind.value for kind in PrizeKind}
 
@@ -91,9 +92,20 @@ def _class(words: list[str], number: int) -> dict[str, Any]:
     low, high = band.groups()
     return {
         "name": words[1],
-        "lowest": int(low) if low else None,
-        "highest": int(high) if high else None,
+        "lowest": _whole(low, number, "a rating") if low else None,
+        "highest": _whole(high, number, "a rating") if high else None,
     }
+
+
+def _whole(text: str, number: int, what: str) -> int:
+    """A number of the table (a place, a rating, a round), 1 to 6 digits: the
+    serializer's bounds then say what range it must lie in."""
+    try:
+        return whole_number(text, low=0, max_digits=6)
+    except NumberError:
+        raise PrizeTableError(
+            f"Line {number}: {text[:20]!r} is not {what} (a whole number)."
+        ) from None
 
 
 def _prize(words: list[str], number: int) -> dict[str, Any]:
@@ -109,8 +121,8 @@ def _prize(words: list[str], number: int) -> dict[str, Any]:
         raise PrizeTableError(
             f'Line {number}: write "{kind} [place] amount", e.g. "{kind} 1 100".'
         )
-    place = figures[0] if len(figures) == 2 else "1"
-    if not place.isdigit() or int(place) < 1:
+    place = _whole(figures[0], number, "a place") if len(figures) == 2 else 1
+    if place < 1:
         raise PrizeTableError(f"Line {number}: the place must be 1 or more.")
     try:
         amount = Decimal(figures[-1])
@@ -118,7 +130,7 @@ def _prize(words: list[str], number: int) -> dict[str, Any]:
         raise PrizeTableError(
             f"Line {number}: {figures[-1]!r} is not an amount (e.g. 150 or 37.50)."
         ) from None
-    prize: dict[str, Any] = {"kind": kind, "place": int(place), "amount": str(amount)}
+    prize: dict[str, Any] = {"kind": kind, "place": place, "amount": str(amount)}
     for option in options:
         prize.update(_option(option, number))
     return prize
@@ -140,8 +152,8 @@ def _option(option: str, number: int) -> dict[str, Any]:
             raise PrizeTableError(f'Line {number}: write rounds as "rounds=1-7".')
         first, last = rounds.groups()
         return {
-            "first_round": int(first) if first else None,
-            "last_round": int(last) if last else None,
+            "first_round": _whole(first, number, "a round") if first else None,
+            "last_round": _whole(last, number, "a round") if last else None,
         }
     return {name: value}
 

@@ -24,7 +24,7 @@ import csv
 import dataclasses
 import datetime
 import io
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 from uuid import UUID
 
@@ -52,6 +52,8 @@ from rest_framework.views import APIView
 
 from config.filters import UtcDateTimeFilter
 from config.parsers import BoundedJSONParser
+from games.ratelimit import limit_anonymous
+from games.readcache import cached_body
 from rules.submissions import spreadsheet_text
 from tournaments.core import serializers as core_serializers
 from tournaments.core.api import command_response, get_tournament, upload_text
@@ -135,8 +137,28 @@ def csv_response(
     return response
 
 
-def attachment(body: bytes, content_type: str, filename: str) -> HttpResponse:
-    response = HttpResponse(body, content_type=content_type)
+def cached_file(
+    request: Request,
+    tournament: Tournament,
+    parts: tuple[object, ...],
+    build: Callable[[], bytes],
+    content_type: str,
+    filename: str,
+) -> HttpResponse:
+    """A tournament's file, built once per version of its stream (a national's
+    files read every result), an anonymous address's builds rate-limited."""
+
+    def counted() -> bytes:
+        limit_anonymous(request)
+        return build()
+
+    response = cached_body(
+        request,
+        ("export", tournament.pk, *parts),
+        tournament.version,
+        counted,
+        content_type=content_type,
+    )
     response["Content-Disposition"] = content_disposition_header(True, filename)
     return response
 
@@ -387,14 +409,22 @@ class NaspaTExportApi(APIView):
         division = data.validated_data.get("division")
         if division is not None and division not in tournament.divisions:
             raise ValidationError({"division": [f"No division {division!r}."]})
-        text = estimates.naspa_t_text(
-            estimates.tournament_record(tournament_id),
-            None if division is None else [division],
-            firsts=data.validated_data["firsts"],
-        )
+        firsts = data.validated_data["firsts"]
+
+        def build() -> bytes:
+            text = estimates.naspa_t_text(
+                estimates.tournament_record(tournament_id),
+                None if division is None else [division],
+                firsts=firsts,
+            )
+            return text.encode("utf-8")
+
         suffix = f"-{slugify(division) or 'division'}.t" if division else ".t"
-        return attachment(
-            text.encode("utf-8"),
+        return cached_file(
+            request,
+            tournament,
+            ("naspa.t", division, firsts),
+            build,
             "text/plain; charset=utf-8",
             _filename(tournament, suffix),
         )
@@ -412,9 +442,13 @@ class TouExportApi(APIView):
     )
     def get(self, request: Request, tournament_id: UUID) -> HttpResponse:
         tournament = get_tournament(request, tournament_id)
-        text = estimates.tou_text(estimates.tournament_record(tournament_id))
-        return attachment(
-            text.encode("ascii"),
+        return cached_file(
+            request,
+            tournament,
+            ("tou",),
+            lambda: estimates.tou_text(
+                estimates.tournament_record(tournament_id)
+            ).encode("ascii"),
             "text/plain; charset=us-ascii",
             _filename(tournament, ".TOU"),
         )
@@ -432,9 +466,13 @@ class AbspCsvExportApi(APIView):
     )
     def get(self, request: Request, tournament_id: UUID) -> HttpResponse:
         tournament = get_tournament(request, tournament_id)
-        text = estimates.absp_csv_text(estimates.tournament_record(tournament_id))
-        return attachment(
-            text.encode("utf-8"),
+        return cached_file(
+            request,
+            tournament,
+            ("absp.csv",),
+            lambda: estimates.absp_csv_text(
+                estimates.tournament_record(tournament_id)
+            ).encode("utf-8"),
             "text/csv; charset=utf-8",
             _filename(tournament, "-absp.csv"),
         )

@@ -23,6 +23,7 @@ from django.views.decorators.http import (
 )
 
 from games.readcache import cached_file
+from rules.numbers import NumberError, whole_number
 from rules.ratings import RatingsError
 from rules.tourneyjs import NewtNote
 from tournaments.core import access, headers
@@ -56,9 +57,10 @@ def tournament_ratings(request: HttpRequest, tournament_id: uuid.UUID) -> HttpRe
     if division not in tournament.divisions:
         raise Http404(f"No division {division!r}.")
     round_text = request.GET.get("round", "")
-    if round_text and not round_text.isdigit():
-        raise Http404(f"No round {round_text!r}.")
-    after_round = int(round_text) if round_text else None
+    try:
+        after_round = whole_number(round_text, low=0) if round_text else None
+    except NumberError:
+        raise Http404(f"No round {round_text[:20]!r}.") from None
     players = Player.objects.filter(
         tournament=tournament, division=division
     ).select_related("tournament")

@@ -20,6 +20,7 @@ from games import services as game_services
 from games.eventstore.errors import EventRejectedError
 from games.eventstore.store import AppendResult
 from games.models import GameProjection
+from games.quotas import QuotaExceededError
 from games.readcache import cached_page
 from games.refusals import show_gcg_problems
 from games.views import flagged_note
@@ -537,13 +538,17 @@ def manage_board_record(
         return redirect("game-record", game_id=existing.game_id)
     # The racks of a game recorded from score slips are unknown: starting it as a
     # GCG record of the players only records them so (draws of unknown tiles).
-    result, _ = game_services.game_import_gcg(
-        text=_game_header(first, second),
-        user=request.user,
-        context=_game_context(
-            tournament, division, round_, board, [first.player_id, second.player_id]
-        ),
-    )
+    try:
+        result, _ = game_services.game_import_gcg(
+            text=_game_header(first, second),
+            user=request.user,
+            context=_game_context(
+                tournament, division, round_, board, [first.player_id, second.player_id]
+            ),
+        )
+    except QuotaExceededError as error:
+        messages.error(request, str(error))
+        return redirect("manage-results", tournament_id, division, round_)
     return redirect("game-record", game_id=result.stream.id)
 
 
@@ -564,6 +569,7 @@ def manage_board_gcg(
     assert second is not None
     form = BoardGcgForm(first=first, second=second)
     status = 200
+    quota: QuotaExceededError | None = None
     if request.method == "POST":
         form = BoardGcgForm(request.POST, request.FILES, first=first, second=second)
         if form.is_valid():
@@ -580,13 +586,16 @@ def manage_board_gcg(
                 show_gcg_problems(form, error)
             except (RulesError, EventRejectedError) as error:
                 form.add_error("file", error.message)
+            except QuotaExceededError as error:
+                form.add_error("file", str(error))
+                quota = error
             else:
                 messages.success(
                     request, "Game uploaded." + flagged_note(record.discrepancies)
                 )
                 return redirect("game-detail", game_id=result.stream.id)
-        status = 400
-    return render(
+        status = 400 if quota is None else 429
+    response = render(
         request,
         "tournaments/manage/board_gcg.html",
         {
@@ -600,6 +609,9 @@ def manage_board_gcg(
         },
         status=status,
     )
+    if quota is not None:
+        response["Retry-After"] = str(quota.retry_after)
+    return response
 
 
 @login_required

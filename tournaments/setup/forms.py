@@ -10,6 +10,7 @@ from django import forms
 
 from rules import tournament as rt
 from rules.errors import RulesError
+from rules.numbers import NumberError, whole_number
 from rules.ruleset import ChallengeRule
 from rules.tilesets import TILE_SETS
 from tournaments.core.events import MAX_RACK_DELAY_MINUTES
@@ -161,11 +162,12 @@ class TournamentCreateForm(forms.Form):
 
     def clean_spread_caps(self) -> list[int]:
         words = self.cleaned_data["spread_caps"].replace(",", " ").split()
-        if not all(word.isdigit() and int(word) > 0 for word in words):
+        try:
+            return [whole_number(word, low=1) for word in words]
+        except NumberError:
             raise forms.ValidationError(
                 "Write whole numbers of 1 or more, one per round, e.g. 200 700 300."
-            )
-        return [int(word) for word in words]
+            ) from None
 
     def clean_divisions(self) -> list[str]:
         names = [name.strip() for name in self.cleaned_data["divisions"].split(",")]

@@ -133,7 +133,7 @@ class Command(BaseCommand):
             raise CommandError("1 of 1 file(s) not imported") from None
         try:
             result, record = services.game_import_gcg(
-                text=data, user=user, rules_name=rules, context=context
+                text=data, user=user, rules_name=rules, context=context, counted=False
             )
         except GcgError as error:
             self._report_rejected(str(path), error.problems)

@@ -30,6 +30,7 @@ from games.eventstore.rebuild import (
 )
 from games.eventstore.store import event_count
 from games.eventstore.streams import stream_types
+from rules.numbers import whole_number
 
 
 class Command(BaseCommand):
@@ -106,8 +107,8 @@ class Command(BaseCommand):
 
     def _partition(self, names: list[str] | None, text: str) -> None:
         try:
-            index, count = (int(part) for part in text.split("/"))
-        except ValueError:
+            index, count = (whole_number(part, low=0) for part in text.split("/"))
+        except ValueError:  # a NumberError, or not two parts
             raise CommandError("--partition takes K/N, e.g. 0/2") from None
         if not 0 <= index < count:
             raise CommandError("--partition K/N needs 0 <= K < N")
