@@ -84,9 +84,20 @@ class _Scope:
             elif isinstance(event, rt.RoundPaired):
                 scope.touch(event.division, event.round)
             elif isinstance(
-                event, (rt.ResultRecorded, rt.ResultAmended, rt.UnpairedRoundRecorded)
+                event,
+                (
+                    rt.ResultRecorded,
+                    rt.ResultAmended,
+                    rt.UnpairedRoundRecorded,
+                    rt.RoundAwarded,
+                    rt.TieWinRecorded,
+                ),
             ):
-                player_id = getattr(event, "player_a", None) or event.player_id
+                player_id = (
+                    event.winner
+                    if isinstance(event, rt.TieWinRecorded)
+                    else getattr(event, "player_a", None) or event.player_id
+                )
                 scope.touch(rules.players[player_id].division, event.round)
             elif isinstance(event, rt.ForfeitRecorded):
                 scope.touch(rules.players[event.absentee].division, event.round)

@@ -513,14 +513,14 @@ class TouImportApi(APIView):
 
     @extend_schema(
         request={"multipart/form-data": ratings_serializers.TouImportInput},
-        responses={201: core_serializers.CommandOutput},
+        responses={201: ratings_serializers.TouImportOutput},
     )
     def post(self, request: Request, tournament_id: UUID) -> Response:
         get_tournament(request, tournament_id)
         data = ratings_serializers.TouImportInput(data=request.data)
         data.is_valid(raise_exception=True)
         ratings_list = data.validated_data.get("ratings_list")
-        result = imports.tou_import(
+        imported = imports.tou_import(
             tournament_id=tournament_id,
             text=upload_text(
                 data.validated_data["file"], MAX_T_FILE_BYTES, "file", "A .TOU file"
@@ -535,7 +535,10 @@ class TouImportApi(APIView):
             user=request.user,
             expected_version=data.validated_data.get("expected_version"),
         )
-        return command_response(result)
+        response = command_response(imported.result)
+        # The import's report: what was odd in the file and how it is kept.
+        response.data["notes"] = list(imported.notes)
+        return response
 
 
 class RatingsListImportApi(APIView):

@@ -216,6 +216,15 @@ def _created(
     )
 
 
+@dataclass(frozen=True, slots=True)
+class FileImport:
+    """An import's append and its report: what was odd in the file and how it is
+    kept (each a line to show the director)."""
+
+    result: AppendResult
+    notes: tuple[str, ...]
+
+
 def tou_import(
     *,
     tournament_id: uuid.UUID,
@@ -223,14 +232,16 @@ def tou_import(
     user: Any,
     ratings_list: str | None = None,
     expected_version: int | None = None,
-) -> AppendResult:
+) -> FileImport:
     """Register, pair and score every division of a ``.TOU`` file, in one append
     (a division the tournament lacks is added). A ``.TOU`` has no ratings: with
     ``ratings_list`` (a ratings body's list) the players are registered with its
     membership ids, ratings and career games, matched by name (transliterated).
 
     Raises TouError or RatingsListError (a line named) for a file that cannot be
-    read, and EventRejectedError, naming the line, when the rules refuse it.
+    read, and EventRejectedError, naming the line, when the rules refuse it. The
+    report's notes list what is odd in the file (``rules.tou.TouNote``): read as
+    the WESPA programs read it and kept, never refused for it.
     """
     _, state = tournament_state(tournament_id)
     assert state.rules is not None
@@ -255,11 +266,16 @@ def tou_import(
             tou_file,
             existing_divisions=state.rules.divisions,
             player_ids=ids,
-            forfeit_spread=state.rules.settings.forfeit_spread,
+            bye_spread=state.rules.settings.bye_spread,
             listed=listed,
         )
     ]
-    return _append_naming_lines(tournament_id, events, user, expected_version)
+    result = _append_naming_lines(tournament_id, events, user, expected_version)
+    notes = tuple(
+        f"line {note.line}: {note.message}" if note.line else note.message
+        for note in tou_file.notes
+    )
+    return FileImport(result, notes)
 
 
 def ratings_list_import(

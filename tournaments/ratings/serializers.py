@@ -9,7 +9,11 @@ from rest_framework import serializers
 
 from games.serializer_base import StrictSerializer
 from rules import tournament as rt
-from tournaments.core.serializers import ExpectedVersionMixin, division_field
+from tournaments.core.serializers import (
+    CommandOutput,
+    ExpectedVersionMixin,
+    division_field,
+)
 from tournaments.ratings.estimates import GameKind
 from tournaments.results.serializers import KINDS
 from tournaments.setup.serializers import TournamentOutput
@@ -258,6 +262,15 @@ class TshEventImportOutput(serializers.Serializer):
     divisions = serializers.ListField(child=serializers.CharField())
     not_taken = NotTakenOutput(
         many=True, help_text="config.tsh lines this system has no setting for."
+    )
+
+
+class TouImportOutput(CommandOutput):
+    notes = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="What is odd in the file (a half-bye, a win at equal scores, a "
+        "wide name, rounds not in their columns...) and how it is kept: read as the "
+        "WESPA programs read it, never refused for it.",
     )
 
 
