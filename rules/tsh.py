@@ -94,6 +94,7 @@ __all__ = [
     "TshError",
     "read_config",
     "read_t",
+    "t_notes",
     "t_to_events",
     "write_t",
 ]
@@ -351,12 +352,16 @@ def t_to_events(
         for index, player in enumerate(players)
     ]
     limit = rounds if rounds is not None else MAX_ROUNDS
+    off_from: dict[int, int] = {}
     for index, player in enumerate(players):
         off = _off_from(player)
         if off is not None and off[0] <= limit:
             events.append(PlayerWithdrawn(ids[index], off[0], policy=off[1]))
+            off_from[player.number] = off[0]
     for round_ in range(1, tfile.rounds + 1):
-        events.extend(_round_events(players, ids, division, round_, bye_spread))
+        events.extend(
+            _round_events(players, ids, division, round_, bye_spread, off_from)
+        )
     return events
 
 
@@ -394,6 +399,7 @@ def _round_events(
     division: str,
     round_: int,
     bye_spread: int,
+    off_from: dict[int, int],
 ) -> list[Event]:
     games: list[tuple[TPlayer, TPlayer]] = []
     byes: list[str] = []
@@ -403,6 +409,16 @@ def _round_events(
             continue
         opponent_number = player.opponents[round_ - 1]
         score = player.scores[round_ - 1] if len(player.scores) >= round_ else None
+        off = off_from.get(player.number, MAX_ROUNDS + 1) <= round_
+        if opponent_number == 0 and off:
+            # An ``off`` player's round: tsh gives them its score as a bye-like
+            # credit (``off 50``: +50 each round), kept as that credit; a bye of
+            # the pairing would pair a withdrawn player.
+            if score is not None:
+                credits.append(
+                    UnpairedRoundRecorded(round_, ids[player.number - 1], score)
+                )
+            continue
         if opponent_number == 0:
             if score is None or score == bye_spread:
                 byes.append(ids[player.number - 1])
@@ -415,6 +431,7 @@ def _round_events(
         if player.number < opponent.number:
             games.append((player, opponent))
     if not games and not byes:
+        # Only credits (or nothing): no pairing can hold them.
         raise TshError(
             "tsh_empty_round",
             f"round {round_} has no game and no bye: nothing to pair.",
@@ -508,6 +525,7 @@ def write_t(division_record: DivisionRecord, *, firsts: bool = False) -> str:
     (``tsh_unwritable_name``, ``tsh_incomplete_round``, ``tsh_player_numbers``).
     """
     lines = []
+    blank = _unscored_games(division_record)
     for position, player in enumerate(division_record.players, start=1):
         if player.number != position:
             raise TshError(
@@ -516,8 +534,39 @@ def write_t(division_record: DivisionRecord, *, firsts: bool = False) -> str:
                 f" number {player.number} at position {position}.",
             )
         _check_name(player.name)
-        lines.append(_player_line(player, firsts))
+        lines.append(_player_line(player, firsts, blank))
     return "".join(f"{line}\n" for line in lines)
+
+
+def t_notes(division_record: DivisionRecord) -> tuple[str, ...]:
+    """What a ``.t`` of the division cannot say as the system holds it, one line
+    each for the export's notes: a tie won on the scores before the end-of-game
+    adjustments (a ``.t`` holds final scores only, so tsh and NASPA read it as the
+    draw its scores spell), and a game without a result written as an empty
+    round (``_unscored_games``)."""
+    notes = []
+    names = {player.number: player.name for player in division_record.players}
+    for player in division_record.players:
+        for entry in player.rounds:
+            if (
+                entry.kind is EntryKind.GAME
+                and entry.result == 1.0
+                and entry.own_score is not None
+                and entry.own_score == entry.opponent_score
+            ):
+                notes.append(
+                    f"round {entry.round}: {player.name} beat"
+                    f" {names.get(entry.opponent or 0, '?')} on a tie,"
+                    f" {entry.own_score}-{entry.opponent_score}, decided by the scores"
+                    " before the end-of-game adjustments; a .t holds the final"
+                    " scores only, so tsh and NASPA read it as a draw"
+                )
+    for number, round_ in sorted(_unscored_games(division_record)):
+        notes.append(
+            f"round {round_}: {names.get(number, '?')}'s game has no result but a"
+            " later round has one; written as an empty round (0 and 0)"
+        )
+    return tuple(notes)
 
 
 def _check_name(name: str) -> None:
@@ -550,9 +599,11 @@ class _Line:
     boards: list[int] = field(default_factory=list)
 
 
-def _columns(player: PlayerRecord) -> _Line:
+def _columns(player: PlayerRecord, blank: set[tuple[int, int]]) -> _Line:
     line = _Line()
     for entry in _written_rounds(player.rounds):
+        if (player.number, entry.round) in blank:
+            entry = RoundEntry(entry.round, EntryKind.UNPLAYED, board=entry.board)
         game = entry.kind is EntryKind.GAME
         line.opponents.append((entry.opponent or 0) if game else 0)
         line.p12.append({True: 1, False: 2, None: 0}[entry.went_first] if game else 0)
@@ -576,21 +627,38 @@ def _written_rounds(rounds: Sequence[RoundEntry]) -> Sequence[RoundEntry]:
 
 
 def _cut_at_missing_result(player: PlayerRecord, line: _Line) -> None:
-    if None not in line.scores:
-        return
-    cut = line.scores.index(None)
-    later = [score for score in line.scores[cut:] if score is not None]
-    if later:
-        raise TshError(
-            "tsh_incomplete_round",
-            f"{player.name} has no result in round {cut + 1} but has one in a later"
-            f" round; enter round {cut + 1} first.",
-        )
-    line.scores = line.scores[:cut]
+    """End the scores at the first game without a result (the round is being
+    played); ``_unscored_games`` has already blanked those followed by a result."""
+    if None in line.scores:
+        line.scores = line.scores[: line.scores.index(None)]
 
 
-def _player_line(player: PlayerRecord, firsts: bool) -> str:
-    line = _columns(player)
+def _unscored_games(division: DivisionRecord) -> set[tuple[int, int]]:
+    """(player number, round) of each game without a result that either player
+    has a later result after (a late entry paired in a round they never played):
+    tsh cannot write a score after a missing one, so both lines write the round
+    as tsh holds a round without anything in it, opponent 0 and score 0, which
+    counts as the unscored game does: neither a win nor a loss."""
+    blank: set[tuple[int, int]] = set()
+    for player in division.players:
+        scored = [e.round for e in player.rounds if e.own_score is not None]
+        last = max(scored, default=0)
+        for entry in player.rounds:
+            if (
+                entry.kind is EntryKind.GAME
+                and entry.own_score is None
+                and entry.round < last
+            ):
+                blank.add((player.number, entry.round))
+                if entry.opponent is not None:
+                    blank.add((entry.opponent, entry.round))
+    return blank
+
+
+def _player_line(
+    player: PlayerRecord, firsts: bool, blank: set[tuple[int, int]]
+) -> str:
+    line = _columns(player, blank)
     head = " ".join(
         [
             player.name,

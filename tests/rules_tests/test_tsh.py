@@ -245,15 +245,17 @@ def test_write_t_refuses_names_it_cannot_write_unambiguously(name):
     assert caught.value.code == "tsh_unwritable_name"
 
 
-def test_write_t_refuses_gaps_in_results_and_in_numbering():
-    """A result after an unscored round, or numbers out of line order, are refused."""
+def test_write_t_writes_a_gap_in_results_as_an_empty_round_and_refuses_numbering():
+    """A game without a result before a round with one is written as tsh holds an
+    empty round (0 and 0: it counts as the unscored game does); numbers out of
+    line order are refused."""
     rounds = (
         RoundEntry(1, EntryKind.GAME, opponent=2),
         RoundEntry(2, EntryKind.BYE, own_score=50, result=1.0),
     )
-    with pytest.raises(TshError) as caught:
-        write_t(_record(PlayerRecord(1, "Ann", 1500, rounds)))
-    assert caught.value.code == "tsh_incomplete_round"
+    assert write_t(_record(PlayerRecord(1, "Ann", 1500, rounds))) == (
+        "Ann 1500 0 0; 0 50\n"
+    )
     with pytest.raises(TshError) as caught:
         write_t(_record(PlayerRecord(2, "Ann", 1500, ())))
     assert caught.value.code == "tsh_player_numbers"

@@ -29,6 +29,7 @@ from rules.tsh import (
     TshError,
     read_config,
     read_t,
+    t_notes,
     t_to_events,
     write_t,
 )
@@ -389,3 +390,102 @@ def test_tsh_standings_equal_a_from_scratch_recomputation(division, cap):
             for row in standings(state, "A", after_round=after)
         ]
         assert got == _tsh_standings(lines, after, cap)
+
+
+def test_an_off_player_given_byes_keeps_them():
+    """``off 50``: tsh gives the withdrawn player +50 in each round from the one
+    they went off (as it does with ``off -50`` for a forfeit). Kept as those
+    credits (two wins of 50), not refused as a bye for a withdrawn player, and
+    the file reads back the same."""
+    text = (
+        "Alpha, Ann 1500 2 3 2; 400 420 380\n"
+        "Beta, Bo 1700 1 0 1; 390 -50 400\n"
+        "Gamma, Cy 1600 0 1 0; 50 300 50\n"
+        "Delta, Di 1800 0 0 0; 50 50 50; off 50\n"
+    )
+    state = imported(text, rounds=3)
+    assert state.players["A-4"].withdrawn
+    assert table(state, 3)[-1] == ("Delta, Di", None, "3-0", 150)
+    assert round_trip(text) == text
+
+
+def _late_entry_state():
+    """Round 1: Ann-Bo 400-350; the late Di registered and paired with Cy in
+    round 2, a game never played (no result), while round 3 is played."""
+    from rules.tournament import (
+        Board,
+        DivisionAdded,
+        PlayerRegistered,
+        ResultRecorded,
+        RoundPaired,
+        TournamentCreated,
+        replay,
+    )
+
+    names = ("Alpha, Ann", "Beta, Bo", "Gamma, Cy")
+    return replay(
+        [
+            TournamentCreated(
+                name="T", start_date="2026-01-01", end_date="2026-01-01", rounds=3
+            ),
+            DivisionAdded("A"),
+            *(PlayerRegistered(f"p{i}", "A", n, 1500) for i, n in enumerate(names)),
+            RoundPaired("A", 1, (Board(1, "p0", "p1"),), ("p2",)),
+            ResultRecorded(1, "p0", "p1", 400, 350),
+            PlayerRegistered("p3", "A", "Delta, Di", 1500),
+            RoundPaired("A", 2, (Board(1, "p0", "p1"), Board(2, "p2", "p3"))),
+            ResultRecorded(2, "p0", "p1", 380, 390),
+            RoundPaired("A", 3, (Board(1, "p0", "p3"), Board(2, "p1", "p2"))),
+            ResultRecorded(3, "p0", "p3", 410, 300),
+            ResultRecorded(3, "p1", "p2", 360, 370),
+        ]
+    )
+
+
+def test_a_late_entrys_unplayed_game_is_written_as_tsh_holds_an_empty_round():
+    """Di's round 1 (before her entry) and her unplayed round-2 game are 0 and 0,
+    on Cy's line too; the export says so, and it reads back to the same
+    standings."""
+    state = _late_entry_state()
+    division = tournament_to_records(state).divisions[0]
+    text = write_t(division)
+    assert text.splitlines()[2:] == [
+        "Gamma, Cy 1500 0 0 2; 50 0 370",
+        "Delta, Di 1500 0 0 1; 0 0 300",
+    ]
+    assert any("Delta, Di's game has no result" in n for n in t_notes(division))
+    back = imported(text, rounds=3)
+    assert sorted((r[0], r[2], r[3]) for r in table(back, 3)) == sorted(
+        (r[0], r[2], r[3]) for r in table(state, 3)
+    )
+
+
+def test_a_tie_won_on_the_tie_break_is_noted_as_a_draw_in_a_t():
+    from rules.tournament import (
+        Board,
+        DivisionAdded,
+        PlayerRegistered,
+        ResultRecorded,
+        RoundPaired,
+        TournamentCreated,
+        replay,
+    )
+
+    state = replay(
+        [
+            TournamentCreated(
+                name="T", start_date="2026-01-01", end_date="2026-01-01", rounds=1
+            ),
+            DivisionAdded("A"),
+            PlayerRegistered("p0", "A", "Alpha, Ann", 1500),
+            PlayerRegistered("p1", "A", "Beta, Bo", 1500),
+            RoundPaired("A", 1, (Board(1, "p0", "p1"),)),
+            ResultRecorded(1, "p0", "p1", 400, 400, 398, 401),
+        ]
+    )
+    notes = t_notes(tournament_to_records(state).divisions[0])
+    assert notes == (
+        "round 1: Beta, Bo beat Alpha, Ann on a tie, 400-400, decided by the"
+        " scores before the end-of-game adjustments; a .t holds the final scores"
+        " only, so tsh and NASPA read it as a draw",
+    )
