@@ -49,9 +49,12 @@ of tsh's ranking from then on either way). A tie in a ``.t`` file has no
 pre-adjustment scores: it is imported as a draw (the pre-adjustment scores are
 recorded equal to the finals), as tsh scores it.
 
-``config.tsh`` (``read_config``) gives the divisions and their files, and the settings
-this system has: ``max_rounds``, ``spread_cap`` (a number or a list, one per round),
-``bye_spread``, ``rating_system``; every other line (``gibson``, prizes, ...) is
+``config.tsh`` (``read_config``) gives the divisions and their files, the settings
+this system has (``CONFIG_KEYS``: the event's name and date, ``max_rounds`` and
+``max_div_rounds``, ``spread_cap`` (a number or a list, one per round),
+``bye_spread``, ``rating_system``, ``gibson`` and ``prize_bands``, a value or a
+perl hash by division), the ``prize`` lines paid in money as each division's
+prizes; every other line (``autopair``: this system has no round schedule) is
 listed, with its number, as not taken.
 
 Usage::
@@ -68,6 +71,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
+from rules.division_rules import Prize, PrizeKind
 from rules.records import DivisionRecord, EntryKind, PlayerRecord, RoundEntry
 from rules.tournament import (
     MAX_ROUNDS,
@@ -92,6 +96,7 @@ __all__ = [
     "TPlayer",
     "TshConfig",
     "TshError",
+    "by_division",
     "read_config",
     "read_t",
     "t_notes",
@@ -738,17 +743,39 @@ def _off_value(player: PlayerRecord, source: str | None) -> str:
 
 @dataclass(frozen=True, slots=True)
 class TshConfig:
-    """What a ``config.tsh`` sets up: the divisions (name, file) and the settings
-    this system takes, and the lines it does not (number, text)."""
+    """What a ``config.tsh`` sets up: the divisions (name, file), the settings
+    this system takes (``CONFIG_KEYS``), each division's prizes from its
+    ``prize`` lines, and the lines it does not take (number, text)."""
 
     divisions: tuple[tuple[str, str], ...]
     settings: dict[str, object]
     not_taken: tuple[tuple[int, str], ...]
+    prizes: dict[str, tuple[Prize, ...]] = field(default_factory=dict)
 
 
-# tsh's configuration keys this system has a setting for.
-CONFIG_KEYS = ("max_rounds", "spread_cap", "bye_spread", "rating_system")
+# tsh's configuration keys this system has a setting for: the event's name and
+# date, its rounds (max_rounds; max_div_rounds, by division), caps, bye spread,
+# rating system, and the pairing rules Gibsonization and prize bands (by division).
+CONFIG_KEYS = (
+    "max_rounds",
+    "max_div_rounds",
+    "spread_cap",
+    "bye_spread",
+    "rating_system",
+    "event_name",
+    "event_date",
+    "gibson",
+    "prize_bands",
+)
 _CONFIG = re.compile(r"config\s+(\w+)\s*=\s*(.*?);?\s*$")
+# tsh's prize types this system has a prize kind for (tsh: rank is the final
+# place, highloss the highest losing score, lowwin the lowest winning score).
+_PRIZE_KINDS = {
+    "rank": PrizeKind.PLACE,
+    "highloss": PrizeKind.HIGH_LOSS,
+    "lowwin": PrizeKind.LOW_WIN,
+}
+_PRIZE = re.compile(r"prize\s+(\w+)\s+(\d+)\s+(\w+)\s+\$(\d+)(?:\.(\d\d))?\s*", re.I)
 
 
 def read_config(text: str) -> TshConfig:
@@ -756,6 +783,7 @@ def read_config(text: str) -> TshConfig:
     divisions: list[tuple[str, str]] = []
     settings: dict[str, object] = {}
     not_taken: list[tuple[int, str]] = []
+    prizes: dict[str, list[Prize]] = {}
     for number, line in _lines(text):
         words = line.split()
         if words[0].lower() == "division" and len(words) == 3:
@@ -765,16 +793,62 @@ def read_config(text: str) -> TshConfig:
         if match is not None and match.group(1) in CONFIG_KEYS:
             settings[match.group(1)] = _config_value(match.group(2), number)
             continue
+        prize = _prize(line)
+        if prize is not None:
+            prizes.setdefault(prize[0], []).append(prize[1])
+            continue
         not_taken.append((number, line))
-    return TshConfig(tuple(divisions), settings, tuple(not_taken))
+    return TshConfig(
+        tuple(divisions),
+        settings,
+        tuple(not_taken),
+        {division: tuple(listed) for division, listed in prizes.items()},
+    )
+
+
+def _prize(line: str) -> tuple[str, Prize] | None:
+    """A ``prize TYPE PLACE DIVISION $AMOUNT`` line as (division, prize); None for
+    a prize this system has no kind for or whose value is not money."""
+    match = _PRIZE.fullmatch(line)
+    if match is None or match.group(1).lower() not in _PRIZE_KINDS:
+        return None
+    kind, place, division, dollars, cents = match.groups()
+    amount = int(dollars) * 100 + int(cents or 0)
+    return division.upper(), Prize(_PRIZE_KINDS[kind.lower()], amount, place=int(place))
+
+
+def by_division(value: object, division: str) -> object:
+    """A setting's value for one division: a ``{'A' => ...}`` value's entry for
+    it (None when it has none), any other value as it is."""
+    if isinstance(value, dict):
+        found = {str(k).upper(): v for k, v in value.items()}
+        return found.get(division.upper())
+    return value
+
+
+_HASH_ENTRY = re.compile(
+    r"""\s*['"]?(\w+)['"]?\s*=>\s*(\[[^\]]*\]|-?\d+|(['"])[^'"]*\3)\s*,?"""
+)
 
 
 def _config_value(text: str, number: int) -> object:
-    """A config value: a whole number, a quoted word, or a list of numbers."""
+    """A config value: a whole number, a quoted word, a list of numbers, or a
+    perl hash of those by division (``{ 'A' => [1, 2, 4], 'B' => 12 }``)."""
     text = text.strip()
+    if text.startswith("{") and text.endswith("}"):
+        body, entries = text[1:-1], {}
+        position = 0
+        while body[position:].strip():
+            entry = _HASH_ENTRY.match(body, position)
+            if entry is None:
+                break
+            entries[entry.group(1)] = _config_value(entry.group(2), number)
+            position = entry.end()
+        else:
+            return entries
     if re.fullmatch(r"-?\d+", text):
         return int(text)
-    quoted = re.fullmatch(r"""(['"])([\w.+-]*)\1""", text)
+    quoted = re.fullmatch(r"""(['"])([^'"]*)\1""", text)
     if quoted:
         return quoted.group(2)
     listed = re.fullmatch(r"\[\s*(-?\d+(?:\s*,\s*-?\d+)*)?\s*,?\s*\]", text)
@@ -782,6 +856,7 @@ def _config_value(text: str, number: int) -> object:
         return [int(value) for value in re.findall(r"-?\d+", text)]
     raise TshError(
         "tsh_config_value",
-        f"{text!r} is not a number, a quoted word or a list of numbers.",
+        f"{text!r} is not a number, a quoted word, a list of numbers or a"
+        " {'division' => value} hash.",
         number,
     )

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rules.division_rules import Prize, PrizeKind
 from rules.tournament import (
     DivisionAdded,
     Ranking,
@@ -27,6 +28,7 @@ from rules.tournament.standings import standings
 from rules.tsh import (
     MAX_LINE_CHARS,
     TshError,
+    by_division,
     read_config,
     read_t,
     t_notes,
@@ -292,8 +294,48 @@ def test_config_tsh_gives_divisions_settings_and_what_it_did_not_take():
         "spread_cap": [200, 700],
         "bye_spread": 75,
         "rating_system": "nsa2008",
+        "gibson": 1,
     }
-    assert config.not_taken == ((8, "config gibson = 1"), (9, "prize rank 1 A $500"))
+    assert config.prizes == {"A": (Prize(PrizeKind.PLACE, 50000, place=1),)}
+    assert config.not_taken == ()
+
+
+def test_config_tsh_maps_every_line_the_system_has_a_setting_for():
+    """The event's name and date, rounds by division, prize bands by division,
+    Gibsonization, prizes in money; autopair (no round schedule here) and a
+    prize that is not money are listed as not taken."""
+    config = read_config(
+        "division a a.t\n"
+        "division b b.t\n"
+        'config event_name = "Harbour Nationals"\n'
+        "config event_date = 'July 1-5, 2026'\n"
+        "config max_div_rounds = { 'A' => 12, 'B' => 10 }\n"
+        "config prize_bands = { 'A' => [1, 2, 4], 'B' => [1, 3] }\n"
+        "config rating_system = 'aus'\n"
+        "config gibson = 1\n"
+        "autopair a 0 1 rr a\n"
+        "prize rank 2 B $120.50\n"
+        "prize highloss 1 A $25\n"
+        "prize rank 3 A trophy\n"
+    )
+    assert config.settings == {
+        "event_name": "Harbour Nationals",
+        "event_date": "July 1-5, 2026",
+        "max_div_rounds": {"A": 12, "B": 10},
+        "prize_bands": {"A": [1, 2, 4], "B": [1, 3]},
+        "rating_system": "aus",
+        "gibson": 1,
+    }
+    assert config.prizes == {
+        "B": (Prize(PrizeKind.PLACE, 12050, place=2),),
+        "A": (Prize(PrizeKind.HIGH_LOSS, 2500, place=1),),
+    }
+    assert config.not_taken == (
+        (9, "autopair a 0 1 rr a"),
+        (12, "prize rank 3 A trophy"),
+    )
+    assert by_division(config.settings["prize_bands"], "b") == [1, 3]
+    assert by_division(config.settings["gibson"], "B") == 1
 
 
 def test_a_config_value_that_is_not_a_value_names_its_line():

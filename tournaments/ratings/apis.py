@@ -485,10 +485,11 @@ class TshEventImportApi(APIView):
             for upload in v["files"]
         }
         end = v.get("end_date")
+        start = v.get("start_date")
         imported = imports.tsh_event_import(
             user=request.user,
-            name=v["name"],
-            start_date=v["start_date"].isoformat(),
+            name=v.get("name"),
+            start_date=start.isoformat() if start else None,
             end_date=end.isoformat() if end else None,
             config=upload_text(v["config"], MAX_CONFIG_BYTES, "config", "config.tsh"),
             files=files,
@@ -501,6 +502,7 @@ class TshEventImportApi(APIView):
             "not_taken": [
                 {"line": line, "text": text} for line, text in imported.not_taken
             ],
+            "notes": list(imported.notes),
         }
         return Response(body, status=201)
 

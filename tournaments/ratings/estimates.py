@@ -384,7 +384,7 @@ def _estimate(
         number=player.number,
         after_round=after,
         rating_system=record.rating_system,
-        rating_change=None if not player.rating else new - player.rating,
+        rating_change=None if not player.rating or new is None else new - player.rating,
         **rated_record(player, after),
         **fields,
     )
@@ -416,6 +416,13 @@ def division_estimates(
     after = last if after_round is None else min(after_round, last)
     if record.rating_system == "absp":
         return _absp_estimates(record, division, after, absp_history or {})
+    if record.rating_system == "none":
+        # A body this project does not compute (config.tsh's "aus"): the rated
+        # record only, the estimates switched off.
+        return {
+            player.number: _estimate(record, player, after, new_rating=None)
+            for player in division.players
+        }
     return _elo_estimates(record, division, after)
 
 

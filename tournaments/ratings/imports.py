@@ -16,6 +16,8 @@ Usage::
 
 from __future__ import annotations
 
+import datetime
+import re
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -28,6 +30,7 @@ from games.eventstore.store import AppendResult, append
 from games.eventstore.streams import NewEvent
 from rules import tou, tsh
 from rules import tournament as rt
+from rules.division_rules import PairingOptions, PrizeTable
 from rules.ratings_list import (
     RatingUpdates,
     match_names,
@@ -122,14 +125,15 @@ class EventImport:
 
     result: AppendResult
     divisions: tuple[str, ...]
-    not_taken: tuple[tuple[int, str], ...]  # config.tsh lines taken: number, text
+    not_taken: tuple[tuple[int, str], ...]  # config.tsh lines not taken: number, text
+    notes: tuple[str, ...] = ()  # how config.tsh lines were mapped, where it matters
 
 
 def tsh_event_import(
     *,
     user: Any,
-    name: str,
-    start_date: str,
+    name: str | None,
+    start_date: str | None,
     end_date: str | None = None,
     config: str,
     files: Mapping[str, str],
@@ -137,20 +141,34 @@ def tsh_event_import(
 ) -> EventImport:
     """Create a tournament from ``config.tsh`` and its divisions' ``.t`` files.
 
-    The tournament ranks as tsh does; ``max_rounds`` (else the most rounds of any
-    file), ``spread_cap``, ``bye_spread`` and ``rating_system`` come from the config.
-    Raises TshError for a file or config line that cannot be read, naming it.
+    The tournament ranks as tsh does. From the config: the name and first day
+    (``event_name``, ``event_date``) when not given, the rounds (``max_rounds``,
+    else the most of ``max_div_rounds``, else the most rounds of any file),
+    ``spread_cap`` (one or one per round), ``bye_spread``, ``rating_system`` (one
+    this system does not compute is kept as none, estimates switched off, and
+    said in the notes), each division's pairing rules (``gibson``,
+    ``prize_bands``) and prize table (``prize`` lines). Raises TshError for a
+    file or config line that cannot be read, naming it.
     """
     require_may_create_tournament(user)
     parsed = tsh.read_config(config)
     texts = _division_files(parsed, files)
-    rounds = parsed.settings.get("max_rounds") or max(
-        (tsh.read_t(text).rounds for text in texts.values()), default=1
-    )
-    created = _created(parsed, name, start_date, end_date or start_date, rounds)
+    notes: list[str] = []
+    settings = parsed.settings
+    rounds = settings.get("max_rounds") or _div_rounds(parsed, texts, notes)
+    name = name or _text_setting(settings, "event_name")
+    start_date = start_date or _event_date(settings)
+    if not name or not start_date:
+        raise tsh.TshError(
+            "tsh_config_missing_event",
+            "Give the event's name and first day (config.tsh has no event_name"
+            " or no event_date this system can read as a date).",
+        )
+    created = _created(parsed, name, start_date, end_date or start_date, rounds, notes)
     head: list[object] = [
         created,
         *(rt.DivisionAdded(name=division) for division in texts),
+        *_division_rules(parsed, texts),
         core_events.DirectorAdded(user_id=user.pk, username=user.get_username()),
     ]
     if published:
@@ -168,7 +186,78 @@ def tsh_event_import(
         )
     except EventRejectedError as error:
         raise _with_line(error, events) from None
-    return EventImport(result, tuple(texts), parsed.not_taken)
+    return EventImport(result, tuple(texts), parsed.not_taken, tuple(notes))
+
+
+def _text_setting(settings: Mapping[str, object], key: str) -> str | None:
+    value = settings.get(key)
+    return (value.strip() or None) if isinstance(value, str) else None
+
+
+# tsh's event_date is free text: an ISO date, or a date as people write one
+# ("July 1, 2026", "1 July 2026"); a range ("July 1-5, 2026") starts on its first.
+_DATE_FORMATS = ("%Y-%m-%d", "%B %d, %Y", "%b %d, %Y", "%d %B %Y", "%d %b %Y")
+
+
+def _event_date(settings: Mapping[str, object]) -> str | None:
+    text = _text_setting(settings, "event_date")
+    if text is None:
+        return None
+    first_day = re.sub(r"(\d+)\s*[-–]\s*\d+", r"\1", text)
+    for pattern in _DATE_FORMATS:
+        try:
+            return datetime.datetime.strptime(first_day, pattern).date().isoformat()
+        except ValueError:
+            continue
+    return None
+
+
+def _div_rounds(
+    parsed: tsh.TshConfig, texts: Mapping[str, str], notes: list[str]
+) -> int:
+    """The event's rounds without ``max_rounds``: the most of ``max_div_rounds``
+    (this system has one number of rounds for every division), else the most
+    rounds of any file."""
+    by_division = parsed.settings.get("max_div_rounds")
+    if isinstance(by_division, dict) and by_division:
+        values = {str(k).upper(): v for k, v in by_division.items()}
+        rounds = max(v for v in values.values() if isinstance(v, int))
+        if len(set(values.values())) > 1:
+            listed = ", ".join(f"{k} {v}" for k, v in sorted(values.items()))
+            notes.append(
+                f"max_div_rounds gives the divisions different rounds ({listed}):"
+                f" the event has {rounds}, the most of them"
+            )
+        return rounds
+    if isinstance(by_division, int):
+        return by_division
+    return max((tsh.read_t(text).rounds for text in texts.values()), default=1)
+
+
+def _division_rules(parsed: tsh.TshConfig, texts: Mapping[str, str]) -> list[object]:
+    """Each division's pairing rules (``gibson``, ``prize_bands``) and prize table
+    (``prize`` lines), as config.tsh gives them."""
+    events: list[object] = []
+    settings = parsed.settings
+    for division in texts:
+        gibson = tsh.by_division(settings.get("gibson"), division)
+        bands = tsh.by_division(settings.get("prize_bands"), division)
+        if gibson or bands:
+            events.append(
+                rt.PairingRulesSet(
+                    division=division,
+                    options=PairingOptions(
+                        gibson=bool(gibson),
+                        prize_bands=tuple(bands) if isinstance(bands, list) else (),
+                    ),
+                )
+            )
+        prizes = parsed.prizes.get(division)
+        if prizes:
+            events.append(
+                rt.PrizeTableSet(division=division, table=PrizeTable(prizes=prizes))
+            )
+    return events
 
 
 def _division_files(parsed: tsh.TshConfig, files: Mapping[str, str]) -> dict[str, str]:
@@ -190,19 +279,27 @@ def _division_files(parsed: tsh.TshConfig, files: Mapping[str, str]) -> dict[str
 
 
 def _created(
-    parsed: tsh.TshConfig, name: str, start: str, end: str, rounds: object
+    parsed: tsh.TshConfig,
+    name: str,
+    start: str,
+    end: str,
+    rounds: object,
+    notes: list[str],
 ) -> rt.TournamentCreated:
-    """The tournament's settings as config.tsh gives them; the rules check them."""
+    """The tournament's settings as config.tsh gives them; the rules check them.
+    A rating system this project does not compute is kept as none (estimates
+    switched off) and said in ``notes``, never a reason to refuse the event."""
     settings: dict[str, Any] = dict(parsed.settings)
     cap = settings.get("spread_cap")
     system = settings.get("rating_system", rt.RatingSystem.NSA2008)
-    if system not in {choice.value for choice in rt.RatingSystem}:
-        raise tsh.TshError(
-            "tsh_config_value",
-            f"rating_system {system!r} is not one of "
-            + ", ".join(choice.value for choice in rt.RatingSystem)
-            + ".",
+    computed = [c.value for c in rt.RatingSystem if c is not rt.RatingSystem.NONE]
+    if system not in computed:
+        notes.append(
+            f"rating_system {system!r} is not one this system computes"
+            f" ({', '.join(computed)}): the event is kept with its rating estimates"
+            " switched off"
         )
+        system = rt.RatingSystem.NONE
     return rt.TournamentCreated(
         name=name,
         start_date=start,

@@ -26,6 +26,7 @@ SYSTEM_NAMES = {
     "naspa-csw": "NASPA Collins (naspa-csw)",
     "wespa": "WESPA (tsh's wespa)",
     "absp": "ABSP",
+    "none": "no rating system this site computes: estimates switched off",
 }
 
 
@@ -91,8 +92,10 @@ def tournament_import_tsh(request: HttpRequest) -> HttpResponse:
             lambda: done.append(
                 imports.tsh_event_import(
                     user=request.user,
-                    name=data["name"],
-                    start_date=data["start_date"].isoformat(),
+                    name=data.get("name") or None,
+                    start_date=data["start_date"].isoformat()
+                    if data.get("start_date")
+                    else None,
                     end_date=data["end_date"].isoformat()
                     if data.get("end_date")
                     else None,
@@ -108,6 +111,8 @@ def tournament_import_tsh(request: HttpRequest) -> HttpResponse:
                 f"Imported divisions {', '.join(imported.divisions)}: ranked as tsh"
                 " ranks.",
             )
+            for note in imported.notes:
+                messages.warning(request, f"config.tsh: {note}")
             for line, text in imported.not_taken:
                 messages.warning(request, f"config.tsh line {line} not taken: {text}")
             return redirect("manage", tournament_id=imported.result.stream.id)
