@@ -14,10 +14,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
-from rules.ratings import RatingsError
+from rules.ratings import TIE_BREAK_RATED_AS, RatingsError
 from tournaments.core import access
 from tournaments.core.pages import submit
-from tournaments.models import Player, Tournament
+from tournaments.models import Player, PlayerRound, Tournament
 from tournaments.ratings import estimates, imports
 from tournaments.ratings.forms import TshEventImportForm
 
@@ -70,10 +70,38 @@ def tournament_ratings(request: HttpRequest, tournament_id: uuid.UUID) -> HttpRe
             "problem": problem,
             "system": SYSTEM_NAMES.get(tournament.rating_system, ""),
             "absp": tournament.rating_system == "absp",
+            "tie_breaks": _tie_breaks(tournament, division, counted),
+            "tie_break_rated_as": [
+                (SYSTEM_NAMES[key], text)
+                for key, text in TIE_BREAK_RATED_AS.items()
+                if key != "none"
+            ],
             "after_round": counted,
             "rounds": range(1, tournament.rounds + 1),
         },
     )
+
+
+def _tie_breaks(tournament: Tournament, division: str, after_round: int) -> list[str]:
+    """The division's games won on the tie-break (equal final scores), each once
+    from the winner's side: the standings count the win, the bodies rate a draw."""
+    rows = PlayerRound.objects.filter(
+        tournament=tournament,
+        division=division,
+        tie_break=True,
+        outcome="win",
+        round__gte=1,
+        round__lte=after_round,
+    ).order_by("round", "number")
+    names = dict(
+        Player.objects.filter(tournament=tournament).values_list("player_id", "name")
+    )
+    return [
+        f"Round {row.round}: {row.name} beat {names.get(row.opponent_id, '?')}"
+        f" {row.own_score}–{row.opponent_score} on the scores before the end-of-game"
+        " adjustments"
+        for row in rows
+    ]
 
 
 @login_required
