@@ -309,6 +309,11 @@ def _off_from(player: TPlayer) -> tuple[int, WithdrawalPolicy] | None:
         start -= 1
     if start == len(player.opponents):
         return start + 1, WithdrawalPolicy.NOT_PAIRED
+    # tsh gives an off player their off score each round: a negative one is the
+    # forfeit the FORFEIT policy gives; 0 (neither) or more is kept as those
+    # rounds' credits, and later rounds pair them no more.
+    if score >= 0:
+        return start + 1, WithdrawalPolicy.NOT_PAIRED
     return start + 1, WithdrawalPolicy.FORFEIT
 
 
@@ -606,7 +611,7 @@ class _Line:
 
 def _columns(player: PlayerRecord, blank: set[tuple[int, int]]) -> _Line:
     line = _Line()
-    for entry in _written_rounds(player.rounds):
+    for entry in _written_rounds(player):
         if (player.number, entry.round) in blank:
             entry = RoundEntry(entry.round, EntryKind.UNPLAYED, board=entry.board)
         game = entry.kind is EntryKind.GAME
@@ -623,8 +628,13 @@ def _columns(player: PlayerRecord, blank: set[tuple[int, int]]) -> _Line:
     return line
 
 
-def _written_rounds(rounds: Sequence[RoundEntry]) -> Sequence[RoundEntry]:
-    """The rounds up to the player's last one with something in it."""
+def _written_rounds(player: PlayerRecord) -> Sequence[RoundEntry]:
+    """The rounds up to the player's last one with something in it; a withdrawn
+    player's every round, as tsh writes an off player's rounds: opponent 0 and
+    their off score (0 for one who is simply not paired)."""
+    rounds = player.rounds
+    if player.withdrawn:
+        return rounds
     last = len(rounds)
     while last > 0 and rounds[last - 1].kind is EntryKind.UNPLAYED:
         last -= 1

@@ -182,7 +182,9 @@ def test_an_off_player_is_left_out_of_the_ranking_from_the_round_they_go_off():
 def test_an_off_player_with_nothing_after_their_last_round_is_not_paired():
     """``off`` with no trailing forfeit rounds: the player left without forfeiting
     (not paired from the round after their last), so the later rounds of the
-    others hold nothing of theirs, and the file reads back the same."""
+    others hold nothing of theirs. Written back as tsh writes an off player's
+    rounds, opponent 0 and the off score (0: neither), which reads back the same
+    and is written the same again."""
     text = (
         "Alpha, Ann 1500 2 3 0; 400 420 50\n"
         "Beta, Bo 1700 1 0 3; 390 50 380\n"
@@ -194,7 +196,10 @@ def test_an_off_player_with_nothing_after_their_last_round_is_not_paired():
     assert delta.withdrawn
     assert state.cards["A-4"].entries[1:] in ((), (None, None))
     assert table(state, 3)[-1] == ("Delta, Di", None, "0-1", -50)
-    assert round_trip(text) == text
+    written = round_trip(text)
+    assert written.splitlines()[-1] == "Delta, Di 1800 3 0 0; 330 0 0; off 0"
+    assert table(imported(written, rounds=3), 3) == table(state, 3)
+    assert round_trip(written) == written
 
 
 def test_ratings_names_and_fields_are_written_back_as_written():
