@@ -97,6 +97,7 @@ __all__ = [
     "TshConfig",
     "TshError",
     "by_division",
+    "import_notes",
     "read_config",
     "read_t",
     "t_notes",
@@ -333,6 +334,39 @@ def _check_players(players: Sequence[TPlayer]) -> None:
                     " this file.",
                     player.line,
                 )
+
+
+def import_notes(tfile: TFile, rounds: int | None = None) -> tuple[str, ...]:
+    """What the import of ``tfile`` keeps that a director should know, one line
+    each: an ``off`` player (withdrawn from a round, their rounds against 0 kept
+    as tsh gave them) and a tie (a draw: a ``.t`` holds no scores before the
+    end-of-game adjustments)."""
+    notes = []
+    limit = rounds if rounds is not None else MAX_ROUNDS
+    for player in tfile.players:
+        off = _off_from(player)
+        if off is not None and off[0] <= limit:
+            values = player.field("off") or ("0",)
+            notes.append(
+                f"line {player.line}: {player.name} is off (withdrawn) from round"
+                f" {off[0]}: each round against 0 is kept as tsh gave it (off"
+                f" {values[0]})"
+            )
+        for round_, opponent in enumerate(player.opponents, start=1):
+            if not 0 < opponent <= len(tfile.players) or opponent < player.number:
+                continue
+            other = tfile.players[opponent - 1]
+            if (
+                len(player.scores) >= round_
+                and len(other.scores) >= round_
+                and player.scores[round_ - 1] == other.scores[round_ - 1]
+            ):
+                notes.append(
+                    f"line {player.line}: round {round_}, {player.name} and"
+                    f" {other.name} tie at {player.scores[round_ - 1]}: a draw (a .t"
+                    " holds no scores before the end-of-game adjustments)"
+                )
+    return tuple(notes)
 
 
 def t_to_events(

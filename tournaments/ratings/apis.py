@@ -52,7 +52,6 @@ from rest_framework.views import APIView
 from config.filters import UtcDateTimeFilter
 from config.parsers import BoundedJSONParser
 from rules.submissions import spreadsheet_text
-from tournaments.core import serializers as core_serializers
 from tournaments.core.api import command_response, get_tournament, upload_text
 from tournaments.core.uploads import (
     MAX_CONFIG_BYTES,
@@ -444,7 +443,7 @@ class TshImportApi(APIView):
 
     @extend_schema(
         request=ratings_serializers.TshImportInput,
-        responses={201: core_serializers.CommandOutput},
+        responses={201: ratings_serializers.FileImportOutput},
     )
     def post(self, request: Request, tournament_id: UUID) -> Response:
         get_tournament(request, tournament_id)
@@ -453,14 +452,17 @@ class TshImportApi(APIView):
         text = upload_text(
             data.validated_data["file"], MAX_T_FILE_BYTES, "file", "A .t file"
         )
-        result = imports.tsh_import(
+        imported = imports.tsh_import(
             tournament_id=tournament_id,
             division=data.validated_data["division"],
             text=text,
             user=request.user,
             expected_version=data.validated_data.get("expected_version"),
         )
-        return command_response(result)
+        response = command_response(imported.result)
+        # The import's report: what was kept that the director should know.
+        response.data["notes"] = list(imported.notes)
+        return response
 
 
 class TshEventImportApi(APIView):
@@ -515,7 +517,7 @@ class TouImportApi(APIView):
 
     @extend_schema(
         request={"multipart/form-data": ratings_serializers.TouImportInput},
-        responses={201: ratings_serializers.TouImportOutput},
+        responses={201: ratings_serializers.FileImportOutput},
     )
     def post(self, request: Request, tournament_id: UUID) -> Response:
         get_tournament(request, tournament_id)

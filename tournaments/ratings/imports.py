@@ -46,6 +46,15 @@ from tournaments.players.accounts import link_events
 from tournaments.players.services import new_player_id
 
 
+@dataclass(frozen=True, slots=True)
+class FileImport:
+    """An import's append and its report: what was odd in the file and how it is
+    kept (each a line to show the director)."""
+
+    result: AppendResult
+    notes: tuple[str, ...]
+
+
 def tsh_import(
     *,
     tournament_id: uuid.UUID,
@@ -53,17 +62,20 @@ def tsh_import(
     text: str,
     user: Any,
     expected_version: int | None = None,
-) -> AppendResult:
+) -> FileImport:
     """Register, pair and score a division from a tsh ``.t`` file, in one append.
 
     Raises TshError (a line named) for a file that cannot be read, and
     EventRejectedError, its message naming the file's line, when the rules refuse
-    what a line says.
+    what a line says. The report's notes say what was kept that a director should
+    know (``rules.tsh.import_notes``: an off player's rounds, ties as draws).
     """
     _, state = tournament_state(tournament_id)
     assert state.rules is not None
     events = _division_events(state.rules, division, text)
-    return _append_naming_lines(tournament_id, events, user, expected_version)
+    result = _append_naming_lines(tournament_id, events, user, expected_version)
+    notes = tsh.import_notes(tsh.read_t(text), state.rules.settings.rounds)
+    return FileImport(result, notes)
 
 
 def _append_naming_lines(
@@ -311,15 +323,6 @@ def _created(
         ranking=rt.Ranking.TSH,
         rating_system=rt.RatingSystem(system),
     )
-
-
-@dataclass(frozen=True, slots=True)
-class FileImport:
-    """An import's append and its report: what was odd in the file and how it is
-    kept (each a line to show the director)."""
-
-    result: AppendResult
-    notes: tuple[str, ...]
 
 
 def tou_import(

@@ -277,12 +277,13 @@ class TshEventImportOutput(serializers.Serializer):
     )
 
 
-class TouImportOutput(CommandOutput):
+class FileImportOutput(CommandOutput):
     notes = serializers.ListField(
         child=serializers.CharField(),
-        help_text="What is odd in the file (a half-bye, a win at equal scores, a "
-        "wide name, rounds not in their columns...) and how it is kept: read as the "
-        "WESPA programs read it, never refused for it.",
+        help_text="What is odd in the file and how it is kept (a .TOU's half-bye, "
+        "win at equal scores, wide name, rounds out of their columns; a .t's off "
+        "player, ties as draws): read as the reference program reads it, never "
+        "refused for it.",
     )
 
 

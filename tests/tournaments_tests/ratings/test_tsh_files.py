@@ -318,3 +318,24 @@ def test_the_console_imports_a_tsh_event(director, client):
     assert "not taken" not in page  # every line of CONFIG is mapped
     tournament = Tournament.objects.get(name="Club weekend")
     assert tournament.ranking == "tsh"
+
+
+@pytest.mark.django_db
+def test_a_t_with_an_off_player_given_byes_imports_with_notes(api):
+    """tsh kept an off player's byes (off 50): the import keeps them and says so;
+    the export gives the file back."""
+    text = (
+        "Alpha, Ann 1500 2 3 2; 400 420 380\n"
+        "Beta, Bo 1700 1 0 1; 390 -50 400\n"
+        "Gamma, Cy 1600 0 1 0; 50 300 50\n"
+        "Delta, Di 1800 0 0 0; 50 50 50; off 50\n"
+    )
+    tournament = create(api, ranking="tsh")
+    response = api.post(
+        f"/api/tournaments/{tournament['id']}/import/tsh",
+        {"division": "A", "file": upload("a.t", text)},
+        format="multipart",
+    )
+    assert response.status_code == 201, response.json()
+    assert any("Delta, Di is off" in note for note in response.json()["notes"])
+    assert export(api, tournament["id"], "A") == "#division A\n" + text
