@@ -119,7 +119,8 @@ class TouNote:
     """An oddity of a file that is read as the WESPA programs read it, kept and
     told to the director (the import's report): ``code`` is stable
     (``tou_wide_name``, ``tou_tokens``, ``tou_blank_round``, ``tou_half_bye``,
-    ``tou_zero_spread_win``, ``tou_loss_band``, ``tou_tie_win``), ``line`` the
+    ``tou_zero_spread_win``, ``tou_loss_band``, ``tou_tie_win``,
+    ``tou_empty_round``), ``line`` the
     physical line (1-based)."""
 
     code: str
@@ -348,7 +349,16 @@ def _self_band(score: int) -> float | None:
 
 def _band_notes(division: TouDivision) -> list[TouNote]:
     """The results a file holds that are odd to this system, kept as read."""
-    notes = []
+    notes = [
+        TouNote(
+            "tou_empty_round",
+            f"division {division.name}, round {round_}: no game was played; kept"
+            " as a round of byes, credits or nothing, as each line says",
+            division.line,
+        )
+        for round_ in range(1, division.rounds + 1)
+        if all(_self_paired(_block(p, round_), p) for p in division.players)
+    ]
     for player in division.players:
         for round_, block in enumerate(player.blocks, start=1):
             where = f"division {division.name}, round {round_}"
@@ -490,8 +500,8 @@ def tou_to_events(
     other win or a half (a half-bye) a ``RoundAwarded`` with the spread written,
     a negative score a credited loss of that spread, 0 nothing. A win at equal
     scores is a ``TieWinRecorded``. A game without a ``+`` on either line is
-    paired with who went first unknown. Raises TouError for a round without a
-    game or bye (``tou_empty_round``) and lines that disagree.
+    paired with who went first unknown; a round in which no one played is an
+    empty imported pairing. Raises TouError for lines that disagree.
     """
     ids = iter(player_ids)
     rows = iter(listed)
@@ -567,12 +577,6 @@ def _round_events(
         first, second = (oid, pid) if mirror.first else (pid, oid)
         known = block.first or mirror.first
         boards.append(Board(len(boards) + 1, first, second, first_known=known))
-    if not boards and not byes:
-        raise TouError(
-            "tou_empty_round",
-            f"division {division.name}, round {round_} has no game and no bye.",
-            division.line,
-        )
     pairing = RoundPaired(
         division=division.name,
         round=round_,

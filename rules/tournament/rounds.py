@@ -101,7 +101,10 @@ def _check_pairing_shape(event: RoundPaired) -> None:
         raise TournamentError(
             "invalid_pairing", "games and byes must be lists.", "games"
         )
-    if not event.games and not event.byes:
+    # An imported round may hold no game and no bye: a file's round in which no
+    # one played (each player credited, or nothing), kept so that the rounds
+    # after it stand where the file has them.
+    if not event.games and not event.byes and event.method != PairingMethod.IMPORTED:
         raise TournamentError(
             "empty_pairing", "A pairing needs at least one game or bye.", "games"
         )

@@ -504,3 +504,24 @@ def test_the_missed_game_imports_as_nothing() -> None:
     _, record = imported(tou(importable()))
     tom = record.divisions[0].players[4]
     assert tom.rounds[2] == RoundEntry(3, EntryKind.UNPLAYED)
+
+
+def test_a_round_in_which_no_one_played_is_kept_empty() -> None:
+    """Round 2 is blank on both lines (a missed round each): an empty imported
+    round, flagged; round 3 stands where the file has it."""
+    text = lines(
+        "Able, Ann" + " " * 11 + " 2400  +2" + " " * 9 + "  380   2",
+        "Bell, Ben" + " " * 11 + "  350   1" + " " * 9 + " 2390  +1",
+    )
+    tou_file = read_tou(text)
+    assert "tou_empty_round" in {note.code for note in tou_file.notes}
+    events, record = imported(text)
+    pairing = next(e for e in events if isinstance(e, RoundPaired) and e.round == 2)
+    assert (pairing.games, pairing.byes) == ((), ())
+    ann = record.divisions[0].players[0]
+    assert [e.kind for e in ann.rounds] == [
+        EntryKind.GAME,
+        EntryKind.UNPLAYED,
+        EntryKind.GAME,
+    ]
+    assert read_records(read_tou(tou(record))) == read_records(tou_file)

@@ -251,3 +251,26 @@ def test_a_tou_import_with_a_ratings_list_registers_the_players_rated(api, harbo
             ["Ann Able", "Ben Baker", "Cy Cole", "Di Dane", "Ed Eames"], start=1
         )
     }
+
+
+@pytest.mark.django_db
+def test_a_tou_round_in_which_no_one_played_imports_and_shows(api, harbour):
+    blank = (
+        "*M14.02.2027 Harbour Cup\r\n*Open\r\n" + "0".rjust(39) + "\r\n"
+        "Ann Able            "
+        " 2400  +2" + " " * 9 + "  380   2\r\n"
+        "Ben Baker           "
+        "  350   1" + " " * 9 + " 2390  +1\r\n"
+        "*** END OF FILE ***\r\n"
+    ).encode("ascii")
+    response = upload(api, harbour, "tou", blank)
+    assert response.status_code == 201, response.json()
+    assert any("no game was played" in note for note in response.json()["notes"])
+    pairings = api.get(f"/api/tournaments/{harbour}/rounds/2/pairings?division=Open")
+    assert pairings.status_code == 200
+    assert pairings.json() == []
+    standings = api.get(f"/api/tournaments/{harbour}/standings?division=Open").json()
+    rows = {row["name"]: row for row in standings["standings"]}
+    assert (rows["Ben Baker"]["wins"], rows["Ben Baker"]["spread"]) == (1, -40)
+    assert api.get(f"/tournaments/{harbour}/").status_code == 200
+    assert api.get(f"/tournaments/{harbour}/ratings").status_code == 200
