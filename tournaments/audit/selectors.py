@@ -34,6 +34,9 @@ class AuditEntry:
     summary: str
     payload: dict[str, Any]
     supersedes: dict[str, Any] | None
+    # An import's report kept with its first event: what was odd in the file and
+    # how it is kept (tournaments.ratings.imports).
+    notes: tuple[str, ...] = ()
 
 
 def tournament_audit(tournament: Tournament) -> list[AuditEntry]:
@@ -74,6 +77,7 @@ def tournament_audit(tournament: Tournament) -> list[AuditEntry]:
                 summary=summary(recorded.type_name, payload, names, changed),
                 payload=payload,
                 supersedes=supersedes,
+                notes=tuple(str(n) for n in (recorded.metadata or {}).get("notes", ())),
             )
         )
     return entries

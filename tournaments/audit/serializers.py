@@ -14,3 +14,8 @@ class AuditEntryOutput(serializers.Serializer):
     summary = serializers.CharField()
     payload = serializers.JSONField()
     supersedes = serializers.JSONField(allow_null=True)
+    notes = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="An import's report, on its first event: what was odd in the "
+        "file and how it is kept.",
+    )

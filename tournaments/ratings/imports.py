@@ -73,8 +73,9 @@ def tsh_import(
     _, state = tournament_state(tournament_id)
     assert state.rules is not None
     events = _division_events(state.rules, division, text)
-    result = _append_naming_lines(tournament_id, events, user, expected_version)
     notes = tsh.import_notes(tsh.read_t(text), state.rules.settings.rounds)
+    _with_notes(events, "tsh", notes)
+    result = _append_naming_lines(tournament_id, events, user, expected_version)
     return FileImport(result, notes)
 
 
@@ -119,6 +120,20 @@ def _division_events(
     # A player whose member id an account claims is that account's (the import
     # confirms the link: tournaments.players.accounts).
     return [*wrapped, *link_events(events)]
+
+
+def _with_notes(events: list[object], source: str, notes: tuple[str, ...]) -> None:
+    """Keep the import's notes in its first event's metadata: the audit shows
+    them beside that event (what was odd in the file and how it is kept)."""
+    if not notes or not events:
+        return
+    first = events[0]
+    if isinstance(first, NewEvent):
+        events[0] = NewEvent(
+            first.event, {**first.metadata, "source": source, "notes": list(notes)}
+        )
+    else:
+        events[0] = NewEvent(first, {"source": source, "notes": list(notes)})
 
 
 def _with_line(error: EventRejectedError, events: list[object]) -> EventRejectedError:
@@ -187,6 +202,7 @@ def tsh_event_import(
         head.append(core_events.PublicationChanged(published=True))
     state = rt.replay([event for event in head if isinstance(event, rt.Event)])
     events = list(head)
+    _with_notes(events, "config.tsh", tuple(notes))
     for division, text in texts.items():
         events.extend(_division_events(state, division, text))
     try:
@@ -370,11 +386,12 @@ def tou_import(
             listed=listed,
         )
     ]
-    result = _append_naming_lines(tournament_id, events, user, expected_version)
     notes = tuple(
         f"line {note.line}: {note.message}" if note.line else note.message
         for note in tou_file.notes
     )
+    _with_notes(events, "tou", notes)
+    result = _append_naming_lines(tournament_id, events, user, expected_version)
     return FileImport(result, notes)
 
 

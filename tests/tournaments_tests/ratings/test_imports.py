@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
 from rest_framework.test import APIClient
 
 from games.eventstore.models import StoredEvent
@@ -103,7 +104,9 @@ ODD = (
 
 
 @pytest.mark.django_db
-def test_a_tou_with_half_byes_tie_wins_and_no_markers_imports_flagged(api, harbour):
+def test_a_tou_with_half_byes_tie_wins_and_no_markers_imports_flagged(
+    api, harbour, client, director
+):
     """Nothing refused: each oddity is in the import's notes and the audit, the
     standings count the half-bye and the tie-win, and the export is the file."""
     response = upload(api, harbour, "tou", ODD)
@@ -123,6 +126,12 @@ def test_a_tou_with_half_byes_tie_wins_and_no_markers_imports_flagged(api, harbo
     summaries = " | ".join(entry["summary"] for entry in entries)
     assert "Ann Able awarded a half (half-bye)" in summaries
     assert "Ben Baker beat Cy Cole on a tie" in summaries
+    noted = [note for entry in entries for note in entry["notes"]]
+    assert noted == body["notes"]
+    client.force_login(director)
+    page = client.get(reverse("manage-audit", args=[harbour]))
+    assert page.status_code == 200
+    assert "Import: line 4:" in page.content.decode()
 
 
 @pytest.mark.django_db
