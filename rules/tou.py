@@ -132,9 +132,9 @@ class TouError(FileLineError):
     """Raised when a ``.TOU`` file cannot be read or imported.
 
     ``code`` is stable (``tou_syntax``, ``tou_date``, ``tou_truncated``,
-    ``tou_opponent``, ``tou_mismatch``, ``tou_half_bye``, ``tou_tie_break``,
-    ``tou_empty_round``, ``tou_forfeit_spread``); ``line`` is the physical line at
-    fault (1-based) or None.
+    ``tou_opponent``, ``tou_mismatch``); ``line`` is the physical line at fault
+    (1-based) or None. What the WESPA programs read is never refused: its
+    oddities are ``TouNote``s.
     """
 
 
