@@ -474,11 +474,12 @@ def _round_events(
         opponent = _opponent(players, player, opponent_number, round_)
         if player.number < opponent.number:
             games.append((player, opponent))
-    if not games and not byes:
-        # Only credits (or nothing): no pairing can hold them.
+    if not games and not byes and not credits:
+        # A round of credits only (every player off, late or credited) is kept as
+        # an empty imported pairing; a round with nothing at all is not a round.
         raise TshError(
             "tsh_empty_round",
-            f"round {round_} has no game and no bye: nothing to pair.",
+            f"round {round_} has no game, no bye and no score: nothing to pair.",
         )
     boards, results = _boards(games, ids, round_)
     pairing = RoundPaired(

@@ -215,7 +215,6 @@ def test_bad_scores_are_a_syntax_error():
         ("Ann A 1500 1; 400\nBo B 1400 0; 300\n", "tsh_unknown_opponent", 1),
         ("Ann A 1500 2; 400\nBo B 1400 1;\n", "tsh_missing_score", 2),
         ("Ann A 1500 2; 400 300\nBo B 1400 1; 300\n", "tsh_missing_score", 1),
-        ("Ann A 1500 0; 0\nBo B 1400 0; 0\n", "tsh_empty_round", None),
     ],
 )
 def test_import_errors_name_the_line(text, code, line):
@@ -224,6 +223,22 @@ def test_import_errors_name_the_line(text, code, line):
         t_to_events(read_t(text), "A")
     assert caught.value.code == code
     assert caught.value.line == line
+
+
+def test_a_round_of_credits_only_is_kept_as_an_empty_pairing():
+    """Round 1 of neither player is a game (0 and 0 each, tsh's "neither"): read
+    as tsh reads it, an empty imported round with the two credits."""
+    events = t_to_events(read_t("Ann A 1500 0; 0\nBo B 1400 0; 0\n"), "A")
+    pairing = next(e for e in events if isinstance(e, RoundPaired))
+    assert (pairing.games, pairing.byes) == ((), ())
+    state = replay(
+        [
+            TournamentCreated("T", "2026-01-01", "2026-01-01", 1),
+            DivisionAdded("A"),
+            *events,
+        ]
+    )
+    assert all(state.cards[pid].entries[0] is not None for pid in ("A-1", "A-2"))
 
 
 def test_import_refuses_the_wrong_number_of_ids():
