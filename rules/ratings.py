@@ -75,6 +75,7 @@ __all__ = [
     "ABSP",
     "NASPA_CSW",
     "NSA2008",
+    "TIE_BREAK_RATED_AS",
     "WESPA",
     "AbspEvent",
     "AbspParams",
@@ -98,6 +99,8 @@ __all__ = [
     "rate_event",
     "rate_newcomers",
     "rated_entries",
+    "rated_record",
+    "rated_result",
     "search_rating",
     "segments",
 ]
@@ -624,6 +627,31 @@ def rated_entries(player: PlayerRecord) -> tuple[RoundEntry, ...]:
     )
 
 
+# How each rating body rates a game whose final scores tie but which the scores
+# before the end-of-game adjustments decided (the standings count the win): every
+# body's program reads the final scores, so each rates it as a tie, a half. The
+# one place the decision is made (``rated_result``) and told (the estimates page).
+TIE_BREAK_RATED_AS: dict[str, str] = {
+    "nsa2008": "NASPA rates it as a draw: its submission (tsh's .t) holds the final"
+    " scores only",
+    "naspa-csw": "NASPA rates it as a draw: its submission (tsh's .t) holds the"
+    " final scores only",
+    "wespa": "WESPA rates it as a draw: its rating program rates the .TOU's scores,"
+    " equal (the .TOU's win band keeps who won for the standings)",
+    "absp": "the ABSP rates it as a draw: its results file holds the final scores",
+    "none": "no rating system this site computes: not rated here",
+}
+
+
+def rated_result(entry: RoundEntry) -> float | None:
+    """The result a rating body rates a played game as: the game's result, except
+    that equal final scores are a half even when the scores before the end-of-game
+    adjustments gave one player the win (``TIE_BREAK_RATED_AS``)."""
+    if entry.own_score is not None and entry.own_score == entry.opponent_score:
+        return DRAW_POINTS if entry.result is not None else None
+    return entry.result
+
+
 def rated_record(player: PlayerRecord, after_round: int) -> dict[str, int]:
     """The player's record through `after_round` as the estimates show it: rated
     games only (won, lost, drawn, and their spread, uncapped), then the byes and
@@ -633,9 +661,9 @@ def rated_record(player: PlayerRecord, after_round: int) -> dict[str, int]:
     kinds = [entry.kind for entry in counted]
     return {
         "games": len(games),
-        "wins": sum(1 for entry in games if entry.result == WIN_POINTS),
-        "losses": sum(1 for entry in games if entry.result == LOSS_POINTS),
-        "draws": sum(1 for entry in games if entry.result == DRAW_POINTS),
+        "wins": sum(1 for entry in games if rated_result(entry) == WIN_POINTS),
+        "losses": sum(1 for entry in games if rated_result(entry) == LOSS_POINTS),
+        "draws": sum(1 for entry in games if rated_result(entry) == DRAW_POINTS),
         "spread": sum(
             (entry.own_score or 0) - (entry.opponent_score or 0) for entry in games
         ),
@@ -688,16 +716,11 @@ def division_rated_games(division: DivisionRecord) -> tuple[RatedGame, ...]:
                     "do not add up to one win",
                 )
             if player.number < opponent_number:
-                # Rated by the scores, as tsh reads them from the .t file: equal
-                # final scores are a tie, even when the scores before the
-                # end-of-game adjustments gave one player the win.
-                if (
-                    entry.own_score is not None
-                    and entry.own_score == entry.opponent_score
-                ):
-                    result = 0.5
+                # Rated by the final scores, as every body's program reads them.
+                rated = rated_result(entry)
+                assert rated is not None  # a rated entry has a result
                 games.append(
-                    RatedGame(entry.round, player.number, opponent_number, result)
+                    RatedGame(entry.round, player.number, opponent_number, rated)
                 )
     return tuple(games)
 

@@ -20,22 +20,29 @@ results, every line ending in CRLF::
   the 3 columns and has no ``+`` (as real files of 100+ player events write it), so
   the file cannot say that this player went first against such an opponent.
 - The score is the player's own score plus 2000 for a win or 1000 for a draw.
-- A round that is not a played game pairs the player with themself: a win (a bye or
-  a forfeit win) is written in the win band, 2000 plus the awarded spread; a loss (a
-  forfeit, or a withdrawn player's round) as the negative awarded spread; a round
-  with nothing for the player (absent, not paired) as the missed game, 0; 1350 (the
-  draw band) is a half-bye, which these rules never award.
+- A round that is not a played game pairs the player with themself (or with 0).
 
-Reading, as the rating programs count a player's record (``read_records``): a played
-game counts by its score band, with the score difference as spread; a round against
-oneself counts its band as a win, a half or a loss and adds no spread; 0 against
-oneself is a missed game, neither. (So a forfeit loss whose awarded spread is 0 is
-written as, and reads as, a missed game, as tsh's ``.t`` writes it.)
+Reading, as the WESPA programs read a file (``read_tou``, ``read_records``): a name
+longer than 20 columns pushes the rounds right and is read whole; rounds that do
+not keep to their 9-column blocks (a ``-10`` glued to its neighbour) are read as
+whole numbers in pairs, score then opponent; a blank block is a missed round. A
+played game counts by its score band with the score difference as spread (a win
+band at equal scores is a win on the tie-break the file does not give). A round
+against oneself counts by its band and adds no spread: above 2000 a win, 1000 to
+2000 a half (the half-bye 1350; 2000, a win of no spread, reads as a half), 0 a
+missed game, anything else a loss. Each oddity is kept and listed in
+``TouFile.notes`` (``TouNote``), never a reason to refuse the file.
 
 ``tou_to_events`` turns a file into the same tournament events a ``.t`` import
 makes: players (with membership ids, ratings and career games from a ratings list
-when one is given: the file has none), each round paired with who went first and
-byes, results, and a credited loss for each self-paired loss.
+when one is given: the file has none), each round paired (who went first when a
+line says so: ``Board.first_known``), byes (a win of the bye spread), results, a
+``TieWinRecorded`` for a win at equal scores, a ``RoundAwarded`` for a half-bye or
+another win, and a credited loss of the written spread for a negative score.
+
+Writing (``format_tou``): a ``+`` only where the system knows who went first; a
+round against oneself in the band the reader takes as its result (a win of no
+spread as 2001, a half as 1350, a loss of no spread as -1).
 
 Usage::
 
@@ -67,10 +74,13 @@ from rules.tournament import (
     Board,
     DivisionAdded,
     Event,
+    Outcome,
     PairingMethod,
     PlayerRegistered,
     ResultRecorded,
+    RoundAwarded,
     RoundPaired,
+    TieWinRecorded,
     UnpairedRoundRecorded,
 )
 
@@ -82,6 +92,7 @@ __all__ = [
     "TouDivision",
     "TouError",
     "TouFile",
+    "TouNote",
     "TouPlayer",
     "TouRecord",
     "format_tou",
@@ -104,13 +115,27 @@ _BLOCK = re.compile(r" ([ \d-]{3}\d) ([ +\d]{2}\d)")
 _DATE = re.compile(r"\*M(\d{2})\.(\d{2})\.(\d{4})(?: (.*))?")
 
 
+@dataclass(frozen=True, slots=True)
+class TouNote:
+    """An oddity of a file that is read as the WESPA programs read it, kept and
+    told to the director (the import's report): ``code`` is stable
+    (``tou_wide_name``, ``tou_tokens``, ``tou_blank_round``, ``tou_half_bye``,
+    ``tou_zero_spread_win``, ``tou_loss_band``, ``tou_tie_win``,
+    ``tou_empty_round``), ``line`` the
+    physical line (1-based)."""
+
+    code: str
+    message: str
+    line: int | None = None
+
+
 class TouError(FileLineError):
     """Raised when a ``.TOU`` file cannot be read or imported.
 
     ``code`` is stable (``tou_syntax``, ``tou_date``, ``tou_truncated``,
-    ``tou_opponent``, ``tou_mismatch``, ``tou_half_bye``, ``tou_tie_break``,
-    ``tou_empty_round``, ``tou_forfeit_spread``); ``line`` is the physical line at
-    fault (1-based) or None.
+    ``tou_opponent``, ``tou_mismatch``); ``line`` is the physical line at fault
+    (1-based) or None. What the WESPA programs read is never refused: its
+    oddities are ``TouNote``s.
     """
 
 
@@ -150,6 +175,7 @@ class TouFile:
     date: str  # ISO
     name: str
     divisions: tuple[TouDivision, ...]
+    notes: tuple[TouNote, ...] = ()  # what is odd in the file, kept as read
 
 
 def read_tou(text: str) -> TouFile:
@@ -167,14 +193,14 @@ def read_tou(text: str) -> TouFile:
     except ValueError:
         raise TouError("tou_date", f"{day}.{month}.{year} is not a date.", 1) from None
     divisions: list[tuple[str, int, list[TouPlayer]]] = []
+    notes: list[TouNote] = []
     for number, raw in enumerate(lines[1:], start=2):
         line = raw.rstrip()
         if line == TOU_END:
-            return TouFile(
-                date,
-                (name or "").strip(),
-                tuple(TouDivision(n, at, tuple(ps)) for n, at, ps in divisions),
-            )
+            read = tuple(TouDivision(n, at, tuple(ps)) for n, at, ps in divisions)
+            for division in read:
+                notes.extend(_band_notes(division))
+            return TouFile(date, (name or "").strip(), read, tuple(notes))
         if not line or line.startswith(" "):
             continue  # blank, or a division's high-word line
         if line.startswith("*"):
@@ -187,31 +213,86 @@ def read_tou(text: str) -> TouFile:
                 "tou_syntax", "a player line comes before any *division line.", number
             )
         players = divisions[-1][2]
-        players.append(_player(line, number, len(players) + 1))
+        players.append(_player(line, number, len(players) + 1, notes))
     raise TouError(
         "tou_truncated", f"the file does not end with {TOU_END!r}: is it complete?"
     )
 
 
-def _player(line: str, number: int, position: int) -> TouPlayer:
-    name, rest = line[:NAME_WIDTH].rstrip(), line[NAME_WIDTH:]
-    if not name or len(rest) % BLOCK_WIDTH:
-        raise TouError(
-            "tou_syntax",
-            "expected a name in 20 columns, then 9 columns a round "
-            "(' score opponent', e.g. ' 2400  +2').",
-            number,
-        )
-    blocks = []
-    for start in range(0, len(rest), BLOCK_WIDTH):
-        block = _BLOCK.fullmatch(rest[start : start + BLOCK_WIDTH])
-        if block is None:
-            raise TouError(
-                "tou_syntax",
-                f"round {start // BLOCK_WIDTH + 1}: "
-                f"{rest[start : start + BLOCK_WIDTH]!r} is not ' score opponent'.",
+# The rounds of a player line: digits, spaces and signs to the end of the line.
+_ROUNDS_TAIL = re.compile(r"[\d\s+-]*$")
+_TOKEN = re.compile(r"[+-]?\d+|\S")
+_BLANK_BLOCK = " " * BLOCK_WIDTH
+
+
+def _player(line: str, number: int, position: int, notes: list[TouNote]) -> TouPlayer:
+    """A player line: the name (20 columns, or more when a longer name pushes the
+    rounds right, as the AUPAIR writer leaves it), then the rounds, read in their
+    9-column blocks when they keep to them (a blank block is a missed round) and
+    else as whole numbers in pairs, score then opponent, as the WESPA programs read
+    a line (a ``-10`` glued to its neighbour is a number of its own)."""
+    tail = _ROUNDS_TAIL.search(line)
+    name_end = max(NAME_WIDTH, tail.start() if tail else len(line))
+    if any(char.isdigit() for char in line[NAME_WIDTH:name_end]):
+        name_end = NAME_WIDTH  # not a longer name: a round with a stray character
+    name, rest = line[:name_end].rstrip(), line[name_end:]
+    if not name:
+        raise _syntax(number, "expected a name in the first 20 columns")
+    if name_end > NAME_WIDTH:
+        notes.append(
+            TouNote(
+                "tou_wide_name",
+                f"the name {name!r} runs past column {NAME_WIDTH}: read whole, the"
+                " rounds after it",
                 number,
             )
+        )
+    blocks = _fixed_blocks(rest, number, notes)
+    if blocks is None:
+        blocks = _token_blocks(rest, number)
+        notes.append(
+            TouNote(
+                "tou_tokens",
+                "the rounds are not in 9-column blocks (a number glued to its"
+                " neighbour or shifted): read as numbers in pairs",
+                number,
+            )
+        )
+    return TouPlayer(position, number, name, tuple(blocks))
+
+
+def _syntax(number: int, what: str) -> TouError:
+    return TouError(
+        "tou_syntax",
+        f"{what}: a name, then a score and an opponent a round"
+        " (' score opponent', e.g. ' 2400  +2').",
+        number,
+    )
+
+
+def _fixed_blocks(
+    rest: str, number: int, notes: list[TouNote]
+) -> list[TouBlock] | None:
+    """The rounds in 9-column blocks, or None when they do not keep to them."""
+    if len(rest) % BLOCK_WIDTH:
+        return None
+    blocks = []
+    for start in range(0, len(rest), BLOCK_WIDTH):
+        text = rest[start : start + BLOCK_WIDTH]
+        round_ = start // BLOCK_WIDTH + 1
+        if text == _BLANK_BLOCK:
+            notes.append(
+                TouNote(
+                    "tou_blank_round",
+                    f"round {round_} is left blank: read as a missed round (0)",
+                    number,
+                )
+            )
+            blocks.append(TouBlock(MISSED, 0, False))
+            continue
+        block = _BLOCK.fullmatch(text)
+        if block is None:
+            return None
         score, opponent = block.groups()
         try:
             blocks.append(
@@ -222,13 +303,20 @@ def _player(line: str, number: int, position: int) -> TouPlayer:
                 )
             )
         except ValueError:
-            raise TouError(
-                "tou_syntax",
-                f"round {start // BLOCK_WIDTH + 1}: {score.strip()!r} or "
-                f"{opponent.strip()!r} is not a number.",
-                number,
-            ) from None
-    return TouPlayer(position, number, name, tuple(blocks))
+            return None
+    return blocks
+
+
+def _token_blocks(rest: str, number: int) -> list[TouBlock]:
+    tokens = _TOKEN.findall(rest)
+    if len(tokens) % 2 or not all(t[-1].isdigit() for t in tokens):
+        raise _syntax(number, f"{rest.strip()!r} is not pairs of numbers")
+    blocks = []
+    for score, opponent in zip(tokens[::2], tokens[1::2], strict=True):
+        if score.startswith("+") or opponent.startswith("-"):
+            raise _syntax(number, f"{score} {opponent} is not ' score opponent'")
+        blocks.append(TouBlock(int(score), int(opponent.lstrip("+")), "+" in opponent))
+    return blocks
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,6 +336,81 @@ def _band(score: int) -> tuple[float, int]:
     if score >= DRAW_BAND:
         return DRAW_POINTS, score - DRAW_BAND
     return LOSS_POINTS, score
+
+
+def _self_band(score: int) -> float | None:
+    """The result of a round against oneself, as the WESPA reader takes its score:
+    above 2000 a win (a bye or forfeit win and its awarded spread), 1000 to 2000 a
+    half (the half-bye 1350; 2000, a win band with no spread, reads as the tie it
+    spells), 0 a missed round (None), anything else a loss."""
+    if score > WIN_BAND:
+        return WIN_POINTS
+    if score >= DRAW_BAND:
+        return DRAW_POINTS
+    if score == MISSED:
+        return None
+    return LOSS_POINTS
+
+
+def _band_notes(division: TouDivision) -> list[TouNote]:
+    """The results a file holds that are odd to this system, kept as read."""
+    notes = [
+        TouNote(
+            "tou_empty_round",
+            f"division {division.name}, round {round_}: no game was played; kept"
+            " as a round of byes, credits or nothing, as each line says",
+            division.line,
+        )
+        for round_ in range(1, division.rounds + 1)
+        if all(_self_paired(_block(p, round_), p) for p in division.players)
+    ]
+    for player in division.players:
+        for round_, block in enumerate(player.blocks, start=1):
+            where = f"division {division.name}, round {round_}"
+            if _self_paired(block, player):
+                result = _self_band(block.score)
+                if block.score == WIN_BAND:
+                    notes.append(
+                        TouNote(
+                            "tou_zero_spread_win",
+                            f"{where}: 2000 against oneself reads as a half (a win"
+                            " band with no spread); kept as a half-bye",
+                            player.line,
+                        )
+                    )
+                elif result == DRAW_POINTS:
+                    notes.append(
+                        TouNote(
+                            "tou_half_bye",
+                            f"{where}: {block.score} against oneself is a half-bye",
+                            player.line,
+                        )
+                    )
+                elif result == LOSS_POINTS and block.score > 0:
+                    notes.append(
+                        TouNote(
+                            "tou_loss_band",
+                            f"{where}: {block.score} against oneself is a loss with"
+                            " no spread",
+                            player.line,
+                        )
+                    )
+                continue
+            if not 1 <= block.opponent <= len(division.players):
+                continue  # refused when read (tou_opponent)
+            mirror = _block(division.players[block.opponent - 1], round_)
+            result, own = _band(block.score)
+            if result == WIN_POINTS and own == _band(mirror.score)[1]:
+                notes.append(
+                    TouNote(
+                        "tou_tie_win",
+                        f"{where}: a win at equal scores ({own}-{own}), decided by"
+                        " the scores before the end-of-game adjustments, which the"
+                        " file does not give; kept as a win",
+                        player.line,
+                    )
+                )
+    return notes
 
 
 def _block(player: TouPlayer, round_: int) -> TouBlock:
@@ -305,8 +468,9 @@ def read_records(tou: TouFile) -> dict[str, tuple[TouRecord, ...]]:
                 block = _block(player, round_)
                 result, own = _band(block.score)
                 if _self_paired(block, player):
-                    if block.score != MISSED:
-                        counts[result] += 1
+                    awarded = _self_band(block.score)
+                    if awarded is not None:
+                        counts[awarded] += 1
                     continue
                 _, mirror = _opponent(division, player, round_)
                 counts[result] += 1
@@ -328,7 +492,7 @@ def tou_to_events(
     *,
     existing_divisions: Collection[str],
     player_ids: Sequence[str],
-    forfeit_spread: int,
+    bye_spread: int = 50,
     listed: Sequence[ListedRating | None] = (),
 ) -> list[Event]:
     """Return the events that add (if new), register, pair and score every division.
@@ -336,12 +500,13 @@ def tou_to_events(
     ``player_ids`` gives a stable id to each player, in file order over all
     divisions; ``listed``, in the same order, each player's row of a ratings list
     (membership id, rating, career games; None or missing: unrated, unknown).
-    A self-paired win is a bye of the round's pairing, a self-paired loss
-    a credited loss of ``forfeit_spread``. Raises TouError for what these rules
-    cannot hold: a half-bye (``tou_half_bye``), a game won on tied scores
-    (``tou_tie_break``: the file has no scores before the end-of-game adjustments),
-    a round without a game or bye (``tou_empty_round``), a loss to credit with a
-    forfeit spread of 0 (``tou_forfeit_spread``), and lines that disagree.
+    Every round against oneself is kept as its band says (``_self_band``): a win
+    with the tournament's ``bye_spread`` is a bye of the round's pairing, any
+    other win or a half (a half-bye) a ``RoundAwarded`` with the spread written,
+    a negative score a credited loss of that spread, 0 nothing. A win at equal
+    scores is a ``TieWinRecorded``. A game without a ``+`` on either line is
+    paired with who went first unknown; a round in which no one played is an
+    empty imported pairing. Raises TouError for lines that disagree.
     """
     ids = iter(player_ids)
     rows = iter(listed)
@@ -364,12 +529,32 @@ def tou_to_events(
                 )
             )
         for round_ in range(1, division.rounds + 1):
-            events.extend(_round_events(division, round_, division_ids, forfeit_spread))
+            events.extend(_round_events(division, round_, division_ids, bye_spread))
     return events
 
 
+def _self_paired_event(
+    block: TouBlock, round_: int, pid: str, bye_spread: int
+) -> Event | None:
+    """The event of a round against oneself; None for a bye of the pairing or a
+    missed round."""
+    result = _self_band(block.score)
+    if result is None:
+        return None
+    if result == WIN_POINTS:
+        spread = block.score - WIN_BAND
+        if spread == bye_spread:
+            return None
+        return RoundAwarded(round_, pid, Outcome.WIN, spread)
+    if result == DRAW_POINTS:
+        return RoundAwarded(round_, pid, Outcome.DRAW, 0)
+    if block.score < 0:
+        return UnpairedRoundRecorded(round=round_, player_id=pid, spread=block.score)
+    return RoundAwarded(round_, pid, Outcome.LOSS, 0)
+
+
 def _round_events(
-    division: TouDivision, round_: int, ids: Sequence[str], forfeit_spread: int
+    division: TouDivision, round_: int, ids: Sequence[str], bye_spread: int
 ) -> list[Event]:
     boards: list[Board] = []
     byes: list[str] = []
@@ -378,50 +563,25 @@ def _round_events(
     for player in division.players:
         block = _block(player, round_)
         pid = ids[player.number - 1]
-        result, own = _band(block.score)
         if _self_paired(block, player):
-            if block.score == MISSED:
-                continue
-            if result == DRAW_POINTS:
-                raise TouError(
-                    "tou_half_bye",
-                    f"round {round_}: {block.score} is a half-bye, which these "
-                    "rules cannot award.",
-                    player.line,
-                )
-            if result == WIN_POINTS:
+            event = _self_paired_event(block, round_, pid, bye_spread)
+            if event is not None:
+                credits.append(event)
+            elif _self_band(block.score) == WIN_POINTS:
                 byes.append(pid)
-                continue
-            if not forfeit_spread:
-                raise TouError(
-                    "tou_forfeit_spread",
-                    f"round {round_}: a loss against oneself is credited as a "
-                    "forfeit, but the tournament's forfeit spread is 0.",
-                    player.line,
-                )
-            credits.append(
-                UnpairedRoundRecorded(
-                    round=round_, player_id=pid, spread=-forfeit_spread
-                )
-            )
             continue
+        result, own = _band(block.score)
         opponent, mirror = _opponent(division, player, round_)
         if player.number > opponent.number:
             continue  # each game once, from the lower number's side
         oid = ids[opponent.number - 1]
         scores = (own, _band(mirror.score)[1])
-        game = _game_result(round_, (pid, oid), scores, result, player.line)
-        # Who went first: the line with the +; neither (no + is written against an
-        # opponent of 100 or more), the lower number, as a .t import does.
+        results.append(_game_result(round_, (pid, oid), scores, result))
+        # Who went first: the line with the +; neither line, not known (no + is
+        # written against an opponent of 100 or more, nor by every writer).
         first, second = (oid, pid) if mirror.first else (pid, oid)
-        boards.append(Board(len(boards) + 1, first, second))
-        results.append(game)
-    if not boards and not byes:
-        raise TouError(
-            "tou_empty_round",
-            f"division {division.name}, round {round_} has no game and no bye.",
-            division.line,
-        )
+        known = block.first or mirror.first
+        boards.append(Board(len(boards) + 1, first, second, first_known=known))
     pairing = RoundPaired(
         division=division.name,
         round=round_,
@@ -437,18 +597,14 @@ def _game_result(
     players: tuple[str, str],
     scores: tuple[int, int],
     result: float,
-    line: int,
-) -> ResultRecorded:
-    """Return the result of a game read from the lower-numbered player's block; a
-    tie is a draw (a .TOU gives no scores before the end-of-game adjustments)."""
+) -> Event:
+    """Return the result of a game read from the lower-numbered player's block: a
+    tie in the draw band is a draw, a tie in a win or loss band a win on the
+    tie-break as recorded (a .TOU gives no scores before the adjustments)."""
     own, theirs = scores
     if own == theirs and result != DRAW_POINTS:
-        raise TouError(
-            "tou_tie_break",
-            f"round {round_}: {own}-{theirs} is a tie won on the scores before "
-            "the end-of-game adjustments, which a .TOU does not give.",
-            line,
-        )
+        winner, loser = players if result == WIN_POINTS else players[::-1]
+        return TieWinRecorded(round=round_, winner=winner, loser=loser, score=own)
     tied = own == theirs
     return ResultRecorded(
         round=round_,
@@ -491,14 +647,18 @@ def _format_block(score: int, opponent: int, first: bool, where: str) -> str:
 
 
 def _awarded_score(result: float | None, spread: int) -> int:
-    """The self-paired score of a round that is not a played game."""
+    """The self-paired score of a round that is not a played game, in the band the
+    WESPA reader takes as its result (``_self_band``): a win above 2000 (a win of
+    no spread as 2001: 2000 reads as a half), a half as the half-bye 1350, a loss
+    as its negative spread (a loss of no spread as -1: 0 reads as a missed
+    round), nothing as 0. The reader adds no spread for these rounds."""
     if result is None:
         return MISSED
     if result == WIN_POINTS:
-        return WIN_BAND + spread
+        return WIN_BAND + max(spread, 1)
     if result == DRAW_POINTS:
         return HALF_BYE
-    return spread  # a loss: the negative awarded spread
+    return min(spread, -1)
 
 
 def _player_line(

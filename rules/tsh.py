@@ -49,9 +49,12 @@ of tsh's ranking from then on either way). A tie in a ``.t`` file has no
 pre-adjustment scores: it is imported as a draw (the pre-adjustment scores are
 recorded equal to the finals), as tsh scores it.
 
-``config.tsh`` (``read_config``) gives the divisions and their files, and the settings
-this system has: ``max_rounds``, ``spread_cap`` (a number or a list, one per round),
-``bye_spread``, ``rating_system``; every other line (``gibson``, prizes, ...) is
+``config.tsh`` (``read_config``) gives the divisions and their files, the settings
+this system has (``CONFIG_KEYS``: the event's name and date, ``max_rounds`` and
+``max_div_rounds``, ``spread_cap`` (a number or a list, one per round),
+``bye_spread``, ``rating_system``, ``gibson`` and ``prize_bands``, a value or a
+perl hash by division), the ``prize`` lines paid in money as each division's
+prizes; every other line (``autopair``: this system has no round schedule) is
 listed, with its number, as not taken.
 
 Usage::
@@ -65,9 +68,10 @@ Usage::
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Sequence, Set
 from dataclasses import dataclass, field
 
+from rules.division_rules import Prize, PrizeKind
 from rules.numbers import NumberError, is_whole_number, whole_number
 from rules.records import DivisionRecord, EntryKind, PlayerRecord, RoundEntry
 from rules.tournament import (
@@ -93,8 +97,11 @@ __all__ = [
     "TPlayer",
     "TshConfig",
     "TshError",
+    "by_division",
+    "import_notes",
     "read_config",
     "read_t",
+    "t_notes",
     "t_to_events",
     "write_t",
 ]
@@ -319,6 +326,11 @@ def _off_from(player: TPlayer) -> tuple[int, WithdrawalPolicy] | None:
         start -= 1
     if start == len(player.opponents):
         return start + 1, WithdrawalPolicy.NOT_PAIRED
+    # tsh gives an off player their off score each round: a negative one is the
+    # forfeit the FORFEIT policy gives; 0 (neither) or more is kept as those
+    # rounds' credits, and later rounds pair them no more.
+    if score >= 0:
+        return start + 1, WithdrawalPolicy.NOT_PAIRED
     return start + 1, WithdrawalPolicy.FORFEIT
 
 
@@ -338,6 +350,39 @@ def _check_players(players: Sequence[TPlayer]) -> None:
                     " this file.",
                     player.line,
                 )
+
+
+def import_notes(tfile: TFile, rounds: int | None = None) -> tuple[str, ...]:
+    """What the import of ``tfile`` keeps that a director should know, one line
+    each: an ``off`` player (withdrawn from a round, their rounds against 0 kept
+    as tsh gave them) and a tie (a draw: a ``.t`` holds no scores before the
+    end-of-game adjustments)."""
+    notes = []
+    limit = rounds if rounds is not None else MAX_ROUNDS
+    for player in tfile.players:
+        off = _off_from(player)
+        if off is not None and off[0] <= limit:
+            values = player.field("off") or ("0",)
+            notes.append(
+                f"line {player.line}: {player.name} is off (withdrawn) from round"
+                f" {off[0]}: each round against 0 is kept as tsh gave it (off"
+                f" {values[0]})"
+            )
+        for round_, opponent in enumerate(player.opponents, start=1):
+            if not 0 < opponent <= len(tfile.players) or opponent < player.number:
+                continue
+            other = tfile.players[opponent - 1]
+            if (
+                len(player.scores) >= round_
+                and len(other.scores) >= round_
+                and player.scores[round_ - 1] == other.scores[round_ - 1]
+            ):
+                notes.append(
+                    f"line {player.line}: round {round_}, {player.name} and"
+                    f" {other.name} tie at {player.scores[round_ - 1]}: a draw (a .t"
+                    " holds no scores before the end-of-game adjustments)"
+                )
+    return tuple(notes)
 
 
 def t_to_events(
@@ -367,12 +412,16 @@ def t_to_events(
         for index, player in enumerate(players)
     ]
     limit = rounds if rounds is not None else MAX_ROUNDS
+    off_from: dict[int, int] = {}
     for index, player in enumerate(players):
         off = _off_from(player)
         if off is not None and off[0] <= limit:
             events.append(PlayerWithdrawn(ids[index], off[0], policy=off[1]))
+            off_from[player.number] = off[0]
     for round_ in range(1, tfile.rounds + 1):
-        events.extend(_round_events(players, ids, division, round_, bye_spread))
+        events.extend(
+            _round_events(players, ids, division, round_, bye_spread, off_from)
+        )
     return events
 
 
@@ -410,6 +459,7 @@ def _round_events(
     division: str,
     round_: int,
     bye_spread: int,
+    off_from: dict[int, int],
 ) -> list[Event]:
     games: list[tuple[TPlayer, TPlayer]] = []
     byes: list[str] = []
@@ -419,6 +469,16 @@ def _round_events(
             continue
         opponent_number = player.opponents[round_ - 1]
         score = player.scores[round_ - 1] if len(player.scores) >= round_ else None
+        off = off_from.get(player.number, MAX_ROUNDS + 1) <= round_
+        if opponent_number == 0 and off:
+            # An ``off`` player's round: tsh gives them its score as a bye-like
+            # credit (``off 50``: +50 each round), kept as that credit; a bye of
+            # the pairing would pair a withdrawn player.
+            if score is not None:
+                credits.append(
+                    UnpairedRoundRecorded(round_, ids[player.number - 1], score)
+                )
+            continue
         if opponent_number == 0:
             if score is None or score == bye_spread:
                 byes.append(ids[player.number - 1])
@@ -430,10 +490,12 @@ def _round_events(
         opponent = _opponent(players, player, opponent_number, round_)
         if player.number < opponent.number:
             games.append((player, opponent))
-    if not games and not byes:
+    if not games and not byes and not credits:
+        # A round of credits only (every player off, late or credited) is kept as
+        # an empty imported pairing; a round with nothing at all is not a round.
         raise TshError(
             "tsh_empty_round",
-            f"round {round_} has no game and no bye: nothing to pair.",
+            f"round {round_} has no game, no bye and no score: nothing to pair.",
         )
     boards, results = _boards(games, ids, round_)
     pairing = RoundPaired(
@@ -524,6 +586,7 @@ def write_t(division_record: DivisionRecord, *, firsts: bool = False) -> str:
     (``tsh_unwritable_name``, ``tsh_incomplete_round``, ``tsh_player_numbers``).
     """
     lines = []
+    blank = _unscored_games(division_record)
     for position, player in enumerate(division_record.players, start=1):
         if player.number != position:
             raise TshError(
@@ -532,8 +595,39 @@ def write_t(division_record: DivisionRecord, *, firsts: bool = False) -> str:
                 f" number {player.number} at position {position}.",
             )
         _check_name(player.name)
-        lines.append(_player_line(player, firsts))
+        lines.append(_player_line(player, firsts, blank))
     return "".join(f"{line}\n" for line in lines)
+
+
+def t_notes(division_record: DivisionRecord) -> tuple[str, ...]:
+    """What a ``.t`` of the division cannot say as the system holds it, one line
+    each for the export's notes: a tie won on the scores before the end-of-game
+    adjustments (a ``.t`` holds final scores only, so tsh and NASPA read it as the
+    draw its scores spell), and a game without a result written as an empty
+    round (``_unscored_games``)."""
+    notes = []
+    names = {player.number: player.name for player in division_record.players}
+    for player in division_record.players:
+        for entry in player.rounds:
+            if (
+                entry.kind is EntryKind.GAME
+                and entry.result == 1.0
+                and entry.own_score is not None
+                and entry.own_score == entry.opponent_score
+            ):
+                notes.append(
+                    f"round {entry.round}: {player.name} beat"
+                    f" {names.get(entry.opponent or 0, '?')} on a tie,"
+                    f" {entry.own_score}-{entry.opponent_score}, decided by the scores"
+                    " before the end-of-game adjustments; a .t holds the final"
+                    " scores only, so tsh and NASPA read it as a draw"
+                )
+    for number, round_ in sorted(_unscored_games(division_record)):
+        notes.append(
+            f"round {round_}: {names.get(number, '?')}'s game has no result but a"
+            " later round has one; written as an empty round (0 and 0)"
+        )
+    return tuple(notes)
 
 
 def _check_name(name: str) -> None:
@@ -570,12 +664,15 @@ class _Line:
 Columns = _Line
 
 
-def columns(player: PlayerRecord) -> _Line:
+def columns(player: PlayerRecord, blank: Set[tuple[int, int]] = frozenset()) -> _Line:
     """A player's rounds as tsh's columns (opponents, scores, p12, boards), a game
     without a result yet as a None score: the ``.t`` writer cuts there, the
-    ``tourney.js`` writer (``rules.tourneyjs``) writes it as tsh's ``undefined``."""
+    ``tourney.js`` writer (``rules.tourneyjs``) writes it as tsh's ``undefined``.
+    The (player, round) pairs in `blank` are written as tsh's empty round."""
     line = _Line()
-    for entry in _written_rounds(player.rounds):
+    for entry in _written_rounds(player):
+        if (player.number, entry.round) in blank:
+            entry = RoundEntry(entry.round, EntryKind.UNPLAYED, board=entry.board)
         game = entry.kind is EntryKind.GAME
         line.opponents.append((entry.opponent or 0) if game else 0)
         line.p12.append({True: 1, False: 2, None: 0}[entry.went_first] if game else 0)
@@ -589,14 +686,19 @@ def columns(player: PlayerRecord) -> _Line:
     return line
 
 
-def _columns(player: PlayerRecord) -> _Line:
-    line = columns(player)
+def _columns(player: PlayerRecord, blank: Set[tuple[int, int]]) -> _Line:
+    line = columns(player, blank)
     _cut_at_missing_result(player, line)
     return line
 
 
-def _written_rounds(rounds: Sequence[RoundEntry]) -> Sequence[RoundEntry]:
-    """The rounds up to the player's last one with something in it."""
+def _written_rounds(player: PlayerRecord) -> Sequence[RoundEntry]:
+    """The rounds up to the player's last one with something in it; a withdrawn
+    player's every round, as tsh writes an off player's rounds: opponent 0 and
+    their off score (0 for one who is simply not paired)."""
+    rounds = player.rounds
+    if player.withdrawn:
+        return rounds
     last = len(rounds)
     while last > 0 and rounds[last - 1].kind is EntryKind.UNPLAYED:
         last -= 1
@@ -604,21 +706,38 @@ def _written_rounds(rounds: Sequence[RoundEntry]) -> Sequence[RoundEntry]:
 
 
 def _cut_at_missing_result(player: PlayerRecord, line: _Line) -> None:
-    if None not in line.scores:
-        return
-    cut = line.scores.index(None)
-    later = [score for score in line.scores[cut:] if score is not None]
-    if later:
-        raise TshError(
-            "tsh_incomplete_round",
-            f"{player.name} has no result in round {cut + 1} but has one in a later"
-            f" round; enter round {cut + 1} first.",
-        )
-    line.scores = line.scores[:cut]
+    """End the scores at the first game without a result (the round is being
+    played); ``_unscored_games`` has already blanked those followed by a result."""
+    if None in line.scores:
+        line.scores = line.scores[: line.scores.index(None)]
 
 
-def _player_line(player: PlayerRecord, firsts: bool) -> str:
-    line = _columns(player)
+def _unscored_games(division: DivisionRecord) -> set[tuple[int, int]]:
+    """(player number, round) of each game without a result that either player
+    has a later result after (a late entry paired in a round they never played):
+    tsh cannot write a score after a missing one, so both lines write the round
+    as tsh holds a round without anything in it, opponent 0 and score 0, which
+    counts as the unscored game does: neither a win nor a loss."""
+    blank: set[tuple[int, int]] = set()
+    for player in division.players:
+        scored = [e.round for e in player.rounds if e.own_score is not None]
+        last = max(scored, default=0)
+        for entry in player.rounds:
+            if (
+                entry.kind is EntryKind.GAME
+                and entry.own_score is None
+                and entry.round < last
+            ):
+                blank.add((player.number, entry.round))
+                if entry.opponent is not None:
+                    blank.add((entry.opponent, entry.round))
+    return blank
+
+
+def _player_line(
+    player: PlayerRecord, firsts: bool, blank: set[tuple[int, int]]
+) -> str:
+    line = _columns(player, blank)
     head = " ".join(
         [
             player.name,
@@ -704,19 +823,42 @@ def _off_value(player: PlayerRecord, source: str | None) -> str:
 
 @dataclass(frozen=True, slots=True)
 class TshConfig:
-    """What a ``config.tsh`` sets up: the divisions (name, file) and the settings
-    this system takes, and the lines it does not (number, text)."""
+    """What a ``config.tsh`` sets up: the divisions (name, file), the settings
+    this system takes (``CONFIG_KEYS``), each division's prizes from its
+    ``prize`` lines, and the lines it does not take (number, text)."""
 
     divisions: tuple[tuple[str, str], ...]
     settings: dict[str, object]
     not_taken: tuple[tuple[int, str], ...]
+    prizes: dict[str, tuple[Prize, ...]] = field(default_factory=dict)
 
 
-# tsh's configuration keys this system has a setting for.
-CONFIG_KEYS = ("max_rounds", "spread_cap", "bye_spread", "rating_system")
+# tsh's configuration keys this system has a setting for: the event's name and
+# date, its rounds (max_rounds; max_div_rounds, by division), caps, bye spread,
+# rating system, and the pairing rules Gibsonization and prize bands (by division).
+CONFIG_KEYS = (
+    "max_rounds",
+    "max_div_rounds",
+    "spread_cap",
+    "bye_spread",
+    "rating_system",
+    "event_name",
+    "event_date",
+    "gibson",
+    "prize_bands",
+)
 # The value is what follows "=", less one ";" at its end (``_config_value``).
 _CONFIG = re.compile(r"config\s+(\w+)\s*=(.*)")
-_QUOTED_WORD = re.compile(r"[\w.+-]*")
+# A quoted value's inside: anything but a quote (an event's name has spaces).
+_QUOTED_WORD = re.compile(r"[^'\"]*")
+# tsh's prize types this system has a prize kind for (tsh: rank is the final
+# place, highloss the highest losing score, lowwin the lowest winning score).
+_PRIZE_KINDS = {
+    "rank": PrizeKind.PLACE,
+    "highloss": PrizeKind.HIGH_LOSS,
+    "lowwin": PrizeKind.LOW_WIN,
+}
+_PRIZE = re.compile(r"prize\s+(\w+)\s+(\d+)\s+(\w+)\s+\$(\d+)(?:\.(\d\d))?\s*", re.I)
 
 
 def read_config(text: str) -> TshConfig:
@@ -724,6 +866,7 @@ def read_config(text: str) -> TshConfig:
     divisions: list[tuple[str, str]] = []
     settings: dict[str, object] = {}
     not_taken: list[tuple[int, str]] = []
+    prizes: dict[str, list[Prize]] = {}
     for number, line in _lines(text):
         words = line.split()
         if words[0].lower() == "division" and len(words) == 3:
@@ -734,17 +877,63 @@ def read_config(text: str) -> TshConfig:
             value = match.group(2).strip().removesuffix(";")
             settings[match.group(1)] = _config_value(value, number)
             continue
+        prize = _prize(line)
+        if prize is not None:
+            prizes.setdefault(prize[0], []).append(prize[1])
+            continue
         not_taken.append((number, line))
-    return TshConfig(tuple(divisions), settings, tuple(not_taken))
+    return TshConfig(
+        tuple(divisions),
+        settings,
+        tuple(not_taken),
+        {division: tuple(listed) for division, listed in prizes.items()},
+    )
+
+
+def _prize(line: str) -> tuple[str, Prize] | None:
+    """A ``prize TYPE PLACE DIVISION $AMOUNT`` line as (division, prize); None for
+    a prize this system has no kind for or whose value is not money."""
+    match = _PRIZE.fullmatch(line)
+    if match is None or match.group(1).lower() not in _PRIZE_KINDS:
+        return None
+    kind, place, division, dollars, cents = match.groups()
+    amount = int(dollars) * 100 + int(cents or 0)
+    return division.upper(), Prize(_PRIZE_KINDS[kind.lower()], amount, place=int(place))
+
+
+def by_division(value: object, division: str) -> object:
+    """A setting's value for one division: a ``{'A' => ...}`` value's entry for
+    it (None when it has none), any other value as it is."""
+    if isinstance(value, dict):
+        found = {str(k).upper(): v for k, v in value.items()}
+        return found.get(division.upper())
+    return value
+
+
+_HASH_ENTRY = re.compile(
+    r"""\s*['"]?(\w+)['"]?\s*=>\s*(\[[^\]]*\]|-?\d+|(['"])[^'"]*\3)\s*,?"""
+)
 
 
 def _config_value(text: str, number: int) -> object:
-    """A config value: a whole number, a quoted word, or a list of numbers.
+    """A config value: a whole number, a quoted word, a list of numbers, or a
+    perl hash of those by division (``{ 'A' => [1, 2, 4], 'B' => 12 }``).
 
     Read by splitting, not by one pattern: the list's pattern had three ``\\s*`` in
     a row and took cubic time on ``[`` and spaces (4,000 of them: 88 s of CPU);
     each step here is linear in the line, which ``_lines`` bounds."""
     text = text.strip()
+    if text.startswith("{") and text.endswith("}"):
+        body, entries = text[1:-1], {}
+        position = 0
+        while body[position:].strip():
+            entry = _HASH_ENTRY.match(body, position)
+            if entry is None:
+                break
+            entries[entry.group(1)] = _config_value(entry.group(2), number)
+            position = entry.end()
+        else:
+            return entries
     if is_whole_number(text, signed=True):
         return whole_number(text)
     quoted = len(text) >= 2 and text[0] in "'\"" and text[-1] == text[0]
@@ -758,6 +947,7 @@ def _config_value(text: str, number: int) -> object:
             return [whole_number(item) for item in items]
     raise TshError(
         "tsh_config_value",
-        f"{text!r} is not a number, a quoted word or a list of numbers.",
+        f"{text!r} is not a number, a quoted word, a list of numbers or a"
+        " {'division' => value} hash.",
         number,
     )

@@ -193,6 +193,9 @@ class PlayerRound(models.Model):
     method = models.CharField(max_length=32, blank=True)  # how the round was paired
     opponent_id = models.CharField(max_length=64, blank=True)
     went_first = models.BooleanField(null=True)
+    # False: the file the pairing came from does not say who went first
+    # (rules.tournament.Board.first_known); went_first is then the listed order.
+    first_known = models.BooleanField(default=True)
     board = models.PositiveIntegerField(null=True)
     own_score = models.IntegerField(null=True)
     opponent_score = models.IntegerField(null=True)

@@ -46,11 +46,15 @@ def _awarded(
     version: int,
     settings: Settings,
     seat: Seat | None = None,
+    awarded: Outcome | None = None,
 ) -> Entry:
     """Return a bye, forfeit or credit entry: its outcome follows from its kind
     (a bye or a forfeit win is a win even when its spread setting is 0) or, for a
-    credit, from the sign of its spread (0: neither, as tsh counts it)."""
-    if kind is EntryKind.CREDIT:
+    credit, from ``awarded`` (a RoundAwarded) or else the sign of its spread (0:
+    neither, as tsh counts it)."""
+    if awarded is not None:
+        outcome: Outcome | None = awarded
+    elif kind is EntryKind.CREDIT:
         outcome = None if spread == 0 else Outcome.WIN if spread > 0 else Outcome.LOSS
     elif kind in LOSING_KINDS:
         outcome = Outcome.LOSS
@@ -82,7 +86,12 @@ def _derive_entry(
     credit = round_state.unpaired.get(player.player_id)
     if credit is not None:
         return _awarded(
-            round_, EntryKind.CREDIT, credit.spread, credit.version, settings
+            round_,
+            EntryKind.CREDIT,
+            credit.spread,
+            credit.version,
+            settings,
+            awarded=credit.outcome,
         )
     seat = round_state.seats.get(player.player_id)
     if seat is None or seat.opponent is None:
@@ -123,6 +132,7 @@ def _derive_entry(
         went_first=seat.went_first,
         board=seat.board,
         version=version,
+        first_known=seat.first_known,
     )
 
 
@@ -194,6 +204,7 @@ def _result_entry(
         game_id=result.game_id,
         amended=amended,
         version=result.version,
+        first_known=seat.first_known,
     )
 
 

@@ -73,6 +73,9 @@ class RatingSystem(StrEnum):
     NASPA_CSW = "naspa-csw"
     WESPA = "wespa"
     ABSP = "absp"
+    # A body whose rating this project does not compute (a config.tsh's "aus"):
+    # the event is kept, its estimates are switched off.
+    NONE = "none"
 
 
 class Outcome(StrEnum):

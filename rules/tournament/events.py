@@ -20,6 +20,7 @@ from typing import ClassVar
 from rules.division_rules import PairingOptions, PrizeTable
 from rules.ruleset import ChallengeRule
 from rules.tournament.enums import (
+    Outcome,
     PairingMethod,
     Preset,
     Ranking,
@@ -127,11 +128,18 @@ class PlayerReactivated:
 
 @dataclass(frozen=True, slots=True)
 class Board:
-    """One game of a pairing: the board (table) number and who goes first."""
+    """One game of a pairing: the board (table) number and who goes first.
+
+    ``first_known`` is False when a file the pairing was read from does not say
+    who went first (a ``.TOU`` line pair without a ``+``): ``first`` is then only
+    the order the players are listed in, and neither player's entry says who
+    went first (nor will a file written from it).
+    """
 
     board: int
     first: str
     second: str
+    first_known: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,6 +230,42 @@ class UnpairedRoundRecorded:
     round: int
     player_id: str
     spread: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundAwarded:
+    """A round a player was not paired in, awarded as a win, a half or a loss.
+
+    What a file records against the player themself that ``UnpairedRoundRecorded``
+    (whose spread's sign decides the result) cannot say: a half-bye (a ``.TOU``'s
+    ``1350``: a half, no spread) or a win or loss awarded with a spread of 0.
+    ``spread`` counts in the standings as the credit's does.
+    """
+
+    type_name: ClassVar[str] = "round_awarded"
+
+    round: int
+    player_id: str
+    outcome: Outcome
+    spread: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TieWinRecorded:
+    """A game whose final scores tied at ``score``, recorded as won by ``winner``
+    without the scores before the end-of-game adjustments (a ``.TOU``'s win band at
+    equal scores: the file keeps who won, not why).
+
+    The result counts as a win decided by the tie-break (``Entry.tie_break``), the
+    pre-adjustment scores unknown; the rating bodies rate it by its final scores.
+    """
+
+    type_name: ClassVar[str] = "tie_win_recorded"
+
+    round: int
+    winner: str
+    loser: str
+    score: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -356,6 +400,8 @@ Event = (
     | ForfeitRecorded
     | ResultAmended
     | UnpairedRoundRecorded
+    | RoundAwarded
+    | TieWinRecorded
 )
 
 EVENT_TYPES: dict[str, type] = {
@@ -378,5 +424,7 @@ EVENT_TYPES: dict[str, type] = {
         ForfeitRecorded,
         ResultAmended,
         UnpairedRoundRecorded,
+        RoundAwarded,
+        TieWinRecorded,
     )
 }

@@ -105,7 +105,8 @@ def round_entry(entry: Entry, opponent_number: int | None) -> RoundEntry:
             opponent=opponent_number,
             own_score=entry.own_score,
             opponent_score=entry.opponent_score,
-            went_first=entry.went_first,
+            # A file never says who went first when the system does not know.
+            went_first=entry.went_first if entry.first_known else None,
             result=result,
             board=entry.board,
         )

@@ -63,8 +63,10 @@ from rules.tournament.events import (
     PrizeTableSet,
     ResultAmended,
     ResultRecorded,
+    RoundAwarded,
     RoundPaired,
     SettingsChanged,
+    TieWinRecorded,
     TournamentCreated,
     UnpairedRoundRecorded,
 )
@@ -78,7 +80,9 @@ from rules.tournament.rounds import (
     _forfeit_recorded,
     _result_amended,
     _result_recorded,
+    _round_awarded,
     _round_paired,
+    _tie_win_recorded,
     _unpaired_round_recorded,
 )
 from rules.tournament.state import Settings, TournamentState
@@ -222,6 +226,8 @@ _apply.register(ResultRecorded, _result_recorded)
 _apply.register(ForfeitRecorded, _forfeit_recorded)
 _apply.register(ResultAmended, _result_amended)
 _apply.register(UnpairedRoundRecorded, _unpaired_round_recorded)
+_apply.register(RoundAwarded, _round_awarded)
+_apply.register(TieWinRecorded, _tie_win_recorded)
 _apply.register(PlayerEdited, _player_edited)
 _apply.register(DivisionRenamed, _division_renamed)
 _apply.register(SettingsChanged, _settings_changed)

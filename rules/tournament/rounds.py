@@ -25,13 +25,15 @@ from rules.tournament.checks import (
     _require_int,
 )
 from rules.tournament.entries import _refresh
-from rules.tournament.enums import PairingMethod, WithdrawalPolicy
+from rules.tournament.enums import Outcome, PairingMethod, WithdrawalPolicy
 from rules.tournament.events import (
     Board,
     ForfeitRecorded,
     ResultAmended,
     ResultRecorded,
+    RoundAwarded,
     RoundPaired,
+    TieWinRecorded,
     UnpairedRoundRecorded,
 )
 from rules.tournament.players import _check_division, _check_pairing_player
@@ -99,7 +101,10 @@ def _check_pairing_shape(event: RoundPaired) -> None:
         raise TournamentError(
             "invalid_pairing", "games and byes must be lists.", "games"
         )
-    if not event.games and not event.byes:
+    # An imported round may hold no game and no bye: a file's round in which no
+    # one played (each player credited, or nothing), kept so that the rounds
+    # after it stand where the file has them.
+    if not event.games and not event.byes and event.method != PairingMethod.IMPORTED:
         raise TournamentError(
             "empty_pairing", "A pairing needs at least one game or bye.", "games"
         )
@@ -149,8 +154,13 @@ def _pairing_seats(
                 "games",
             )
         boards.add(game.board)
-        seat(game.first, "games", Seat(game.second, True, game.board))
-        seat(game.second, "games", Seat(game.first, False, game.board))
+        if not isinstance(game.first_known, bool):
+            raise TournamentError(
+                "invalid_pairing", "first_known must be true or false.", "games"
+            )
+        known = game.first_known
+        seat(game.first, "games", Seat(game.second, True, game.board, known))
+        seat(game.second, "games", Seat(game.first, False, game.board, known))
     for player_id in event.byes:
         seat(player_id, "byes", Seat(None))
     return seats
@@ -424,8 +434,6 @@ def _result_amended(event: ResultAmended, state: TournamentState) -> TournamentS
 def _unpaired_round_recorded(
     event: UnpairedRoundRecorded, state: TournamentState
 ) -> TournamentState:
-    round_number = _check_round(state, event.round)
-    player = state.player(event.player_id)
     spread = _require_int(event.spread, "spread", "invalid_spread")
     if abs(spread) > MAX_AWARDED_SPREAD:
         raise TournamentError(
@@ -434,6 +442,37 @@ def _unpaired_round_recorded(
             f" most {MAX_AWARDED_SPREAD} either way.",
             "spread",
         )
+    return _credit(state, event.round, event.player_id, Credit(spread, 0))
+
+
+def _round_awarded(event: RoundAwarded, state: TournamentState) -> TournamentState:
+    outcome = _check_enum(event.outcome, Outcome, "outcome")
+    spread = _require_int(event.spread, "spread", "invalid_spread")
+    if abs(spread) > MAX_AWARDED_SPREAD:
+        raise TournamentError(
+            "invalid_spread",
+            f"spread must be at most {MAX_AWARDED_SPREAD} either way.",
+            "spread",
+        )
+    if (outcome is Outcome.WIN and spread < 0) or (
+        outcome is Outcome.LOSS and spread > 0
+    ):
+        raise TournamentError(
+            "invalid_spread",
+            f"A {outcome.value} cannot be awarded a spread of {spread}.",
+            "spread",
+        )
+    return _credit(
+        state, event.round, event.player_id, Credit(spread, 0, Outcome(outcome))
+    )
+
+
+def _credit(
+    state: TournamentState, round_: object, player_id: str, credit: Credit
+) -> TournamentState:
+    """Store a credit for a round the player is not paired in."""
+    round_number = _check_round(state, round_)
+    player = state.player(player_id)
     round_state = state.round_state(player.division, round_number)
     if round_state is None:
         raise TournamentError(
@@ -454,10 +493,33 @@ def _unpaired_round_recorded(
             f"{player.name} already has an entry for round {round_number}.",
             "round",
         )
-    credit = Credit(spread, state.version + 1)
+    credit = replace(credit, version=state.version + 1)
     new_round = replace(
         round_state, unpaired={**round_state.unpaired, player.player_id: credit}
     )
     rounds = {**state.rounds, (player.division, round_number): new_round}
     cards = _refresh(state, state.players, rounds, [(player.player_id, round_number)])
     return replace(state, rounds=rounds, cards=cards)
+
+
+def _tie_win_recorded(event: TieWinRecorded, state: TournamentState) -> TournamentState:
+    round_state, winner, loser = _paired_game(
+        state, event.round, event.winner, event.loser
+    )
+    _duplicate(round_state, winner, loser)
+    score = _check_score(event.score, "score")
+    result = GameResult(
+        round=round_state.round,
+        player_a=winner.player_id,
+        player_b=loser.player_id,
+        score_a=score,
+        score_b=score,
+        pre_adjustment_a=None,
+        pre_adjustment_b=None,
+        game_id=None,
+        absentee=None,
+        winner=winner.player_id,
+        version=state.version + 1,
+        tie_break=True,
+    )
+    return _store_result(state, round_state, result)

@@ -118,6 +118,9 @@ class Seat:
     opponent: str | None  # None: a bye
     went_first: bool | None = None
     board: int | None = None
+    # False: the file the pairing came from does not say who went first
+    # (``Board.first_known``); ``went_first`` is then only the listed order.
+    first_known: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +177,9 @@ class Credit:
     """A director's credit for a round a player was not paired in."""
 
     spread: int
-    version: int  # the state version of the UnpairedRoundRecorded
+    version: int  # the state version of the UnpairedRoundRecorded or RoundAwarded
+    # RoundAwarded's result; None: the spread's sign decides (UnpairedRoundRecorded).
+    outcome: Outcome | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,6 +239,9 @@ class Entry:
     game_id: str | None = None
     amended: bool = False
     version: int = 0
+    # False: who went first is not known (``Seat.first_known``); the files written
+    # from the entry say nothing of it and it counts as neither first nor second.
+    first_known: bool = True
 
     @classmethod
     def unplayed(cls, round_: int) -> Entry:
@@ -312,8 +320,9 @@ class Totals:
 def _contribution(entry: Entry) -> tuple[int, int, int, int, int, int, int, int, int]:
     """Return what ``entry`` adds to each field of ``Totals``, in field order."""
     played = entry.kind is EntryKind.GAME
-    first = int(played and entry.went_first is True)
-    second = int(played and entry.went_first is False)
+    known = played and entry.first_known
+    first = int(known and entry.went_first is True)
+    second = int(known and entry.went_first is False)
     outcome = entry.outcome
     if outcome is None:
         return (0, 0, 0, 0, 0, 0, 0, first, second)

@@ -27,7 +27,10 @@ from rules.tou import (
     tou_to_events,
 )
 from rules.tournament import (
+    Outcome,
+    RoundAwarded,
     RoundPaired,
+    TieWinRecorded,
     TournamentCreated,
     UnpairedRoundRecorded,
     replay,
@@ -231,7 +234,12 @@ def test_a_big_division_reads_every_row() -> None:
         ("Spring\r\n", "tou_date", 1),
         ("*M01.02.2024 X\r\n*A\r\nAnn Able\r\n", "tou_truncated", None),
         ("*M01.02.2024 X\r\nAnn Able             2400   2\r\n", "tou_syntax", 2),
-        ("*M01.02.2024 X\r\n*A\r\nAnn Able             2400  2\r\n", "tou_syntax", 3),
+        ("*M01.02.2024 X\r\n*A\r\nAnn Able             2400  +\r\n", "tou_syntax", 3),
+        (
+            "*M01.02.2024 X\r\n*A\r\nAnn Able             2400   2 350\r\n",
+            "tou_syntax",
+            3,
+        ),
         ("*M01.02.2024 X\r\n*A\r\nAnn Able             24x0   2\r\n", "tou_syntax", 3),
     ],
 )
@@ -281,12 +289,14 @@ def imported(text: str) -> tuple[list[object], TournamentRecord]:
         tou_file,
         existing_divisions=(),
         player_ids=[f"p{i}" for i in range(count)],
-        forfeit_spread=50,
     )
     state = replay(
         [
             TournamentCreated(
-                name="Spring", start_date="2024-03-09", end_date="2024-03-09", rounds=4
+                name=tou_file.name,
+                start_date=tou_file.date,
+                end_date=tou_file.date,
+                rounds=4,
             ),
             *events,
         ]
@@ -337,17 +347,156 @@ def test_who_went_first_is_read_from_either_line_in_a_big_division() -> None:
     )
 
 
-def test_a_tie_won_on_the_adjustments_cannot_be_imported() -> None:
-    with pytest.raises(TouError) as caught:
-        imported(tou(spring_open()))
-    assert caught.value.code == "tou_tie_break"
+def test_a_tie_won_on_the_adjustments_is_kept_as_recorded() -> None:
+    """Park-Quinn, B round 2: 2372 against 372, a win at equal scores. Kept as a
+    win decided by the tie-break (the file gives no pre-adjustment scores),
+    flagged, and the whole file comes back byte for byte."""
+    text = tou(spring_open())
+    events, record = imported(text)
+    ties = [e for e in events if isinstance(e, TieWinRecorded)]
+    assert [(t.round, t.winner, t.loser, t.score) for t in ties] == [
+        (2, "p7", "p6", 372)
+    ]
+    quinn = record.divisions[1].players[2]
+    assert quinn.rounds[1].result == 1.0
+    assert "tou_tie_win" in {note.code for note in read_tou(text).notes}
+    assert tou(record) == text
 
 
-def test_a_half_bye_cannot_be_imported() -> None:
+def test_a_half_bye_is_imported_as_a_half() -> None:
+    """1350 against oneself: a half-bye, a half and no spread, written back as
+    1350."""
     text = tou(replace_entry(importable(), 4, 2, result=0.5))
-    with pytest.raises(TouError) as caught:
-        imported(text)
-    assert (caught.value.code, caught.value.line) == ("tou_half_bye", 7)
+    events, record = imported(text)
+    awarded = [e for e in events if isinstance(e, RoundAwarded)]
+    assert [(a.round, a.player_id, a.outcome, a.spread) for a in awarded] == [
+        (2, "p3", Outcome.DRAW, 0)
+    ]
+    diaz = record.divisions[0].players[3]
+    assert (diaz.rounds[1].kind, diaz.rounds[1].result) == (EntryKind.CREDIT, 0.5)
+    assert ("tou_half_bye", 7) in {(n.code, n.line) for n in read_tou(text).notes}
+    assert tou(record) == text
+    assert read_records(read_tou(tou(record))) == read_records(read_tou(text))
+
+
+def lines(*players: str) -> str:
+    return (
+        "".join(
+            f"{line}\r\n"
+            for line in ("*M01.02.2024 Odd Open", "*A", "0".rjust(39), *players)
+        )
+        + "*** END OF FILE ***\r\n"
+    )
+
+
+def test_a_name_wider_than_20_columns_pushes_the_rounds_right() -> None:
+    text = lines(
+        "Evans-Lukaszewicz, Tomasz 2400  +2  350   3",
+        "Bell, Ben" + " " * 11 + "  350   1 2050   2",
+        "Cole, Cy" + " " * 12 + " 2050   3 2360  +1",
+    )
+    tou_file = read_tou(text)
+    evans = tou_file.divisions[0].players[0]
+    assert evans.name == "Evans-Lukaszewicz, Tomasz"
+    assert [(b.score, b.opponent, b.first) for b in evans.blocks] == [
+        (2400, 2, True),
+        (350, 3, False),
+    ]
+    assert [(n.code, n.line) for n in tou_file.notes] == [("tou_wide_name", 4)]
+    assert read_records(tou_file)["A"] == (
+        TouRecord(1, 1, 0, 50 - 10),
+        TouRecord(1, 1, 0, -50),
+        TouRecord(2, 0, 0, 10),
+    )
+    imported(text)  # imports: nothing refused
+
+
+def test_glued_and_negative_tokens_are_read_as_numbers() -> None:
+    """Round 2 of Ann: ``-10`` glued to the block before it (a loss of 10
+    against herself), read as the WESPA programs read a line: numbers in pairs."""
+    text = lines(
+        "Able, Ann" + " " * 11 + " 2400  +2-10   1",
+        "Bell, Ben" + " " * 11 + "  350   1 2050   2",
+    )
+    tou_file = read_tou(text)
+    ann = tou_file.divisions[0].players[0]
+    assert [(b.score, b.opponent) for b in ann.blocks] == [(2400, 2), (-10, 1)]
+    assert ("tou_tokens", 4) in {(n.code, n.line) for n in tou_file.notes}
+    events, record = imported(text)
+    credits = [e for e in events if isinstance(e, UnpairedRoundRecorded)]
+    assert [(c.round, c.player_id, c.spread) for c in credits] == [(2, "p0", -10)]
+    assert read_records(read_tou(tou(record))) == read_records(tou_file)
+
+
+def test_a_blank_round_is_a_missed_round() -> None:
+    text = lines(
+        "Able, Ann" + " " * 11 + " 2400  +2" + " " * 9 + "  380   2",
+        "Bell, Ben" + " " * 11 + "  350   1 2050   2 2390  +1",
+    )
+    tou_file = read_tou(text)
+    ann = tou_file.divisions[0].players[0]
+    assert [(b.score, b.opponent) for b in ann.blocks][1] == (0, 0)
+    assert ("tou_blank_round", 4) in {(n.code, n.line) for n in tou_file.notes}
+    assert read_records(tou_file)["A"] == (
+        TouRecord(1, 1, 0, 50 - 10),
+        TouRecord(2, 1, 0, -50 + 10),
+    )
+    _, record = imported(text)
+    assert record.divisions[0].players[0].rounds[1].kind is EntryKind.UNPLAYED
+
+
+def test_self_pairings_are_kept_by_band() -> None:
+    """Against oneself: 2075 a win of 75 (not the bye's 50), 2000 a half (a win
+    band with no spread), 2050 the bye, -30 a loss of 30."""
+    text = lines(
+        "Able, Ann" + " " * 11 + " 2400  +2 2075   1",
+        "Bell, Ben" + " " * 11 + "  350   1 2000   2",
+        "Cole, Cy" + " " * 12 + " 2050   3 2400  +4",
+        "Dane, Di" + " " * 12 + "  -30   4  380   3",
+    )
+    tou_file = read_tou(text)
+    assert read_records(tou_file)["A"] == (
+        TouRecord(2, 0, 0, 50),
+        TouRecord(0, 1, 1, -50),
+        TouRecord(2, 0, 0, 20),
+        TouRecord(0, 2, 0, -20),
+    )
+    assert "tou_zero_spread_win" in {note.code for note in tou_file.notes}
+    events, record = imported(text)
+    awarded = {
+        (e.player_id, e.outcome, e.spread)
+        for e in events
+        if isinstance(e, RoundAwarded)
+    }
+    assert awarded == {("p0", Outcome.WIN, 75), ("p1", Outcome.DRAW, 0)}
+    pairing = next(e for e in events if isinstance(e, RoundPaired) and e.round == 1)
+    assert pairing.byes == ("p2",)
+    assert read_records(read_tou(tou(record))) == read_records(tou_file)
+
+
+def test_no_plus_is_invented_where_the_file_has_none() -> None:
+    """A writer that marks no first move: the export marks none either."""
+    text = lines(
+        "Able, Ann" + " " * 11 + " 2400   2 2380   2",
+        "Bell, Ben" + " " * 11 + "  350   1  360   1",
+    )
+    events, record = imported(text)
+    pairing = next(e for e in events if isinstance(e, RoundPaired))
+    assert pairing.games[0].first_known is False
+    assert record.divisions[0].players[0].rounds[0].went_first is None
+    assert tou(record) == text
+
+
+def test_a_win_or_loss_of_no_spread_is_written_in_its_band() -> None:
+    """A forfeit win of spread 0 is 2001 (2000 reads as a half), a forfeit loss
+    of spread 0 is -1 (0 reads as a missed round)."""
+    record = replace_entry(importable(), 5, 1, kind=EntryKind.FORFEIT_WIN, own_score=0)
+    record = replace_entry(record, 4, 3, kind=EntryKind.FORFEIT_LOSS, own_score=0)
+    text = tou(record)
+    tom, diaz = (read_tou(text).divisions[0].players[i] for i in (4, 3))
+    assert (tom.blocks[0].score, diaz.blocks[2].score) == (2001, -1)
+    # Still Tom's win and Diaz's loss, as the bye and the -50 were.
+    assert read_records(read_tou(text)) == read_records(read_tou(tou(importable())))
 
 
 def test_the_missed_game_imports_as_nothing() -> None:
@@ -355,3 +504,24 @@ def test_the_missed_game_imports_as_nothing() -> None:
     _, record = imported(tou(importable()))
     tom = record.divisions[0].players[4]
     assert tom.rounds[2] == RoundEntry(3, EntryKind.UNPLAYED)
+
+
+def test_a_round_in_which_no_one_played_is_kept_empty() -> None:
+    """Round 2 is blank on both lines (a missed round each): an empty imported
+    round, flagged; round 3 stands where the file has it."""
+    text = lines(
+        "Able, Ann" + " " * 11 + " 2400  +2" + " " * 9 + "  380   2",
+        "Bell, Ben" + " " * 11 + "  350   1" + " " * 9 + " 2390  +1",
+    )
+    tou_file = read_tou(text)
+    assert "tou_empty_round" in {note.code for note in tou_file.notes}
+    events, record = imported(text)
+    pairing = next(e for e in events if isinstance(e, RoundPaired) and e.round == 2)
+    assert (pairing.games, pairing.byes) == ((), ())
+    ann = record.divisions[0].players[0]
+    assert [e.kind for e in ann.rounds] == [
+        EntryKind.GAME,
+        EntryKind.UNPLAYED,
+        EntryKind.GAME,
+    ]
+    assert read_records(read_tou(tou(record))) == read_records(tou_file)

@@ -215,7 +215,6 @@ def test_bad_scores_are_a_syntax_error():
         ("Ann A 1500 1; 400\nBo B 1400 0; 300\n", "tsh_unknown_opponent", 1),
         ("Ann A 1500 2; 400\nBo B 1400 1;\n", "tsh_missing_score", 2),
         ("Ann A 1500 2; 400 300\nBo B 1400 1; 300\n", "tsh_missing_score", 1),
-        ("Ann A 1500 0; 0\nBo B 1400 0; 0\n", "tsh_empty_round", None),
     ],
 )
 def test_import_errors_name_the_line(text, code, line):
@@ -224,6 +223,22 @@ def test_import_errors_name_the_line(text, code, line):
         t_to_events(read_t(text), "A")
     assert caught.value.code == code
     assert caught.value.line == line
+
+
+def test_a_round_of_credits_only_is_kept_as_an_empty_pairing():
+    """Round 1 of neither player is a game (0 and 0 each, tsh's "neither"): read
+    as tsh reads it, an empty imported round with the two credits."""
+    events = t_to_events(read_t("Ann A 1500 0; 0\nBo B 1400 0; 0\n"), "A")
+    pairing = next(e for e in events if isinstance(e, RoundPaired))
+    assert (pairing.games, pairing.byes) == ((), ())
+    state = replay(
+        [
+            TournamentCreated("T", "2026-01-01", "2026-01-01", 1),
+            DivisionAdded("A"),
+            *events,
+        ]
+    )
+    assert all(state.cards[pid].entries[0] is not None for pid in ("A-1", "A-2"))
 
 
 def test_import_refuses_the_wrong_number_of_ids():
@@ -245,15 +260,17 @@ def test_write_t_refuses_names_it_cannot_write_unambiguously(name):
     assert caught.value.code == "tsh_unwritable_name"
 
 
-def test_write_t_refuses_gaps_in_results_and_in_numbering():
-    """A result after an unscored round, or numbers out of line order, are refused."""
+def test_write_t_writes_a_gap_in_results_as_an_empty_round_and_refuses_numbering():
+    """A game without a result before a round with one is written as tsh holds an
+    empty round (0 and 0: it counts as the unscored game does); numbers out of
+    line order are refused."""
     rounds = (
         RoundEntry(1, EntryKind.GAME, opponent=2),
         RoundEntry(2, EntryKind.BYE, own_score=50, result=1.0),
     )
-    with pytest.raises(TshError) as caught:
-        write_t(_record(PlayerRecord(1, "Ann", 1500, rounds)))
-    assert caught.value.code == "tsh_incomplete_round"
+    assert write_t(_record(PlayerRecord(1, "Ann", 1500, rounds))) == (
+        "Ann 1500 0 0; 0 50\n"
+    )
     with pytest.raises(TshError) as caught:
         write_t(_record(PlayerRecord(2, "Ann", 1500, ())))
     assert caught.value.code == "tsh_player_numbers"

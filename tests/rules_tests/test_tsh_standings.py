@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rules.division_rules import Prize, PrizeKind
 from rules.tournament import (
     DivisionAdded,
     Ranking,
@@ -27,8 +28,10 @@ from rules.tournament.standings import standings
 from rules.tsh import (
     MAX_LINE_CHARS,
     TshError,
+    by_division,
     read_config,
     read_t,
+    t_notes,
     t_to_events,
     write_t,
 )
@@ -179,7 +182,9 @@ def test_an_off_player_is_left_out_of_the_ranking_from_the_round_they_go_off():
 def test_an_off_player_with_nothing_after_their_last_round_is_not_paired():
     """``off`` with no trailing forfeit rounds: the player left without forfeiting
     (not paired from the round after their last), so the later rounds of the
-    others hold nothing of theirs, and the file reads back the same."""
+    others hold nothing of theirs. Written back as tsh writes an off player's
+    rounds, opponent 0 and the off score (0: neither), which reads back the same
+    and is written the same again."""
     text = (
         "Alpha, Ann 1500 2 3 0; 400 420 50\n"
         "Beta, Bo 1700 1 0 3; 390 50 380\n"
@@ -191,7 +196,10 @@ def test_an_off_player_with_nothing_after_their_last_round_is_not_paired():
     assert delta.withdrawn
     assert state.cards["A-4"].entries[1:] in ((), (None, None))
     assert table(state, 3)[-1] == ("Delta, Di", None, "0-1", -50)
-    assert round_trip(text) == text
+    written = round_trip(text)
+    assert written.splitlines()[-1] == "Delta, Di 1800 3 0 0; 330 0 0; off 0"
+    assert table(imported(written, rounds=3), 3) == table(state, 3)
+    assert round_trip(written) == written
 
 
 def test_ratings_names_and_fields_are_written_back_as_written():
@@ -291,8 +299,48 @@ def test_config_tsh_gives_divisions_settings_and_what_it_did_not_take():
         "spread_cap": [200, 700],
         "bye_spread": 75,
         "rating_system": "nsa2008",
+        "gibson": 1,
     }
-    assert config.not_taken == ((8, "config gibson = 1"), (9, "prize rank 1 A $500"))
+    assert config.prizes == {"A": (Prize(PrizeKind.PLACE, 50000, place=1),)}
+    assert config.not_taken == ()
+
+
+def test_config_tsh_maps_every_line_the_system_has_a_setting_for():
+    """The event's name and date, rounds by division, prize bands by division,
+    Gibsonization, prizes in money; autopair (no round schedule here) and a
+    prize that is not money are listed as not taken."""
+    config = read_config(
+        "division a a.t\n"
+        "division b b.t\n"
+        'config event_name = "Harbour Nationals"\n'
+        "config event_date = 'July 1-5, 2026'\n"
+        "config max_div_rounds = { 'A' => 12, 'B' => 10 }\n"
+        "config prize_bands = { 'A' => [1, 2, 4], 'B' => [1, 3] }\n"
+        "config rating_system = 'aus'\n"
+        "config gibson = 1\n"
+        "autopair a 0 1 rr a\n"
+        "prize rank 2 B $120.50\n"
+        "prize highloss 1 A $25\n"
+        "prize rank 3 A trophy\n"
+    )
+    assert config.settings == {
+        "event_name": "Harbour Nationals",
+        "event_date": "July 1-5, 2026",
+        "max_div_rounds": {"A": 12, "B": 10},
+        "prize_bands": {"A": [1, 2, 4], "B": [1, 3]},
+        "rating_system": "aus",
+        "gibson": 1,
+    }
+    assert config.prizes == {
+        "B": (Prize(PrizeKind.PLACE, 12050, place=2),),
+        "A": (Prize(PrizeKind.HIGH_LOSS, 2500, place=1),),
+    }
+    assert config.not_taken == (
+        (9, "autopair a 0 1 rr a"),
+        (12, "prize rank 3 A trophy"),
+    )
+    assert by_division(config.settings["prize_bands"], "b") == [1, 3]
+    assert by_division(config.settings["gibson"], "B") == 1
 
 
 def test_a_config_value_that_is_not_a_value_names_its_line():
@@ -389,3 +437,102 @@ def test_tsh_standings_equal_a_from_scratch_recomputation(division, cap):
             for row in standings(state, "A", after_round=after)
         ]
         assert got == _tsh_standings(lines, after, cap)
+
+
+def test_an_off_player_given_byes_keeps_them():
+    """``off 50``: tsh gives the withdrawn player +50 in each round from the one
+    they went off (as it does with ``off -50`` for a forfeit). Kept as those
+    credits (two wins of 50), not refused as a bye for a withdrawn player, and
+    the file reads back the same."""
+    text = (
+        "Alpha, Ann 1500 2 3 2; 400 420 380\n"
+        "Beta, Bo 1700 1 0 1; 390 -50 400\n"
+        "Gamma, Cy 1600 0 1 0; 50 300 50\n"
+        "Delta, Di 1800 0 0 0; 50 50 50; off 50\n"
+    )
+    state = imported(text, rounds=3)
+    assert state.players["A-4"].withdrawn
+    assert table(state, 3)[-1] == ("Delta, Di", None, "3-0", 150)
+    assert round_trip(text) == text
+
+
+def _late_entry_state():
+    """Round 1: Ann-Bo 400-350; the late Di registered and paired with Cy in
+    round 2, a game never played (no result), while round 3 is played."""
+    from rules.tournament import (
+        Board,
+        DivisionAdded,
+        PlayerRegistered,
+        ResultRecorded,
+        RoundPaired,
+        TournamentCreated,
+        replay,
+    )
+
+    names = ("Alpha, Ann", "Beta, Bo", "Gamma, Cy")
+    return replay(
+        [
+            TournamentCreated(
+                name="T", start_date="2026-01-01", end_date="2026-01-01", rounds=3
+            ),
+            DivisionAdded("A"),
+            *(PlayerRegistered(f"p{i}", "A", n, 1500) for i, n in enumerate(names)),
+            RoundPaired("A", 1, (Board(1, "p0", "p1"),), ("p2",)),
+            ResultRecorded(1, "p0", "p1", 400, 350),
+            PlayerRegistered("p3", "A", "Delta, Di", 1500),
+            RoundPaired("A", 2, (Board(1, "p0", "p1"), Board(2, "p2", "p3"))),
+            ResultRecorded(2, "p0", "p1", 380, 390),
+            RoundPaired("A", 3, (Board(1, "p0", "p3"), Board(2, "p1", "p2"))),
+            ResultRecorded(3, "p0", "p3", 410, 300),
+            ResultRecorded(3, "p1", "p2", 360, 370),
+        ]
+    )
+
+
+def test_a_late_entrys_unplayed_game_is_written_as_tsh_holds_an_empty_round():
+    """Di's round 1 (before her entry) and her unplayed round-2 game are 0 and 0,
+    on Cy's line too; the export says so, and it reads back to the same
+    standings."""
+    state = _late_entry_state()
+    division = tournament_to_records(state).divisions[0]
+    text = write_t(division)
+    assert text.splitlines()[2:] == [
+        "Gamma, Cy 1500 0 0 2; 50 0 370",
+        "Delta, Di 1500 0 0 1; 0 0 300",
+    ]
+    assert any("Delta, Di's game has no result" in n for n in t_notes(division))
+    back = imported(text, rounds=3)
+    assert sorted((r[0], r[2], r[3]) for r in table(back, 3)) == sorted(
+        (r[0], r[2], r[3]) for r in table(state, 3)
+    )
+
+
+def test_a_tie_won_on_the_tie_break_is_noted_as_a_draw_in_a_t():
+    from rules.tournament import (
+        Board,
+        DivisionAdded,
+        PlayerRegistered,
+        ResultRecorded,
+        RoundPaired,
+        TournamentCreated,
+        replay,
+    )
+
+    state = replay(
+        [
+            TournamentCreated(
+                name="T", start_date="2026-01-01", end_date="2026-01-01", rounds=1
+            ),
+            DivisionAdded("A"),
+            PlayerRegistered("p0", "A", "Alpha, Ann", 1500),
+            PlayerRegistered("p1", "A", "Beta, Bo", 1500),
+            RoundPaired("A", 1, (Board(1, "p0", "p1"),)),
+            ResultRecorded(1, "p0", "p1", 400, 400, 398, 401),
+        ]
+    )
+    notes = t_notes(tournament_to_records(state).divisions[0])
+    assert notes == (
+        "round 1: Beta, Bo beat Alpha, Ann on a tie, 400-400, decided by the"
+        " scores before the end-of-game adjustments; a .t holds the final scores"
+        " only, so tsh and NASPA read it as a draw",
+    )

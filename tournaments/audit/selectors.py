@@ -35,9 +35,9 @@ class AuditEntry:
     summary: str
     payload: dict[str, Any]
     supersedes: dict[str, Any] | None
-    # What an import flagged for the director (its report, kept with the event
-    # that created the tournament): the notes' messages.
-    flagged: tuple[str, ...] = ()
+    # An import's report kept with its first event: what was odd in the file and
+    # how it is kept (tournaments.ratings.imports).
+    notes: tuple[str, ...] = ()
 
 
 def tournament_audit(tournament: Tournament) -> list[AuditEntry]:
@@ -78,19 +78,24 @@ def tournament_audit(tournament: Tournament) -> list[AuditEntry]:
                 summary=summary(recorded.type_name, payload, names, changed),
                 payload=payload,
                 supersedes=supersedes,
-                flagged=_flagged(recorded.metadata),
+                notes=_import_notes(recorded.metadata),
             )
         )
     return entries
 
 
-def _flagged(metadata: Mapping[str, Any]) -> tuple[str, ...]:
-    report = metadata.get("report") or ()
-    return tuple(
+def _import_notes(metadata: Mapping[str, Any] | None) -> tuple[str, ...]:
+    """An import's report kept with its first event: the notes of a .t, .TOU or
+    config.tsh import (``notes``: their messages) and a tourney.js import's
+    (``report``: each note whole, its message read here)."""
+    metadata = metadata or {}
+    notes = [str(note) for note in metadata.get("notes", ())]
+    notes += [
         str(note["message"])
-        for note in report
+        for note in metadata.get("report") or ()
         if isinstance(note, Mapping) and "message" in note
-    )
+    ]
+    return tuple(notes)
 
 
 # The fields a correction may change, by the key its values are known under.

@@ -14,7 +14,8 @@ class AuditEntryOutput(serializers.Serializer):
     summary = serializers.CharField()
     payload = serializers.JSONField()
     supersedes = serializers.JSONField(allow_null=True)
-    flagged = serializers.ListField(
+    notes = serializers.ListField(
         child=serializers.CharField(),
-        help_text="What an import flagged for the director (a tourney.js's report).",
+        help_text="An import's report, on its first event: what was odd in the "
+        "file and how it is kept (.t, .TOU, config.tsh, tourney.js).",
     )

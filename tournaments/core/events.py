@@ -161,6 +161,8 @@ RESULT_EVENT_TYPES: tuple[str, ...] = tuple(
         rt.ResultAmended,
         rt.ForfeitRecorded,
         rt.UnpairedRoundRecorded,
+        rt.RoundAwarded,
+        rt.TieWinRecorded,
         rt.PlayerWithdrawn,
         rt.PlayerReactivated,
         PublicationChanged,

@@ -89,9 +89,20 @@ class _Scope:
             elif isinstance(event, rt.RoundPaired):
                 scope.touch(event.division, event.round)
             elif isinstance(
-                event, (rt.ResultRecorded, rt.ResultAmended, rt.UnpairedRoundRecorded)
+                event,
+                (
+                    rt.ResultRecorded,
+                    rt.ResultAmended,
+                    rt.UnpairedRoundRecorded,
+                    rt.RoundAwarded,
+                    rt.TieWinRecorded,
+                ),
             ):
-                player_id = getattr(event, "player_a", None) or event.player_id
+                player_id = (
+                    event.winner
+                    if isinstance(event, rt.TieWinRecorded)
+                    else getattr(event, "player_a", None) or event.player_id
+                )
                 scope.touch(rules.players[player_id].division, event.round)
             elif isinstance(event, rt.ForfeitRecorded):
                 scope.touch(rules.players[event.absentee].division, event.round)
@@ -299,6 +310,7 @@ def _player_round(
         method="" if round_state is None else round_state.pairing.method.value,
         opponent_id=entry.opponent or "",
         went_first=entry.went_first,
+        first_known=entry.first_known,
         board=entry.board,
         own_score=entry.own_score,
         opponent_score=entry.opponent_score,
@@ -324,6 +336,7 @@ def entry_of(row: PlayerRound) -> rt.Entry:
         kind=EntryKind(row.kind),
         opponent=row.opponent_id or None,
         went_first=row.went_first,
+        first_known=row.first_known,
         board=row.board,
         own_score=row.own_score,
         opponent_score=row.opponent_score,

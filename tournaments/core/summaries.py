@@ -80,6 +80,23 @@ def _unpaired(p: Payload, names: Names, changed: str) -> str:
     return f"Round {p['round']}: {who} credited {p['spread']:+d}"
 
 
+def _awarded(p: Payload, names: Names, changed: str) -> str:
+    who = _name(names, p["player_id"])
+    result = {"win": "a win", "draw": "a half (half-bye)", "loss": "a loss"}.get(
+        p["outcome"], p["outcome"]
+    )
+    return f"Round {p['round']}: {who} awarded {result}, spread {p['spread']:+d}"
+
+
+def _tie_win(p: Payload, names: Names, changed: str) -> str:
+    winner, loser = _name(names, p["winner"]), _name(names, p["loser"])
+    return (
+        f"Round {p['round']}: {winner} beat {loser} on a tie, {p['score']}"
+        f"–{p['score']} (recorded as won; the scores before the end-of-game"
+        " adjustments are not known)"
+    )
+
+
 def _fixed(text: str) -> Summary:
     return lambda p, names, changed: text
 
@@ -175,6 +192,8 @@ SUMMARIES: dict[str, Summary] = {
     "result_amended": _result("Amended"),
     "forfeit_recorded": _forfeit,
     "unpaired_round_recorded": _unpaired,
+    "round_awarded": _awarded,
+    "tie_win_recorded": _tie_win,
     "director_added": _team("Director"),
     "director_removed": _fixed("Director removed"),
     "scorekeeper_added": _team("Scorekeeper"),

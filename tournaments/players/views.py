@@ -70,20 +70,26 @@ def _register(data: dict[str, Any], tid: uuid.UUID, division: str, user: Any) ->
 
 
 def _import_t(data: dict[str, Any], tid: uuid.UUID, division: str, user: Any) -> str:
-    imports.tsh_import(
+    imported = imports.tsh_import(
         tournament_id=tid, division=division, text=data["file"], user=user
     )
-    return "The .t file is imported."
+    if not imported.notes:
+        return "The .t file is imported."
+    return "The .t file is imported. Kept as tsh keeps it: " + "; ".join(imported.notes)
 
 
 def _import_tou(data: dict[str, Any], tid: uuid.UUID, division: str, user: Any) -> str:
-    imports.tou_import(
+    imported = imports.tou_import(
         tournament_id=tid,
         text=data["file"],
         ratings_list=data["ratings_list"],
         user=user,
     )
-    return "The .TOU file is imported."
+    if not imported.notes:
+        return "The .TOU file is imported."
+    return "The .TOU file is imported. Kept as the WESPA programs read it: " + (
+        "; ".join(imported.notes)
+    )
 
 
 def _import_ratings(

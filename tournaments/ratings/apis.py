@@ -55,7 +55,6 @@ from config.parsers import BoundedJSONParser
 from games.ratelimit import limit_anonymous
 from games.readcache import cached_body
 from rules.submissions import spreadsheet_text
-from tournaments.core import serializers as core_serializers
 from tournaments.core.api import command_response, get_tournament, upload_text
 from tournaments.core.uploads import (
     MAX_CONFIG_BYTES,
@@ -484,7 +483,7 @@ class TshImportApi(APIView):
 
     @extend_schema(
         request=ratings_serializers.TshImportInput,
-        responses={201: core_serializers.CommandOutput},
+        responses={201: ratings_serializers.FileImportOutput},
     )
     def post(self, request: Request, tournament_id: UUID) -> Response:
         get_tournament(request, tournament_id)
@@ -493,14 +492,17 @@ class TshImportApi(APIView):
         text = upload_text(
             data.validated_data["file"], MAX_T_FILE_BYTES, "file", "A .t file"
         )
-        result = imports.tsh_import(
+        imported = imports.tsh_import(
             tournament_id=tournament_id,
             division=data.validated_data["division"],
             text=text,
             user=request.user,
             expected_version=data.validated_data.get("expected_version"),
         )
-        return command_response(result)
+        response = command_response(imported.result)
+        # The import's report: what was kept that the director should know.
+        response.data["notes"] = list(imported.notes)
+        return response
 
 
 class TshEventImportApi(APIView):
@@ -525,10 +527,11 @@ class TshEventImportApi(APIView):
             for upload in v["files"]
         }
         end = v.get("end_date")
+        start = v.get("start_date")
         imported = imports.tsh_event_import(
             user=request.user,
-            name=v["name"],
-            start_date=v["start_date"].isoformat(),
+            name=v.get("name"),
+            start_date=start.isoformat() if start else None,
             end_date=end.isoformat() if end else None,
             config=upload_text(v["config"], MAX_CONFIG_BYTES, "config", "config.tsh"),
             files=files,
@@ -541,6 +544,7 @@ class TshEventImportApi(APIView):
             "not_taken": [
                 {"line": line, "text": text} for line, text in imported.not_taken
             ],
+            "notes": list(imported.notes),
         }
         return Response(body, status=201)
 
@@ -592,14 +596,14 @@ class TouImportApi(APIView):
 
     @extend_schema(
         request={"multipart/form-data": ratings_serializers.TouImportInput},
-        responses={201: core_serializers.CommandOutput},
+        responses={201: ratings_serializers.FileImportOutput},
     )
     def post(self, request: Request, tournament_id: UUID) -> Response:
         get_tournament(request, tournament_id)
         data = ratings_serializers.TouImportInput(data=request.data)
         data.is_valid(raise_exception=True)
         ratings_list = data.validated_data.get("ratings_list")
-        result = imports.tou_import(
+        imported = imports.tou_import(
             tournament_id=tournament_id,
             text=upload_text(
                 data.validated_data["file"], MAX_T_FILE_BYTES, "file", "A .TOU file"
@@ -614,7 +618,10 @@ class TouImportApi(APIView):
             user=request.user,
             expected_version=data.validated_data.get("expected_version"),
         )
-        return command_response(result)
+        response = command_response(imported.result)
+        # The import's report: what was odd in the file and how it is kept.
+        response.data["notes"] = list(imported.notes)
+        return response
 
 
 class RatingsListImportApi(APIView):

@@ -51,7 +51,7 @@ from rules.records import DivisionRecord, EntryKind, PlayerRecord, TournamentRec
 from rules.submissions import format_absp_csv
 from rules.tou import format_tou
 from rules.tournament import round_entry
-from rules.tsh import write_t
+from rules.tsh import t_notes, write_t
 from tournaments.core.aggregate import STREAM_TYPE
 from tournaments.core.events import RESULT_EVENT_TYPES
 from tournaments.core.projection import entry_of
@@ -385,7 +385,7 @@ def _estimate(
         number=player.number,
         after_round=after,
         rating_system=record.rating_system,
-        rating_change=None if not player.rating else new - player.rating,
+        rating_change=None if not player.rating or new is None else new - player.rating,
         **rated_record(player, after),
         **fields,
     )
@@ -417,6 +417,13 @@ def division_estimates(
     after = last if after_round is None else min(after_round, last)
     if record.rating_system == "absp":
         return _absp_estimates(record, division, after, absp_history or {})
+    if record.rating_system == "none":
+        # A body this project does not compute (config.tsh's "aus"): the rated
+        # record only, the estimates switched off.
+        return {
+            player.number: _estimate(record, player, after, new_rating=None)
+            for player in division.players
+        }
     return _elo_estimates(record, division, after)
 
 
@@ -706,13 +713,18 @@ def naspa_t_text(
     firsts: bool = False,
 ) -> str:
     """Return the NASPA submission: per division a ``#division NAME`` line, then the
-    division's ``.t`` lines (``rules.tsh.write_t``; it writes no header of its own).
+    division's ``.t`` lines (``rules.tsh.write_t``; it writes no header of its own),
+    after a ``# note:`` comment for each thing the file cannot say as the system
+    holds it (``rules.tsh.t_notes``: a tie won on the tie-break reads as a draw).
 
     ``divisions`` limits the file to those divisions, in the tournament's order.
     Raises ``rules.tsh.TshError`` for a name a ``.t`` file cannot hold.
     """
     return "".join(
-        f"#division {division.name}\n" + write_t(division, firsts=firsts)
+        f"#division {division.name}\n"
+        # What the file cannot say as the system holds it, as comments tsh skips.
+        + "".join(f"# note: {note}\n" for note in t_notes(division))
+        + write_t(division, firsts=firsts)
         for division in record.divisions
         if divisions is None or division.name in divisions
     )

@@ -77,9 +77,17 @@ class MultipleFileField(forms.FileField):
 class TshEventImportForm(forms.Form):
     """A whole tsh event: its config.tsh and the divisions' .t files."""
 
-    name = forms.CharField(label="Name", max_length=200)
+    name = forms.CharField(
+        label="Name",
+        max_length=200,
+        required=False,
+        help_text="By default config.tsh's event_name.",
+    )
     start_date = forms.DateField(
-        label="First day", widget=forms.DateInput(attrs={"type": "date"})
+        label="First day",
+        required=False,
+        help_text="By default config.tsh's event_date.",
+        widget=forms.DateInput(attrs={"type": "date"}),
     )
     end_date = forms.DateField(
         label="Last day", required=False, widget=forms.DateInput(attrs={"type": "date"})

@@ -19,8 +19,10 @@ Usage::
 from __future__ import annotations
 
 import dataclasses
+import datetime
+import re
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +33,7 @@ from games.eventstore.store import AppendResult, append
 from games.eventstore.streams import NewEvent
 from rules import tou, tourneyjs, tsh
 from rules import tournament as rt
+from rules.division_rules import PairingOptions, PrizeTable
 from rules.ratings_list import (
     RatingUpdates,
     match_names,
@@ -46,6 +49,15 @@ from tournaments.players.services import new_player_id
 from tournaments.ratings import tourneyjs as tourney_js_text
 
 
+@dataclass(frozen=True, slots=True)
+class FileImport:
+    """An import's append and its report: what was odd in the file and how it is
+    kept (each a line to show the director)."""
+
+    result: AppendResult
+    notes: tuple[str, ...]
+
+
 def tsh_import(
     *,
     tournament_id: uuid.UUID,
@@ -53,17 +65,21 @@ def tsh_import(
     text: str,
     user: Any,
     expected_version: int | None = None,
-) -> AppendResult:
+) -> FileImport:
     """Register, pair and score a division from a tsh ``.t`` file, in one append.
 
     Raises TshError (a line named) for a file that cannot be read, and
     EventRejectedError, its message naming the file's line, when the rules refuse
-    what a line says.
+    what a line says. The report's notes say what was kept that a director should
+    know (``rules.tsh.import_notes``: an off player's rounds, ties as draws).
     """
     _, state = tournament_state(tournament_id)
     assert state.rules is not None
     events = _division_events(state.rules, division, text)
-    return _append_naming_lines(tournament_id, events, user, expected_version)
+    notes = tsh.import_notes(tsh.read_t(text), state.rules.settings.rounds)
+    _with_notes(events, "tsh", notes)
+    result = _append_naming_lines(tournament_id, events, user, expected_version)
+    return FileImport(result, notes)
 
 
 def _append_naming_lines(
@@ -125,6 +141,20 @@ def _tfile_events(
     return wrapped
 
 
+def _with_notes(events: list[object], source: str, notes: tuple[str, ...]) -> None:
+    """Keep the import's notes in its first event's metadata: the audit shows
+    them beside that event (what was odd in the file and how it is kept)."""
+    if not notes or not events:
+        return
+    first = events[0]
+    if isinstance(first, NewEvent):
+        events[0] = NewEvent(
+            first.event, {**first.metadata, "source": source, "notes": list(notes)}
+        )
+    else:
+        events[0] = NewEvent(first, {"source": source, "notes": list(notes)})
+
+
 def _with_line(error: EventRejectedError, events: list[object]) -> EventRejectedError:
     event = events[error.index] if 0 <= error.index < len(events) else None
     metadata = event.metadata if isinstance(event, NewEvent) else {}
@@ -145,14 +175,15 @@ class EventImport:
 
     result: AppendResult
     divisions: tuple[str, ...]
-    not_taken: tuple[tuple[int, str], ...]  # config.tsh lines taken: number, text
+    not_taken: tuple[tuple[int, str], ...]  # config.tsh lines not taken: number, text
+    notes: tuple[str, ...] = ()  # how config.tsh lines were mapped, where it matters
 
 
 def tsh_event_import(
     *,
     user: Any,
-    name: str,
-    start_date: str,
+    name: str | None,
+    start_date: str | None,
     end_date: str | None = None,
     config: str,
     files: Mapping[str, str],
@@ -160,20 +191,41 @@ def tsh_event_import(
 ) -> EventImport:
     """Create a tournament from ``config.tsh`` and its divisions' ``.t`` files.
 
-    The tournament ranks as tsh does; ``max_rounds`` (else the most rounds of any
-    file), ``spread_cap``, ``bye_spread`` and ``rating_system`` come from the config.
-    Raises TshError for a file or config line that cannot be read, naming it.
+    The tournament ranks as tsh does. From the config: the name and first day
+    (``event_name``, ``event_date``) when not given, the rounds (``max_rounds``,
+    else the most of ``max_div_rounds``, else the most rounds of any file),
+    ``spread_cap`` (one or one per round), ``bye_spread``, ``rating_system`` (one
+    this system does not compute is kept as none, estimates switched off, and
+    said in the notes), each division's pairing rules (``gibson``,
+    ``prize_bands``) and prize table (``prize`` lines). Raises TshError for a
+    file or config line that cannot be read, naming it.
     """
     require_may_create_tournament(user)
     parsed = tsh.read_config(config)
     texts = _division_files(parsed, files)
-    rounds = parsed.settings.get("max_rounds") or max(
-        (tsh.read_t(text).rounds for text in texts.values()), default=1
-    )
-    created = _created(parsed, name, start_date, end_date or start_date, rounds)
+    notes: list[str] = []
+    settings = parsed.settings
+    rounds = settings.get("max_rounds") or _div_rounds(parsed, texts, notes)
+    name = name or _text_setting(settings, "event_name")
+    start_date = start_date or _event_date(settings)
+    if not name or not start_date:
+        raise tsh.TshError(
+            "tsh_config_missing_event",
+            "Give the event's name and first day (config.tsh has no event_name"
+            " or no event_date this system can read as a date).",
+        )
+    created = _created(parsed, name, start_date, end_date or start_date, rounds, notes)
     tfiles = {division: tsh.read_t(text) for division, text in texts.items()}
-    result = _create_event(user, created, tfiles, published, "tsh")
-    return EventImport(result, tuple(texts), parsed.not_taken)
+    result = _create_event(
+        user,
+        created,
+        tfiles,
+        published,
+        "tsh",
+        rules=_division_rules(parsed, texts),
+        notes=tuple(notes),
+    )
+    return EventImport(result, tuple(texts), parsed.not_taken, tuple(notes))
 
 
 def _create_event(
@@ -182,13 +234,18 @@ def _create_event(
     divisions: Mapping[str, tsh.TFile],
     published: bool,
     source: str,
+    *,
+    rules: Sequence[object] = (),
+    notes: tuple[str, ...] = (),
 ) -> AppendResult:
-    """One append: the tournament, its divisions, the user as its director, and
-    every division's players, pairings and results (one path for an imported
-    event, whatever file it came from)."""
+    """One append: the tournament, its divisions (with the `rules`: pairing rules
+    and prize tables), the user as its director, and every division's players,
+    pairings and results (one path for an imported event, whatever file it came
+    from); the import's `notes` kept with its first event, for the audit."""
     head: list[object] = [
         created,
         *(rt.DivisionAdded(name=division) for division in divisions),
+        *rules,
         core_events.DirectorAdded(user_id=user.pk, username=user.get_username()),
     ]
     if published:
@@ -198,6 +255,7 @@ def _create_event(
     events = list(head)
     for division, tfile in divisions.items():
         events.extend(_tfile_events(state, division, tfile, source))
+    _with_notes(events, source, notes)
     try:
         return append(
             tournament_stream(uuid.uuid4()),
@@ -243,28 +301,21 @@ def tourney_js_import(
     notes = list(newt.notes)
     start, end = _event_days(newt, start_date, end_date)
     settings = dict(newt.settings)
-    system = settings.get("rating_system")
-    if system is not None and system not in {s.value for s in rt.RatingSystem}:
-        del settings["rating_system"]
-        notes.append(
-            tourneyjs.NewtNote(
-                "rating_system",
-                f"rating system {system!r} is not one this system computes: the"
-                f" estimates follow {rt.RatingSystem.NSA2008.value}.",
-            )
-        )
     config = tsh.TshConfig(
         tuple((division.name, division.name) for division in newt.divisions),
         settings,
         (),
     )
+    mapped: list[str] = []
     created = _created(
         config,
         (name or newt.event_name or "Imported tsh event").strip()[:200],
         start,
         end,
         settings["max_rounds"],
+        mapped,
     )
+    notes += [tourneyjs.NewtNote("rating_system", note) for note in mapped]
     report = [dataclasses.asdict(note) for note in notes]
     result = _create_event(
         user,
@@ -306,6 +357,77 @@ def _event_days(
     return days[0], end_date or days[1]
 
 
+def _text_setting(settings: Mapping[str, object], key: str) -> str | None:
+    value = settings.get(key)
+    return (value.strip() or None) if isinstance(value, str) else None
+
+
+# tsh's event_date is free text: an ISO date, or a date as people write one
+# ("July 1, 2026", "1 July 2026"); a range ("July 1-5, 2026") starts on its first.
+_DATE_FORMATS = ("%Y-%m-%d", "%B %d, %Y", "%b %d, %Y", "%d %B %Y", "%d %b %Y")
+
+
+def _event_date(settings: Mapping[str, object]) -> str | None:
+    text = _text_setting(settings, "event_date")
+    if text is None:
+        return None
+    first_day = re.sub(r"(\d+)\s*[-–]\s*\d+", r"\1", text)
+    for pattern in _DATE_FORMATS:
+        try:
+            return datetime.datetime.strptime(first_day, pattern).date().isoformat()
+        except ValueError:
+            continue
+    return None
+
+
+def _div_rounds(
+    parsed: tsh.TshConfig, texts: Mapping[str, str], notes: list[str]
+) -> int:
+    """The event's rounds without ``max_rounds``: the most of ``max_div_rounds``
+    (this system has one number of rounds for every division), else the most
+    rounds of any file."""
+    by_division = parsed.settings.get("max_div_rounds")
+    if isinstance(by_division, dict) and by_division:
+        values = {str(k).upper(): v for k, v in by_division.items()}
+        rounds = max(v for v in values.values() if isinstance(v, int))
+        if len(set(values.values())) > 1:
+            listed = ", ".join(f"{k} {v}" for k, v in sorted(values.items()))
+            notes.append(
+                f"max_div_rounds gives the divisions different rounds ({listed}):"
+                f" the event has {rounds}, the most of them"
+            )
+        return rounds
+    if isinstance(by_division, int):
+        return by_division
+    return max((tsh.read_t(text).rounds for text in texts.values()), default=1)
+
+
+def _division_rules(parsed: tsh.TshConfig, texts: Mapping[str, str]) -> list[object]:
+    """Each division's pairing rules (``gibson``, ``prize_bands``) and prize table
+    (``prize`` lines), as config.tsh gives them."""
+    events: list[object] = []
+    settings = parsed.settings
+    for division in texts:
+        gibson = tsh.by_division(settings.get("gibson"), division)
+        bands = tsh.by_division(settings.get("prize_bands"), division)
+        if gibson or bands:
+            events.append(
+                rt.PairingRulesSet(
+                    division=division,
+                    options=PairingOptions(
+                        gibson=bool(gibson),
+                        prize_bands=tuple(bands) if isinstance(bands, list) else (),
+                    ),
+                )
+            )
+        prizes = parsed.prizes.get(division)
+        if prizes:
+            events.append(
+                rt.PrizeTableSet(division=division, table=PrizeTable(prizes=prizes))
+            )
+    return events
+
+
 def _division_files(parsed: tsh.TshConfig, files: Mapping[str, str]) -> dict[str, str]:
     if not parsed.divisions:
         raise tsh.TshError(
@@ -325,19 +447,27 @@ def _division_files(parsed: tsh.TshConfig, files: Mapping[str, str]) -> dict[str
 
 
 def _created(
-    parsed: tsh.TshConfig, name: str, start: str, end: str, rounds: object
+    parsed: tsh.TshConfig,
+    name: str,
+    start: str,
+    end: str,
+    rounds: object,
+    notes: list[str],
 ) -> rt.TournamentCreated:
-    """The tournament's settings as config.tsh gives them; the rules check them."""
+    """The tournament's settings as config.tsh gives them; the rules check them.
+    A rating system this project does not compute is kept as none (estimates
+    switched off) and said in ``notes``, never a reason to refuse the event."""
     settings: dict[str, Any] = dict(parsed.settings)
     cap = settings.get("spread_cap")
     system = settings.get("rating_system", rt.RatingSystem.NSA2008)
-    if system not in {choice.value for choice in rt.RatingSystem}:
-        raise tsh.TshError(
-            "tsh_config_value",
-            f"rating_system {system!r} is not one of "
-            + ", ".join(choice.value for choice in rt.RatingSystem)
-            + ".",
+    computed = [c.value for c in rt.RatingSystem if c is not rt.RatingSystem.NONE]
+    if system not in computed:
+        notes.append(
+            f"rating_system {system!r} is not one this system computes"
+            f" ({', '.join(computed)}): the event is kept with its rating estimates"
+            " switched off"
         )
+        system = rt.RatingSystem.NONE
     return rt.TournamentCreated(
         name=name,
         start_date=start,
@@ -358,14 +488,16 @@ def tou_import(
     user: Any,
     ratings_list: str | None = None,
     expected_version: int | None = None,
-) -> AppendResult:
+) -> FileImport:
     """Register, pair and score every division of a ``.TOU`` file, in one append
     (a division the tournament lacks is added). A ``.TOU`` has no ratings: with
     ``ratings_list`` (a ratings body's list) the players are registered with its
     membership ids, ratings and career games, matched by name (transliterated).
 
     Raises TouError or RatingsListError (a line named) for a file that cannot be
-    read, and EventRejectedError, naming the line, when the rules refuse it.
+    read, and EventRejectedError, naming the line, when the rules refuse it. The
+    report's notes list what is odd in the file (``rules.tou.TouNote``): read as
+    the WESPA programs read it and kept, never refused for it.
     """
     _, state = tournament_state(tournament_id)
     assert state.rules is not None
@@ -390,11 +522,17 @@ def tou_import(
             tou_file,
             existing_divisions=state.rules.divisions,
             player_ids=ids,
-            forfeit_spread=state.rules.settings.forfeit_spread,
+            bye_spread=state.rules.settings.bye_spread,
             listed=listed,
         )
     ]
-    return _append_naming_lines(tournament_id, events, user, expected_version)
+    notes = tuple(
+        f"line {note.line}: {note.message}" if note.line else note.message
+        for note in tou_file.notes
+    )
+    _with_notes(events, "tou", notes)
+    result = _append_naming_lines(tournament_id, events, user, expected_version)
+    return FileImport(result, notes)
 
 
 def ratings_list_import(

@@ -9,7 +9,11 @@ from rest_framework import serializers
 
 from games.serializer_base import StrictSerializer
 from rules import tournament as rt
-from tournaments.core.serializers import ExpectedVersionMixin, division_field
+from tournaments.core.serializers import (
+    CommandOutput,
+    ExpectedVersionMixin,
+    division_field,
+)
 from tournaments.ratings.estimates import GameKind
 from tournaments.results.serializers import KINDS
 from tournaments.setup.serializers import TournamentOutput
@@ -115,7 +119,8 @@ class PlayerRatingOutput(serializers.Serializer):
     rating_system = serializers.CharField(
         source="estimate.rating_system",
         help_text="The tournament's rating system, as tsh names it: nsa2008, "
-        "naspa-csw, wespa or absp. new_rating follows it.",
+        "naspa-csw, wespa or absp. new_rating follows it; none (a body this site "
+        "does not compute): the estimates are switched off (null).",
     )
     club_event = serializers.BooleanField(
         help_text="A club event: NASPA's LCT rule (change / 3, capped at 50)."
@@ -235,8 +240,14 @@ class TshImportInput(ExpectedVersionMixin):
 
 
 class TshEventImportInput(StrictSerializer):
-    name = serializers.CharField(max_length=rt.MAX_NAME_LENGTH)
-    start_date = serializers.DateField()
+    name = serializers.CharField(
+        max_length=rt.MAX_NAME_LENGTH,
+        required=False,
+        help_text="The event's name; by default config.tsh's event_name.",
+    )
+    start_date = serializers.DateField(
+        required=False, help_text="The first day; by default config.tsh's event_date."
+    )
     end_date = serializers.DateField(required=False, allow_null=True)
     published = serializers.BooleanField(default=True)
     config = serializers.FileField(help_text="config.tsh")
@@ -258,6 +269,21 @@ class TshEventImportOutput(serializers.Serializer):
     divisions = serializers.ListField(child=serializers.CharField())
     not_taken = NotTakenOutput(
         many=True, help_text="config.tsh lines this system has no setting for."
+    )
+    notes = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="How config.tsh lines were mapped where it matters (a rating "
+        "system this system does not compute, divisions of different rounds).",
+    )
+
+
+class FileImportOutput(CommandOutput):
+    notes = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="What is odd in the file and how it is kept (a .TOU's half-bye, "
+        "win at equal scores, wide name, rounds out of their columns; a .t's off "
+        "player, ties as draws): read as the reference program reads it, never "
+        "refused for it.",
     )
 
 

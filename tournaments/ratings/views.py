@@ -24,11 +24,11 @@ from django.views.decorators.http import (
 
 from games.readcache import cached_file
 from rules.numbers import NumberError, whole_number
-from rules.ratings import RatingsError
+from rules.ratings import TIE_BREAK_RATED_AS, RatingsError
 from rules.tourneyjs import NewtNote
 from tournaments.core import access, headers
 from tournaments.core.pages import submit
-from tournaments.models import Player, Tournament
+from tournaments.models import Player, PlayerRound, Tournament
 from tournaments.ratings import estimates, imports, tourneyjs
 from tournaments.ratings.forms import TourneyJsImportForm, TshEventImportForm
 
@@ -37,6 +37,7 @@ SYSTEM_NAMES = {
     "naspa-csw": "NASPA Collins (naspa-csw)",
     "wespa": "WESPA (tsh's wespa)",
     "absp": "ABSP",
+    "none": "no rating system this site computes: estimates switched off",
 }
 
 
@@ -81,6 +82,12 @@ def tournament_ratings(request: HttpRequest, tournament_id: uuid.UUID) -> HttpRe
             "problem": problem,
             "system": SYSTEM_NAMES.get(tournament.rating_system, ""),
             "absp": tournament.rating_system == "absp",
+            "tie_breaks": _tie_breaks(tournament, division, counted),
+            "tie_break_rated_as": [
+                (SYSTEM_NAMES[key], text)
+                for key, text in TIE_BREAK_RATED_AS.items()
+                if key != "none"
+            ],
             "after_round": counted,
             "rounds": range(1, tournament.rounds + 1),
         },
@@ -110,6 +117,28 @@ def tourney_js(request: HttpRequest, tournament_id: uuid.UUID) -> HttpResponse:
     )
 
 
+def _tie_breaks(tournament: Tournament, division: str, after_round: int) -> list[str]:
+    """The division's games won on the tie-break (equal final scores), each once
+    from the winner's side: the standings count the win, the bodies rate a draw."""
+    rows = PlayerRound.objects.filter(
+        tournament=tournament,
+        division=division,
+        tie_break=True,
+        outcome="win",
+        round__gte=1,
+        round__lte=after_round,
+    ).order_by("round", "number")
+    names = dict(
+        Player.objects.filter(tournament=tournament).values_list("player_id", "name")
+    )
+    return [
+        f"Round {row.round}: {row.name} beat {names.get(row.opponent_id, '?')}"
+        f" {row.own_score}–{row.opponent_score} on the scores before the end-of-game"
+        " adjustments"
+        for row in rows
+    ]
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def tournament_import_tsh(request: HttpRequest) -> HttpResponse:
@@ -134,8 +163,10 @@ def tournament_import_tsh(request: HttpRequest) -> HttpResponse:
             lambda: done.append(
                 imports.tsh_event_import(
                     user=request.user,
-                    name=data["name"],
-                    start_date=data["start_date"].isoformat(),
+                    name=data.get("name") or None,
+                    start_date=data["start_date"].isoformat()
+                    if data.get("start_date")
+                    else None,
                     end_date=data["end_date"].isoformat()
                     if data.get("end_date")
                     else None,
@@ -151,6 +182,8 @@ def tournament_import_tsh(request: HttpRequest) -> HttpResponse:
                 f"Imported divisions {', '.join(imported.divisions)}: ranked as tsh"
                 " ranks.",
             )
+            for note in imported.notes:
+                messages.warning(request, f"config.tsh: {note}")
             for line, text in imported.not_taken:
                 messages.warning(request, f"config.tsh line {line} not taken: {text}")
             return redirect("manage", tournament_id=imported.result.stream.id)

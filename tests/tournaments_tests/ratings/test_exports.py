@@ -294,3 +294,34 @@ def test_a_client_that_accepts_only_text_gets_the_file(riverside_open):
     )
     assert response.status_code == 200
     assert response.content.startswith(b"#division A\n")
+
+
+@pytest.mark.django_db
+def test_a_tie_won_on_the_tie_break_is_told_the_same_way_everywhere(riverside_open):
+    """Di beat Cy 400-400 on the scores before the adjustments (round 1): the
+    standings count Di's win; the ratings record and every estimate a draw (the
+    bodies rate the final scores), and the page says so per rating system; the
+    .TOU keeps the win band, the .t says in a note that it reads as a draw."""
+    client = APIClient()
+    tid = riverside_open.tournament_id
+    standings = client.get(
+        f"/api/tournaments/{tid}/standings", {"division": "A", "after_round": 1}
+    ).json()
+    di = next(row for row in standings["standings"] if row["name"] == "Di Dane")
+    assert (di["wins"], di["draws"]) == (1, 0)
+    rated = client.get("/api/ratings/players", {"tournament": tid}).json()
+    rows = rated if isinstance(rated, list) else rated["results"]
+    di_rated = next(row for row in rows if row["name"] == "Di Dane")
+    cy_rated = next(row for row in rows if row["name"] == "Cy Cole")
+    assert (di_rated["wins"], di_rated["draws"]) == (1, 1)  # round 2's win, the tie
+    assert cy_rated["draws"] == 2  # the tie of round 1, the draw of round 2
+    page = client.get(f"/tournaments/{tid}/ratings", {"division": "A"})
+    text = page.content.decode()
+    assert "Round 1: Di Dane beat Cy Cole 400–400" in text
+    assert "WESPA rates it as a draw" in text
+    assert "NASPA rates it as a draw" in text
+    tou = export(client, tid, "tournament.tou").content.decode("ascii")
+    di_line = next(line for line in tou.splitlines() if line.startswith("Di Dane"))
+    assert di_line[20:29] == " 2400   3"
+    naspa = export(client, tid, "naspa.t").content.decode()
+    assert "# note: round 1: Di Dane beat Cy Cole on a tie" in naspa

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
 from rest_framework.test import APIClient
 
 from games.eventstore.models import StoredEvent
@@ -86,6 +87,51 @@ def test_a_tou_import_records_what_the_standings_show(api, harbour):
         if p["second"] is not None
     }
     assert ("Cy Cole", "Ann Able") in firsts
+
+
+# A file with what real WESPA-rated files hold: no + markers at all, a half-bye
+# (Ann, round 2) and a win at equal scores (Ben over Cy, 380-380, round 2).
+ODD = (
+    "*M14.02.2027 Harbour Cup\r\n*Open\r\n" + "0".rjust(39) + "\r\n"
+    "Ann Able            "
+    " 2400   2 1350   1\r\n"
+    "Ben Baker           "
+    "  350   1 2380   3\r\n"
+    "Cy Cole             "
+    " 2050   3  380   2\r\n"
+    "*** END OF FILE ***\r\n"
+).encode("ascii")
+
+
+@pytest.mark.django_db
+def test_a_tou_with_half_byes_tie_wins_and_no_markers_imports_flagged(
+    api, harbour, client, director
+):
+    """Nothing refused: each oddity is in the import's notes and the audit, the
+    standings count the half-bye and the tie-win, and the export is the file."""
+    response = upload(api, harbour, "tou", ODD)
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert {"round_awarded", "tie_win_recorded"} <= set(body["events"])
+    assert any("half-bye" in note for note in body["notes"])
+    assert any("equal scores" in note for note in body["notes"])
+    standings = api.get(f"/api/tournaments/{harbour}/standings?division=Open").json()
+    rows = {row["name"]: row for row in standings["standings"]}
+    assert (rows["Ann Able"]["wins"], rows["Ann Able"]["draws"]) == (1, 1)
+    assert (rows["Ben Baker"]["wins"], rows["Ben Baker"]["losses"]) == (1, 1)
+    exported = api.get(f"/api/tournaments/{harbour}/export/tournament.tou")
+    assert exported.content == ODD
+    audit = api.get(f"/api/tournaments/{harbour}/audit").json()
+    entries = audit if isinstance(audit, list) else audit["results"]
+    summaries = " | ".join(entry["summary"] for entry in entries)
+    assert "Ann Able awarded a half (half-bye)" in summaries
+    assert "Ben Baker beat Cy Cole on a tie" in summaries
+    noted = [note for entry in entries for note in entry["notes"]]
+    assert noted == body["notes"]
+    client.force_login(director)
+    page = client.get(reverse("manage-audit", args=[harbour]))
+    assert page.status_code == 200
+    assert "Import: line 4:" in page.content.decode()
 
 
 @pytest.mark.django_db
@@ -214,3 +260,26 @@ def test_a_tou_import_with_a_ratings_list_registers_the_players_rated(api, harbo
             ["Ann Able", "Ben Baker", "Cy Cole", "Di Dane", "Ed Eames"], start=1
         )
     }
+
+
+@pytest.mark.django_db
+def test_a_tou_round_in_which_no_one_played_imports_and_shows(api, harbour):
+    blank = (
+        "*M14.02.2027 Harbour Cup\r\n*Open\r\n" + "0".rjust(39) + "\r\n"
+        "Ann Able            "
+        " 2400  +2" + " " * 9 + "  380   2\r\n"
+        "Ben Baker           "
+        "  350   1" + " " * 9 + " 2390  +1\r\n"
+        "*** END OF FILE ***\r\n"
+    ).encode("ascii")
+    response = upload(api, harbour, "tou", blank)
+    assert response.status_code == 201, response.json()
+    assert any("no game was played" in note for note in response.json()["notes"])
+    pairings = api.get(f"/api/tournaments/{harbour}/rounds/2/pairings?division=Open")
+    assert pairings.status_code == 200
+    assert pairings.json() == []
+    standings = api.get(f"/api/tournaments/{harbour}/standings?division=Open").json()
+    rows = {row["name"]: row for row in standings["standings"]}
+    assert (rows["Ben Baker"]["wins"], rows["Ben Baker"]["spread"]) == (1, -40)
+    assert api.get(f"/tournaments/{harbour}/").status_code == 200
+    assert api.get(f"/tournaments/{harbour}/ratings").status_code == 200

@@ -337,7 +337,7 @@ def test_a_javascript_literal_creates_the_whole_event_and_flags_its_oddities(api
     # The report is kept in the log: the audit shows it with the creation.
     audit = api.get(f"/api/tournaments/{tournament.pk}/audit").json()
     entries = audit if isinstance(audit, list) else audit["results"]
-    flagged = entries[0]["flagged"]
+    flagged = entries[0]["notes"]
     assert flagged == [note["message"] for note in body["report"]]
 
 

@@ -93,10 +93,7 @@ def test_a_whole_event_is_set_up_from_config_tsh_and_its_files(api):
     assert response.status_code == 201, response.json()
     body = response.json()
     assert body["divisions"] == ["A", "B"]
-    assert body["not_taken"] == [
-        {"line": 8, "text": "config gibson = 1"},
-        {"line": 9, "text": "prize rank 1 A $100"},
-    ]
+    assert body["not_taken"] == []  # gibson and the prize are mapped (below)
     made = body["tournament"]
     assert (made["rounds"], made["ranking"], made["rating_system"]) == (
         3,
@@ -119,6 +116,65 @@ def test_a_whole_event_is_set_up_from_config_tsh_and_its_files(api):
         ("Zhou, Lin", 2, "1-1", 30),
         ("Quinn, Mara", 3, "1-2", -50),
     ]
+
+
+AUS_CONFIG = (
+    "division a a.t\n"
+    "division b b.t\n"
+    'config event_name = "Harbour Nationals"\n'
+    "config event_date = 'July 1-5, 2026'\n"
+    "config max_div_rounds = { 'A' => 3, 'B' => 1 }\n"
+    "config rating_system = 'aus'\n"
+    "config gibson = 1\n"
+    "config prize_bands = { 'A' => [1, 2] }\n"
+    "autopair a 0 1 rr a\n"
+    "prize rank 1 A $100\n"
+    "prize rank 2 A $50.50\n"
+)
+
+
+@pytest.mark.django_db
+def test_an_event_rated_by_a_body_not_computed_here_is_kept_with_its_settings(api):
+    """config.tsh's 'aus' is kept (estimates off, said in the notes), not refused;
+    the name and first day come from the config, the rounds from max_div_rounds,
+    Gibsonization and prize bands onto the pairing rules, the prize lines onto
+    the prize table; autopair (no round schedule here) is listed."""
+    response = api.post(
+        "/api/tournaments/import/tsh",
+        {
+            "config": upload("config.tsh", AUS_CONFIG),
+            "files": [upload("a.t", DIVISION_A), upload("b.t", DIVISION_B)],
+        },
+        format="multipart",
+    )
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    made = body["tournament"]
+    assert (made["name"], made["start_date"], made["rounds"]) == (
+        "Harbour Nationals",
+        "2026-07-01",
+        3,
+    )
+    assert made["rating_system"] == "none"
+    assert any("'aus'" in note for note in body["notes"])
+    assert any("max_div_rounds" in note for note in body["notes"])
+    assert body["not_taken"] == [{"line": 9, "text": "autopair a 0 1 rr a"}]
+    stored = StoredEvent.objects.filter(stream_id=made["id"])
+    rules = stored.get(event_type="pairing_rules_set", payload__division="A")
+    assert rules.payload["options"]["gibson"] is True
+    assert rules.payload["options"]["prize_bands"] == [1, 2]
+    table = stored.get(event_type="prize_table_set").payload["table"]
+    assert [(p["kind"], p["place"], p["amount"]) for p in table["prizes"]] == [
+        ("place", 1, 10000),
+        ("place", 2, 5050),
+    ]
+    estimates = api.get("/api/ratings/players", {"tournament": made["id"]}).json()
+    rows = estimates if isinstance(estimates, list) else estimates["results"]
+    assert rows
+    assert all(row["new_rating"] is None for row in rows)
+    assert {row["rating_system"] for row in rows} == {"none"}
+    page = api.get(f"/tournaments/{made['id']}/ratings")
+    assert page.status_code == 200
 
 
 @pytest.mark.django_db
@@ -259,6 +315,27 @@ def test_the_console_imports_a_tsh_event(director, client):
     assert response.status_code == 200
     page = response.content.decode()
     assert "Imported divisions A, B" in page
-    assert "config.tsh line 8 not taken: config gibson = 1" in page
+    assert "not taken" not in page  # every line of CONFIG is mapped
     tournament = Tournament.objects.get(name="Club weekend")
     assert tournament.ranking == "tsh"
+
+
+@pytest.mark.django_db
+def test_a_t_with_an_off_player_given_byes_imports_with_notes(api):
+    """tsh kept an off player's byes (off 50): the import keeps them and says so;
+    the export gives the file back."""
+    text = (
+        "Alpha, Ann 1500 2 3 2; 400 420 380\n"
+        "Beta, Bo 1700 1 0 1; 390 -50 400\n"
+        "Gamma, Cy 1600 0 1 0; 50 300 50\n"
+        "Delta, Di 1800 0 0 0; 50 50 50; off 50\n"
+    )
+    tournament = create(api, ranking="tsh")
+    response = api.post(
+        f"/api/tournaments/{tournament['id']}/import/tsh",
+        {"division": "A", "file": upload("a.t", text)},
+        format="multipart",
+    )
+    assert response.status_code == 201, response.json()
+    assert any("Delta, Di is off" in note for note in response.json()["notes"])
+    assert export(api, tournament["id"], "A") == "#division A\n" + text
