@@ -111,8 +111,8 @@ HALF_BYE = 1350  # the customary half-bye: 1000 + 350 against oneself
 MISSED = 0
 ZERO_COLUMN = 39  # the division's high-word line puts its 0 in this column
 TOU_END = "*** END OF FILE ***"
-_BLOCK = re.compile(r" ([ \d-]{3}\d) ([ +\d]{2}\d)")
-_DATE = re.compile(r"\*M(\d{2})\.(\d{2})\.(\d{4})(?: (.*))?")
+_BLOCK = re.compile(r" ([ \d-]{3}\d) ([ +\d]{2}\d)", re.ASCII)
+_DATE = re.compile(r"\*M(\d{2})\.(\d{2})\.(\d{4})(?: (.*))?", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,8 +220,12 @@ def read_tou(text: str) -> TouFile:
 
 
 # The rounds of a player line: digits, spaces and signs to the end of the line.
-_ROUNDS_TAIL = re.compile(r"[\d\s+-]*$")
-_TOKEN = re.compile(r"[+-]?\d+|\S")
+_ROUNDS_TAIL = re.compile(r"[\d\s+-]*$", re.ASCII)
+_TOKEN = re.compile(r"[+-]?\d+|\S", re.ASCII)
+_DIGIT = re.compile(r"[0-9]")
+# A digit of another script (a fullwidth "４"): no reader of a .TOU takes it as a
+# number, and read as a letter it would turn a round into part of a name.
+_OTHER_DIGIT = re.compile(r"(?![0-9])\d")
 _BLANK_BLOCK = " " * BLOCK_WIDTH
 
 
@@ -231,9 +235,12 @@ def _player(line: str, number: int, position: int, notes: list[TouNote]) -> TouP
     9-column blocks when they keep to them (a blank block is a missed round) and
     else as whole numbers in pairs, score then opponent, as the WESPA programs read
     a line (a ``-10`` glued to its neighbour is a number of its own)."""
+    other = _OTHER_DIGIT.search(line)
+    if other is not None:
+        raise _syntax(number, f"{other.group()!r} is not a digit 0-9")
     tail = _ROUNDS_TAIL.search(line)
     name_end = max(NAME_WIDTH, tail.start() if tail else len(line))
-    if any(char.isdigit() for char in line[NAME_WIDTH:name_end]):
+    if _DIGIT.search(line, NAME_WIDTH, name_end):
         name_end = NAME_WIDTH  # not a longer name: a round with a stray character
     name, rest = line[:name_end].rstrip(), line[name_end:]
     if not name:
@@ -309,7 +316,7 @@ def _fixed_blocks(
 
 def _token_blocks(rest: str, number: int) -> list[TouBlock]:
     tokens = _TOKEN.findall(rest)
-    if len(tokens) % 2 or not all(t[-1].isdigit() for t in tokens):
+    if len(tokens) % 2 or not all(_DIGIT.fullmatch(t[-1]) for t in tokens):
         raise _syntax(number, f"{rest.strip()!r} is not pairs of numbers")
     blocks = []
     for score, opponent in zip(tokens[::2], tokens[1::2], strict=True):

@@ -130,7 +130,7 @@ RATING_LISTS = {"nsa2008": "nsa", "naspa-csw": "naspa-csw", "wespa": "wespa"}
 PLAYER_KEYS = ("etc", "id", "name", "newr", "pairings", "rating", "scores")
 
 # A value tsh writes as a number (its JavaScript::Serializable's test).
-_NUMBER = re.compile(r"-?(?:\d+|\d*\.\d+)")
+_NUMBER = re.compile(r"-?(?:[0-9]+|[0-9]*\.[0-9]+)")
 # What a .t field's value cannot hold.
 _UNWRITABLE = re.compile(r"[\s;]")
 

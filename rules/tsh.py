@@ -858,7 +858,9 @@ _PRIZE_KINDS = {
     "highloss": PrizeKind.HIGH_LOSS,
     "lowwin": PrizeKind.LOW_WIN,
 }
-_PRIZE = re.compile(r"prize\s+(\w+)\s+(\d+)\s+(\w+)\s+\$(\d+)(?:\.(\d\d))?\s*", re.I)
+_PRIZE = re.compile(
+    r"prize\s+(\w+)\s+([0-9]+)\s+(\w+)\s+\$([0-9]+)(?:\.([0-9][0-9]))?\s*", re.I
+)
 
 
 def read_config(text: str) -> TshConfig:

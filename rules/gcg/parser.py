@@ -454,7 +454,8 @@ def _event_text(
 def _is_rack(token: str) -> bool:
     """Whether the first token of an event's body is its rack: a rack has no digit
     (a position has) and does not start like a move (``-``, ``(``, ``+``)."""
-    return token[:1] not in ("-", "(", "+") and not any(ch.isdigit() for ch in token)
+    has_digit = any("0" <= ch <= "9" for ch in token)
+    return token[:1] not in ("-", "(", "+") and not has_digit
 
 
 def _parse_negative(event: _EventText, kind: _Kind, message: str) -> _Line | None:

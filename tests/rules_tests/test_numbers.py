@@ -98,7 +98,9 @@ def test_t_file_fields_of_odd_digits_are_read_as_absent():
 
 
 def test_a_tou_score_of_odd_digits_is_refused_naming_the_line():
-    text = "*M21.11.2026 Odd Open\n*A\nAnn Able            ４00  2\n*** END\n"
+    text = (
+        "*M21.11.2026 Odd Open\n*A\nAnn Able            ４00  2\n*** END OF FILE ***\n"
+    )
     with pytest.raises(TouError) as caught:
         read_tou(text)
     assert caught.value.line == 3
@@ -150,7 +152,11 @@ def test_config_values_read_as_before():
         "bye_spread": [],
         "rating_system": "",
     }
-    for bad in ("[1,,2]", "[1 2]", "'a b'", "'a\"", "[- 1]", "１", "[²]"):
+    # A quoted value may hold spaces (an event's name), never its own quote.
+    assert read_config("config event_name = 'Riverside Open'\n").settings == {
+        "event_name": "Riverside Open"
+    }
+    for bad in ("[1,,2]", "[1 2]", "'a'b'", "'a\"", "[- 1]", "１", "[²]"):
         with pytest.raises(TshError) as caught:
             read_config(f"division a a.t\nconfig spread_cap = {bad}\n")
         assert (caught.value.code, caught.value.line) == ("tsh_config_value", 2), bad

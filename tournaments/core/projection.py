@@ -329,6 +329,27 @@ def _player_round(
     )
 
 
+# The results row's columns ``entry_of`` reads: a reader of plain rows asks for these.
+ENTRY_COLUMNS = (
+    "round",
+    "kind",
+    "opponent_id",
+    "went_first",
+    "first_known",
+    "board",
+    "own_score",
+    "opponent_score",
+    "own_pre_adjustment",
+    "opponent_pre_adjustment",
+    "outcome",
+    "tie_break",
+    "round_spread",
+    "counted_spread",
+    "game_id",
+    "amended",
+)
+
+
 def entry_of(row: PlayerRound) -> rt.Entry:
     """Return the rules' entry a results row stores (``_player_round``'s inverse)."""
     return rt.Entry(

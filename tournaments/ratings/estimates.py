@@ -54,7 +54,7 @@ from rules.tournament import round_entry
 from rules.tsh import t_notes, write_t
 from tournaments.core.aggregate import STREAM_TYPE
 from tournaments.core.events import RESULT_EVENT_TYPES
-from tournaments.core.projection import entry_of
+from tournaments.core.projection import ENTRY_COLUMNS, entry_of
 from tournaments.models import LISTED, Player, PlayerRound, Tournament
 
 TIE_BREAK_PRE_ADJUSTMENT = "pre_adjustment_score"
@@ -502,25 +502,7 @@ def _absp_estimates(
 
 # What a record reads of a results row: the rules' entry (``entry_of``), the
 # player, the rank.
-RECORD_COLUMNS = (
-    "player_id",
-    "rank",
-    "round",
-    "kind",
-    "opponent_id",
-    "went_first",
-    "board",
-    "own_score",
-    "opponent_score",
-    "own_pre_adjustment",
-    "opponent_pre_adjustment",
-    "outcome",
-    "tie_break",
-    "round_spread",
-    "counted_spread",
-    "game_id",
-    "amended",
-)
+RECORD_COLUMNS = ("player_id", "rank", *ENTRY_COLUMNS)
 
 
 def tournament_record(tournament_id: uuid.UUID) -> TournamentRecord:

@@ -44,7 +44,7 @@ _TOKENS = re.compile(
     r"""|//[^\n]*|/\*.*?(?:\*/|\Z)|\bundefined\b""",
     re.DOTALL | re.MULTILINE,
 )
-_NEAR = re.compile(r"near (\d+)")
+_NEAR = re.compile(r"near ([0-9]+)")
 
 
 def read_text(text: str) -> Newt:
