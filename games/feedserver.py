@@ -22,8 +22,15 @@ the thread and connection of its request for as long as it is held. Pages,
 result entry and the tournament's advisory lock are synchronous code written for
 threads that keep their connection (``CONN_MAX_AGE``); ``a2wsgi`` runs them as
 gunicorn's threads did, on ``WEB_THREADS`` threads a process, each with its
-persistent connection. Measured in the same run (bench/RESULTS.md, "The live
-feed on uvicorn"): page throughput and p95 against gunicorn's gthread worker.
+persistent connection.
+
+Measured (``python bench/run.py --scale load --servers``, two runs; bench/RESULTS.md,
+"The live feed on uvicorn"): with 50 readers of the HTML pages and 2 directors for
+60 s on 2 workers, gunicorn's uvicorn worker served 325 and 335 pages/s against the
+gthread worker's 323 and 360 in the same runs (0.93-1.01x; p50 13 ms against 6-7:
+the event loop and a2wsgi's queue are in each page's path). With 64 feed
+connections that never read, 278-320 pages/s, 0 errors and every acknowledged
+result stored, where the gthread worker served 2-3 pages/s, each after about 20 s.
 
 A feed request goes through Django too, on the same pool: the middleware, the
 session or token, the access rule and the first page are decided there as for
