@@ -274,12 +274,17 @@ class Site:
         loop = asyncio.get_running_loop()
         await write(held.first)
         after, seen = held.after, hub.head
+        advanced = False
         started = last_write = loop.time()
         while not livefeed._closing.is_set():
             left = settings.FEED_HOLD_SECONDS - (loop.time() - started)
             if left <= 0:
                 break
-            await hub.wait(seen, min(left, settings.FEED_KEEPALIVE_SECONDS))
+            # Still short of the head the process has seen (a tournament's read
+            # covers a window of the feed at a time): read on at once, as long as
+            # each read moves the follower on.
+            if not (advanced and after < hub.head):
+                await hub.wait(seen, min(left, settings.FEED_KEEPALIVE_SECONDS))
             seen = hub.head
             try:
                 found = await hub.poll(held.scope, after)
@@ -287,7 +292,7 @@ class Site:
                 break  # the browser reconnects and resumes from its last id
             if not found.allowed:
                 break
-            after = found.after
+            advanced, after = found.after > after, found.after
             now = loop.time()
             if found.parts:
                 await write("".join(found.parts))

@@ -35,6 +35,7 @@ from tests.reliability_tests.conftest import (
     http,
     subprocess_env,
 )
+from tournaments.players import services as players_services
 from tournaments.setup import services as setup_services
 
 # Past any answer the new server gives (milliseconds to seconds on a busy
@@ -162,7 +163,7 @@ def _read_until(url: str, path: str, wanted: bytes) -> bytes:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_an_open_stream_ends_when_its_tournament_is_unpublished(director):
+def test_an_open_stream_sends_what_commits_and_ends_when_unpublished(director):
     created = setup_services.tournament_create(
         user=director,
         name="Riverside Open",
@@ -184,6 +185,15 @@ def test_an_open_stream_ends_when_its_tournament_is_unpublished(director):
         response = conn.getresponse()
         assert response.status == 200
         _until_blank(response)
+        # Live: an event committed now arrives on the open stream.
+        players_services.players_register(
+            tournament_id=tid, division="A", entries=[("Ann", 1500, "")], user=director
+        )
+        wanted = b"id: %d\n" % feed_head()
+        deadline = time.monotonic() + GENEROUS
+        while (line := response.readline()) != wanted:
+            assert line, "the stream ended before the new event"
+            assert time.monotonic() < deadline, "the new event did not arrive"
         setup_services.tournament_publish(
             tournament_id=tid, published=False, user=director
         )
