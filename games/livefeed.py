@@ -10,7 +10,7 @@ they move the follower's id past events outside its scope. A position past the
 feed's head is a 400 naming the field (a follower cannot skip what is not written
 yet).
 
-A follower more than one page (``PAGE`` events of its scope) behind is not sent
+A follower a page (``PAGE`` events of its scope) or more behind is not sent
 the backlog: it gets one named ``behind`` event whose id is the feed's head and
 whose data names its position, the head, and the API endpoints that hold the
 current state (``FeedScope.pages``), then follows live from the head. A catch-up
@@ -200,14 +200,14 @@ def _behind(after: int, head: int, pages: dict[str, str]) -> str:
 
 def poll(scope: FeedScope, after: int) -> Poll:
     """Ask again whether the follower may read, then what is new after `after`:
-    one page at most; more than that is the ``behind`` message and the head."""
+    less than a page; a page or more is the ``behind`` message and the head."""
     try:
         scope.check()
     except (Http404, PermissionDenied, APIException):
         return Poll((), after, allowed=False)
     page = scope.read(after)
     if page.full:
-        # More than a page behind: the follower reads the state from the API and
+        # A page or more behind: the follower reads the state from the API and
         # follows live from the head; nothing of the backlog is read or sent.
         head = max(feed_head(), page.head)
         return Poll((_behind(after, head, scope.pages),), head)
