@@ -1,9 +1,10 @@
 """How many live-feed subscribers one gunicorn worker holds, and what beyond.
 
-    python bench/feed_load.py [--subscribers 4 8 16 32] [--results 5]
+    python bench/feed_load.py [--subscribers 4 8 16 32] [--results 5] [--worker gthread]
 
 On a throwaway embedded PostgreSQL: one gunicorn worker (config/gunicorn.conf.py,
-WEB_CONCURRENCY=1, its 8 threads, FEED_STREAMS at its default of 4), a published
+WEB_CONCURRENCY=1: its ASGI worker, streams as coroutines, pages on 8 threads; or
+``--worker gthread``, the threaded server before, FEED_STREAMS=4), a published
 tournament of 40 players with round 1 paired. For each count of subscribers
 (clients that behave as a browser's EventSource: they resume with Last-Event-ID
 and wait the server's ``retry`` after a closed answer), results are entered one a
@@ -131,7 +132,7 @@ def _tournament():
     return user, tid, [(*game, 1) for game in games]
 
 
-def _gunicorn() -> subprocess.Popen[bytes]:
+def _gunicorn(worker: str) -> subprocess.Popen[bytes]:
     from django.db import connection
 
     settings = connection.settings_dict
@@ -147,18 +148,21 @@ def _gunicorn() -> subprocess.Popen[bytes]:
         WEB_CONCURRENCY="1",
         WEB_THREADS="8",
     )
+    extra = ["--worker-class", "gthread", "config.wsgi"] if worker == "gthread" else []
+    if worker == "gthread":
+        env["FEED_STREAMS"] = "4"  # half the threads, as it was
     return subprocess.Popen(
         [
             sys.executable,
             "-m",
             "gunicorn",
-            "config.wsgi",
             "--config",
             str(ROOT / "config" / "gunicorn.conf.py"),
             "--bind",
             f"127.0.0.1:{PORT}",
             "--log-level",
             "warning",
+            *extra,
         ],
         cwd=ROOT,
         env=env,
@@ -230,13 +234,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--subscribers", type=int, nargs="+", default=[4, 8, 16, 32])
     parser.add_argument("--results", type=int, default=4)
+    parser.add_argument("--worker", choices=["asgi", "gthread"], default="asgi")
     options = parser.parse_args()
     _setup_django(None)
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
     user, tid, games = _tournament()
-    server = _gunicorn()
+    server = _gunicorn(options.worker)
     try:
         for _ in range(100):
             try:

@@ -3,6 +3,9 @@
 Started by bench/run.py with BENCH_PLAN pointing at a JSON file: the tournament id,
 divisions, players, game ids, an API token and the pairings still to be scored; and
 BENCH_MIX: "api" (readers of the JSON API) or "pages" (of the HTML pages).
+BENCH_DIRECTORS and BENCH_DIRECTOR_WAIT (seconds between two results of one
+director) change the directors (5, 0.05-0.2 s); BENCH_ACKED_OUT names a file that
+gets every result the server acknowledged (201), to be looked for afterwards.
 """
 
 from __future__ import annotations
@@ -24,6 +27,9 @@ TID = PLAN["tournament_id"]
 # whole (tens of thousands of floats) so the percentiles are exact.
 READ_TIMES: list[float] = []
 READ_FAILURES = [0]
+ACKED: list[dict] = []  # results the server answered 201
+DIRECTORS = int(os.environ.get("BENCH_DIRECTORS", "5"))
+DIRECTOR_WAIT = float(os.environ.get("BENCH_DIRECTOR_WAIT", "0"))
 
 
 @events.request.add_listener
@@ -32,6 +38,14 @@ def _note_read(request_type: str, response_time: float, exception, **_) -> None:
         READ_TIMES.append(response_time)
         if exception is not None:
             READ_FAILURES[0] += 1
+
+
+@events.quitting.add_listener
+def _write_acked(**_) -> None:
+    path = os.environ.get("BENCH_ACKED_OUT")
+    if path:
+        with open(path, "w", encoding="utf-8") as out:
+            json.dump(ACKED, out)
 
 
 @events.quitting.add_listener
@@ -114,17 +128,23 @@ class PageReader(FastHttpUser):
 class Director(FastHttpUser):
     """A director typing in results from score slips."""
 
-    fixed_count = 5
-    wait_time = between(0.05, 0.2)
+    fixed_count = DIRECTORS
+    wait_time = (
+        between(0.05, 0.2)
+        if not DIRECTOR_WAIT
+        else between(0.8 * DIRECTOR_WAIT, 1.2 * DIRECTOR_WAIT)
+    )
 
     @task
     def enter_result(self) -> None:
         if not PENDING:
             return
         pairing = PENDING.pop()
-        self.client.post(
+        response = self.client.post(
             f"/api/tournaments/{TID}/results",
             json=pairing,
             headers={"Authorization": f"Token {PLAN['token']}"},
             name="enter result",
         )
+        if response.status_code == 201:
+            ACKED.append(pairing)

@@ -30,6 +30,7 @@ simulated and dealt to the pairings (the events are real games, repeated).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
@@ -68,6 +69,11 @@ SCALES = {
     ),
     "club": Scale(
         divisions=2, players=16, rounds=7, pool=40, http_seconds=20, gcg_files=1000
+    ),
+    # The live feed's load (--servers): results left to enter in every phase, at
+    # a director's pace, for 60 s.
+    "load": Scale(
+        divisions=4, players=64, rounds=8, pool=60, http_seconds=60, gcg_files=100
     ),
     "national": Scale(
         divisions=4,
@@ -198,7 +204,8 @@ class Bench:
         print(f"simulated {len(self.pool)} distinct games", flush=True)
         self.build_tournament()
         # The append stage's anchors right after it, not minutes apart.
-        self.bench_eventsourcing()
+        if not getattr(self, "skip_eventsourcing", False):
+            self.bench_eventsourcing()
         for name, stage in (
             ("chain", self.bench_chain),
             ("verify", self.bench_verify),
@@ -816,22 +823,7 @@ class Bench:
             ALLOWED_HOSTS="127.0.0.1,localhost",
             SECURE_SSL_REDIRECT="0",
         )
-        gunicorn = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "config.wsgi",
-                "--config",
-                str(ROOT / "config" / "gunicorn.conf.py"),
-                "--bind",
-                f"127.0.0.1:{port}",
-                "--log-level",
-                "warning",
-            ],
-            cwd=ROOT,
-            env=env,
-        )
+        gunicorn = self._gunicorn(port, env)
         phases: dict[str, dict[str, Any]] = {}
         try:
             self._wait_for(port)
@@ -872,13 +864,117 @@ class Bench:
         self.results["http_pages"] = phases["pages"]
         print("http done", flush=True)
 
-    def _locust(self, port: int, plan: dict[str, Any], mix: str) -> dict[str, Any]:
+    def _gunicorn(
+        self, port: int, env: dict[str, str], worker: str = "asgi"
+    ) -> subprocess.Popen[bytes]:
+        """gunicorn with config/gunicorn.conf.py: its ASGI worker (production), or
+        ``gthread`` with config.wsgi (the threaded server before, the anchor)."""
+        extra = (
+            ["--worker-class", "gthread", "config.wsgi"] if worker == "gthread" else []
+        )
+        return subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "--config",
+                str(ROOT / "config" / "gunicorn.conf.py"),
+                "--bind",
+                f"127.0.0.1:{port}",
+                "--log-level",
+                "warning",
+                *extra,
+            ],
+            cwd=ROOT,
+            env=env,
+        )
+
+    def bench_servers(self, feeds: int = 64, directors: int = 2) -> None:
+        """The live feed's load: for gunicorn's gthread worker (before, the
+        anchor) and its ASGI worker (now), in the same run, on a fresh server
+        each: 50 readers of the HTML pages and `directors` directors entering
+        results for the scale's seconds, then the same while `feeds` feed
+        connections never read. Every acknowledged result is looked for
+        afterwards."""
+        from tournaments.models import PlayerRound
+
+        env = self._child_env()
+        env.update(
+            DEBUG="0", ALLOWED_HOSTS="127.0.0.1,localhost", SECURE_SSL_REDIRECT="0"
+        )
+        plan = self.http_plan()
+        phases = [
+            (worker, count) for worker in ("gthread", "asgi") for count in (0, feeds)
+        ]
+        share = len(self.pending) // len(phases)
+        # Each director enters its share over the whole phase, as at a venue.
+        wait = self.scale.http_seconds * directors / max(share, 1)
+        out: dict[str, Any] = {"feeds": feeds, "directors": directors}
+        acked_all: list[dict[str, Any]] = []
+        for index, (worker, count) in enumerate(phases):
+            port = 8770 + index
+            server = self._gunicorn(port, env, worker)
+            try:
+                self._wait_for(port)
+                time.sleep(3)  # the other worker's warm-up
+                pending = self.pending[index * share : (index + 1) * share]
+                with NeverReading(port, f"/api/tournaments/{self.tid}/feed", count):
+                    load_before = os.getloadavg()
+                    stats = self._locust(
+                        port,
+                        {**plan, "pending": pending},
+                        "pages",
+                        directors=directors,
+                        director_wait=wait,
+                    )
+                    stats["load_after"] = os.getloadavg()
+                    stats["load_before"] = load_before
+            finally:
+                server.send_signal(signal.SIGTERM)
+                try:
+                    server.wait(timeout=60)
+                except subprocess.TimeoutExpired:
+                    server.kill()
+                    server.wait()
+            stats["results_offered"] = len(pending)
+            acked_all += stats.get("acked", [])
+            out[f"{worker}_{count}_feeds"] = stats
+            print(f"servers: {worker} with {count} feeds done", flush=True)
+        recorded = set(
+            PlayerRound.objects.filter(
+                tournament_id=self.tid,
+                round=self.scale.rounds,
+                kind="game",
+                went_first=True,
+                has_result=True,
+            ).values_list("player_id", "opponent_id")
+        )
+        for _key, stats in out.items():
+            if isinstance(stats, dict):
+                acked = {(r["player_a"], r["player_b"]) for r in stats.pop("acked", [])}
+                stats["results_acknowledged"] = len(acked)
+                stats["acknowledged_lost"] = len(acked - recorded)
+        base, new = out["gthread_0_feeds"]["reads"], out["asgi_0_feeds"]["reads"]
+        out["asgi_to_gthread_rps"] = new["rps"] / base["rps"]
+        out["asgi_to_gthread_p95"] = new["p95_ms"] / base["p95_ms"]
+        self.results["servers"] = out
+
+    def _locust(
+        self,
+        port: int,
+        plan: dict[str, Any],
+        mix: str,
+        *,
+        directors: int = 5,
+        director_wait: float = 0.0,
+    ) -> dict[str, Any]:
         """One headless locust run of the given reader mix; its stats."""
         with tempfile.TemporaryDirectory() as folder:
             plan_path = Path(folder) / "plan.json"
             plan_path.write_text(json.dumps(plan))
             prefix = Path(folder) / "locust"
             reads_path = Path(folder) / "reads.json"
+            acked_path = Path(folder) / "acked.json"
             subprocess.run(
                 [
                     sys.executable,
@@ -888,9 +984,9 @@ class Bench:
                     str(ROOT / "bench" / "locustfile.py"),
                     "--headless",
                     "--users",
-                    "55",
+                    str(50 + directors),
                     "--spawn-rate",
-                    "55",
+                    str(50 + directors),
                     "--run-time",
                     f"{self.scale.http_seconds}s",
                     "--host",
@@ -907,6 +1003,9 @@ class Bench:
                     "BENCH_PLAN": str(plan_path),
                     "BENCH_MIX": mix,
                     "BENCH_READS_OUT": str(reads_path),
+                    "BENCH_ACKED_OUT": str(acked_path),
+                    "BENCH_DIRECTORS": str(directors),
+                    "BENCH_DIRECTOR_WAIT": str(director_wait),
                 },
                 check=False,
                 timeout=self.scale.http_seconds + 120,
@@ -916,6 +1015,8 @@ class Bench:
             reads = json.loads(reads_path.read_text())
             reads["rps"] = reads["requests"] / self.scale.http_seconds
             stats["reads"] = reads
+            if acked_path.exists():
+                stats["acked"] = json.loads(acked_path.read_text())
             entry = stats.get("enter result")
             if entry and reads.get("p95_ms"):
                 # The anchor of the same run: a director's result against a read.
@@ -948,6 +1049,60 @@ class Bench:
                 "p99_ms": float(row["99%"]),
             }
         return out
+
+
+class NeverReading:
+    """`count` connections to a feed that never read a byte, kept open while the
+    block runs: each is replaced by a fresh one every ``REPLACE_SECONDS`` (a
+    client that comes back), so the server never runs out of them."""
+
+    REPLACE_SECONDS = 20
+
+    def __init__(self, port: int, path: str, count: int) -> None:
+        import threading
+
+        self.port, self.path, self.count = port, path, count
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.opened = 0
+
+    def _open(self) -> Any:
+        import socket
+
+        sock = socket.create_connection(("127.0.0.1", self.port), timeout=5)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.sendall(
+            f"GET {self.path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            "Accept: text/event-stream\r\n\r\n".encode()
+        )
+        self.opened += 1
+        return sock
+
+    def _run(self) -> None:
+        held: list[Any] = []
+        try:
+            while not self.stop.is_set():
+                fresh = []
+                for _ in range(self.count):
+                    with contextlib.suppress(OSError):
+                        fresh.append(self._open())
+                for sock in held:
+                    sock.close()
+                held = fresh
+                self.stop.wait(self.REPLACE_SECONDS)
+        finally:
+            for sock in held:
+                sock.close()
+
+    def __enter__(self) -> NeverReading:
+        if self.count:
+            self.thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.stop.set()
+        if self.count:
+            self.thread.join(10)
 
 
 def print_table(results: dict[str, Any]) -> None:
@@ -1063,6 +1218,35 @@ def _http_lines(results: dict[str, Any]) -> list[tuple[str, str]]:
     lines: list[tuple[str, str]] = []
     for mix in ("http", "http_pages"):
         lines += _locust_lines(mix, results.get(mix, {}))
+    servers = results.get("servers", {})
+    for key, stats in servers.items():
+        if not isinstance(stats, dict):
+            lines.append(
+                (
+                    f"servers {key}",
+                    f"{stats:.2f}" if isinstance(stats, float) else str(stats),
+                )
+            )
+            continue
+        reads, entry = stats["reads"], stats.get("enter result", {})
+        lines.append(
+            (
+                f"servers {key}: page reads",
+                f"{reads['requests']} req, {reads['failures']} failed, "
+                f"{reads['rps']:.0f}/s, p50/p95 {reads['p50_ms']:.0f}/"
+                f"{reads['p95_ms']:.0f} ms; load {stats['load_before'][0]:.1f}"
+                f" -> {stats['load_after'][0]:.1f}",
+            )
+        )
+        lines.append(
+            (
+                f"servers {key}: results",
+                f"{stats['results_acknowledged']}/{stats['results_offered']} "
+                f"acknowledged, {stats['acknowledged_lost']} lost; entry "
+                f"{entry.get('failures', 0)} failed, p50/p95 "
+                f"{entry.get('p50_ms', 0):.0f}/{entry.get('p95_ms', 0):.0f} ms",
+            )
+        )
     return lines
 
 
@@ -1096,6 +1280,12 @@ def main(argv: list[str] | None = None) -> int:
         choices=["chain", "verify", "rules", "standings", "replay", "http", "bulk"],
         help="leave a stage out (repeat for several)",
     )
+    parser.add_argument(
+        "--servers",
+        action="store_true",
+        help="only the live feed's load: gthread against the ASGI worker, each "
+        "without and with 64 feed connections that never read (use --scale load)",
+    )
     parser.add_argument("--output", default=None)
     parser.add_argument(
         "--save-plan",
@@ -1125,7 +1315,21 @@ def main(argv: list[str] | None = None) -> int:
         bench.bench_http()
         print_table({**bench.results, "http_only": True})
         return 0
+    if args.servers:
+        bench.skip |= {
+            "chain",
+            "verify",
+            "rules",
+            "standings",
+            "replay",
+            "http",
+            "bulk",
+        }
+        bench.skip_eventsourcing = True
     results = bench.run()
+    if args.servers:
+        bench.bench_servers()
+        results = bench.results
     if args.save_plan:
         Path(args.save_plan).write_text(json.dumps(bench.http_plan()))
     output = Path(args.output or ROOT / "bench" / f"results-{args.scale}.json")

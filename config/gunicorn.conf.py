@@ -1,18 +1,30 @@
-"""gunicorn settings for production: ``gunicorn -c config/gunicorn.conf.py config.wsgi``
-(the project root as the working directory).
+"""gunicorn settings for production: ``gunicorn -c config/gunicorn.conf.py`` (the
+project root as the working directory; the application, ``config.asgi:application``,
+is named below).
 
-Threaded workers, so that a worker's other requests go on while one waits on
-PostgreSQL. One worker process per CPU (at least 2): the pages are CPU-bound Python,
-so a third process on two cores only competed for them, and each process keeps its
-own page cache, so fewer processes render fewer copies of each page after a result
-(national benchmark, HTML pages with results entered at 8 a second, three paired
-25 s runs: 2 workers used 3.7-4.4 ms of CPU a request and gave p95 96-130 ms, 3
-workers 4.2-4.8 ms and 120-150 ms).
+The uvicorn worker class (``config.uvicorn_worker``, from the ``uvicorn-worker``
+package): each worker process runs an event loop that follows the live feed's
+streams as coroutines, and runs every other request in Django's WSGI application on
+a pool of ``WEB_THREADS`` threads (8), as the threaded workers did (games/feedserver.py
+says why). Before, with gunicorn's gthread workers, a feed stream held a thread and
+wrote with a blocking send: 32 connections that never read took all 2 x 8 threads
+and every other request timed out; now 64 such connections leave the pages
+answering (docs/RELIABILITY.md, "The live feed"). ``--worker-class gthread
+config.wsgi`` on the command line still runs the threaded server (the benchmark's
+anchor).
+
+One worker process per CPU (at least 2): the pages are CPU-bound Python, so a third
+process on two cores only competed for them, and each process keeps its own page
+cache, so fewer processes render fewer copies of each page after a result (national
+benchmark, HTML pages with results entered at 8 a second, three paired 25 s runs: 2
+workers used 3.7-4.4 ms of CPU a request and gave p95 96-130 ms, 3 workers 4.2-4.8
+ms and 120-150 ms).
 
 8 threads, not 4: directors' result entries wait on their tournament's lock in a
 thread of their own, and with 4 the readers queued behind them (national benchmark,
 reads p95 70 ms with 4 threads, 40 ms with 8). Each thread holds a database
-connection: 2 x 8 = 16 of PostgreSQL's default 100 on two CPUs.
+connection: 2 x 8 = 16 of PostgreSQL's default 100 on two CPUs; the feed's polls run
+on the same threads, so followers add no connection.
 
 No keep-alive by default: a keep-alive connection stays with the worker process
 that accepted it, and a burst of clients (55 in the national benchmark) landed
@@ -21,11 +33,6 @@ idled (CPU 80% / 18% / 17%; HTML pages p95 250 ms). Closing each connection lets
 whichever worker is free accept the next request (CPU 42/42/40%; p95 81 ms). Behind
 a reverse proxy that keeps upstream connections open, or for few long-lived
 clients, set ``WEB_KEEPALIVE`` (seconds).
-
-A live-feed stream (Server-Sent Events, games/livefeed.py) holds a thread while it
-is open: at most ``FEED_STREAMS`` a worker (default half its threads), so the rest
-always serve pages; followers beyond are answered at once and retry a second
-later (docs/RELIABILITY.md, "The live feed").
 
 ``WEB_CONCURRENCY``, ``WEB_THREADS`` and ``WEB_KEEPALIVE`` override these; ``--bind``
 and the other command-line options still apply on top of this file.
@@ -46,8 +53,10 @@ def _cpus() -> int:
         return os.cpu_count() or 2
 
 
-worker_class = "gthread"
+wsgi_app = "config.asgi:application"
+worker_class = "config.uvicorn_worker.Worker"
 workers = int(os.environ.get("WEB_CONCURRENCY", str(max(2, _cpus()))))
+# The pages' thread pool (config.asgi reads the same variable); gthread's threads.
 threads = int(os.environ.get("WEB_THREADS", "8"))
 keepalive = int(os.environ.get("WEB_KEEPALIVE", "0"))
 

@@ -233,11 +233,15 @@ CACHES = {
         "OPTIONS": {"MAX_BYTES": env_int("READ_CACHE_MB", default=64) * 2**20},
     }
 }
-# The live feed (games/livefeed.py): Server-Sent Events held open per process at
-# most (default: half of gunicorn's threads, WEB_THREADS), how long each is held
-# before the browser reconnects, how often a held stream polls for new events, and
-# the retry a follower beyond the limit is told to wait.
-FEED_STREAMS = env_int("FEED_STREAMS", default=max(1, env_int("WEB_THREADS", 8) // 2))
+# Threads a server process runs the pages on (gunicorn's uvicorn worker and
+# `manage.py serve`: the bounded pool of config/asgi.py; gthread: its threads).
+WEB_THREADS = env_int("WEB_THREADS", default=8)
+# The live feed (games/livefeed.py, games/feedserver.py): Server-Sent Events held
+# open per process at most (each a coroutine under uvicorn; followers beyond are
+# answered at once and retry), how long each is held before the browser
+# reconnects, how often the process polls the feed's head, how often an idle stream
+# sends a comment (and asks again whether its follower may read), and the retry.
+FEED_STREAMS = env_int("FEED_STREAMS", default=128)
 FEED_HOLD_SECONDS = env_int("FEED_HOLD_SECONDS", default=30)
 FEED_POLL_SECONDS = 0.5
 FEED_KEEPALIVE_SECONDS = 5

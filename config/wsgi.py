@@ -1,4 +1,6 @@
-"""WSGI entry point (gunicorn config.wsgi)."""
+"""WSGI entry point: the Django application that config.asgi serves (pages on a
+thread pool), and what a WSGI server runs (``gunicorn --worker-class gthread
+config.wsgi``, the benchmark's anchor; the tests' live server)."""
 
 from __future__ import annotations
 

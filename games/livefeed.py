@@ -6,13 +6,32 @@ a JSON ``data:`` line, in commit order (``games.eventstore.feed``). After a
 disconnect the browser sends the last id back (``Last-Event-ID``; ``?after=`` does
 the same for other clients) and the stream resumes right after it: nothing is
 missed, nothing is sent twice. Named ``head`` events carry no data the page needs:
-they move the follower's id past events outside its scope.
+they move the follower's id past events outside its scope. A position past the
+feed's head is a 400 naming the field (a follower cannot skip what is not written
+yet).
+
+A follower a page (``PAGE`` events of its scope) or more behind is not sent
+the backlog: it gets one named ``behind`` event whose id is the feed's head and
+whose data names its position, the head, and the API endpoints that hold the
+current state (``FeedScope.pages``), then follows live from the head. A catch-up
+from 0 on a national tournament (hundreds of thousands of events) is one message,
+not megabytes.
+
+Every poll first asks again whether the follower may read the scope
+(``FeedScope.check``: the same access rule as the view): an unpublished
+tournament or a revoked share link ends the stream at the next poll.
+
+Where a stream is held: served by ``config.asgi`` (uvicorn; gunicorn with the
+uvicorn worker in production), the view decides access, reads the first page and
+hands the stream over (``HeldFeed``) to ``games.feedserver``, which follows it on
+the event loop: an open stream costs a coroutine, never a thread (see that
+module for why and the figures). Under a WSGI server (the tests' live server,
+``config.wsgi``) the same view streams from a generator on the request's thread,
+as before; ``FEED_STREAMS`` bounds both.
 
 Why Server-Sent Events and not websockets through Django Channels: the feed only
 ever flows from the server to the follower, the browser's ``EventSource`` already
-reconnects and resumes by id, and it runs on the WSGI stack the project serves with
-(gunicorn's threads), where Channels would need an ASGI server and a channel layer
-beside it.
+reconnects and resumes by id, and a channel layer would be a second server.
 
 Why short polling of the committed feed position and not LISTEN/NOTIFY: a poll is
 one index range scan over the events committed since the follower's position, and
@@ -20,13 +39,6 @@ the position it reads is the very cursor that makes resuming exact; a NOTIFY
 listener needs a connection of its own per process, misses what is sent while it
 reconnects, and does not pass through a transaction-pooling proxy. Polling every
 ``FEED_POLL_SECONDS`` (0.5 s) keeps a display within the two seconds it promises.
-
-Threads: under gunicorn each open stream holds one of its worker's threads. A
-worker holds at most ``FEED_STREAMS`` streams at once (default: half its threads),
-each for ``FEED_HOLD_SECONDS`` before it closes and the browser reconnects (so
-streams move between workers). A follower beyond that is answered at once with
-what is new and a ``retry`` of ``FEED_RETRY_MS``: its browser asks again a second
-later, and the worker's other threads stay free for pages.
 """
 
 from __future__ import annotations
@@ -36,21 +48,25 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import PermissionDenied
 from django.db import DatabaseError
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from games import feed_documents
-from games.eventstore.feed import FeedEvent, FeedPage, read_feed
+from games.eventstore.feed import FeedEvent, FeedPage, feed_head, read_feed
+from rules.numbers import NumberError, whole_number
 
 CONTENT_TYPE = "text/event-stream"
 # How many events one read sends at most; the next read follows at once.
@@ -112,9 +128,6 @@ def resume_position(request: HttpRequest) -> int:
     field = "Last-Event-ID"
     if raw is None:
         raw, field = request.GET.get("after", "0"), "after"
-    # Imported here: the rest of this module is being rewritten on another branch.
-    from rules.numbers import NumberError, whole_number
-
     try:
         return whole_number(raw, low=0)
     except NumberError:
@@ -145,72 +158,135 @@ def _retry() -> str:
     return f"retry: {settings.FEED_RETRY_MS}\n\n"
 
 
-# Pages one catch-up sends at most: a follower far behind gets the rest on the next
-# poll, and a thread never builds an unbounded answer.
-CATCH_UP_PAGES = 5
+@dataclass(frozen=True)
+class FeedScope:
+    """What one follower follows: how to read its events, how to ask again whether
+    it still may (raises as the view would: ``Http404``, ``PermissionDenied``), where
+    the API holds the current state (for a follower far behind), and a key naming
+    the scope and the reader (followers with the same key see the same answer, so
+    a process may share one poll between them)."""
+
+    read: Callable[[int], FeedPage]
+    check: Callable[[], object]
+    pages: dict[str, str]
+    key: tuple[object, ...]
+    message: Callable[[FeedEvent], str] = field(default=_message)
 
 
-def _catch_up(read: Callable[[int], FeedPage], after: int) -> tuple[list[str], int]:
-    """What is new after `after` (a few pages at most), as messages, and the new
-    position."""
-    parts: list[str] = []
-    for _ in range(CATCH_UP_PAGES):
-        page = read(after)
-        parts.extend(_message(item) for item in page.events)
-        if page.head > after and not page.events:
-            parts.append(_head(page.head))
-        after = page.head
-        if not page.full:
-            break
-    return parts, after
+@dataclass(frozen=True)
+class Poll:
+    """What a poll found: the messages to send and the follower's new position;
+    ``allowed`` False when the follower may no longer read the scope."""
+
+    parts: tuple[str, ...]
+    after: int
+    allowed: bool = True
 
 
-def event_stream(read: Callable[[int], FeedPage], after: int) -> HttpResponse:
+def _behind(after: int, head: int, pages: dict[str, str]) -> str:
+    data = json.dumps(
+        {"position": after, "head": head, "limit": PAGE, "pages": pages},
+        separators=(",", ":"),
+    )
+    return f"event: behind\nid: {head}\ndata: {data}\n\n"
+
+
+def poll(scope: FeedScope, after: int) -> Poll:
+    """Ask again whether the follower may read, then what is new after `after`:
+    less than a page; a page or more is the ``behind`` message and the head."""
+    try:
+        scope.check()
+    except (Http404, PermissionDenied, APIException):
+        return Poll((), after, allowed=False)
+    page = scope.read(after)
+    if page.full:
+        # A page or more behind: the follower reads the state from the API and
+        # follows live from the head; nothing of the backlog is read or sent.
+        head = max(feed_head(), page.head)
+        return Poll((_behind(after, head, scope.pages),), head)
+    parts = [scope.message(item) for item in page.events]
+    if page.head > after and not page.events:
+        parts.append(_head(page.head))
+    return Poll(tuple(parts), page.head)
+
+
+@dataclass(frozen=True)
+class HeldFeed:
+    """A stream the view hands to the ASGI server (``games.feedserver``): the
+    scope, the position after the first answer, that answer, and the slot to give
+    back when the stream ends."""
+
+    scope: FeedScope
+    after: int
+    first: str
+    release: Callable[[], None]
+
+
+# Set in the WSGI environ by the ASGI server (games.feedserver): the view hands
+# the stream over instead of holding its thread.
+ASGI_FEED = "scrabble.feed.asgi"
+
+
+def event_stream(request: HttpRequest, scope: FeedScope, after: int) -> HttpResponse:
     """The feed after `after` as Server-Sent Events: a held stream when this
     process has a free slot, else what is new now and a retry."""
     slots = _stream_slots()
     if not slots.acquire(blocking=False):
-        parts, _ = _catch_up(read, after)
-        return _headers(HttpResponse("".join([_retry(), *parts]), CONTENT_TYPE))
+        first = poll(scope, after)
+        return _headers(HttpResponse("".join([_retry(), *first.parts]), CONTENT_TYPE))
     try:
-        parts, after = _catch_up(read, after)
+        first = poll(scope, after)
     except BaseException:
         slots.release()
         raise
-    response = StreamingHttpResponse(_held(read, after, parts, slots), CONTENT_TYPE)
+    opening = _retry() + "".join(first.parts)
+    if request.META.get(ASGI_FEED):
+        response = StreamingHttpResponse((), CONTENT_TYPE)
+        response.held_feed = HeldFeed(scope, first.after, opening, slots.release)  # type: ignore[attr-defined]
+        return _headers(response)
+    response = StreamingHttpResponse(
+        _held(scope, first.after, opening, slots), CONTENT_TYPE
+    )
     return _headers(response)
 
 
 def _held(
-    read: Callable[[int], FeedPage],
+    scope: FeedScope,
     after: int,
-    first: list[str],
+    first: str,
     slots: threading.BoundedSemaphore,
 ) -> Iterator[str]:
-    """Send what is new every poll, a comment when idle (a closed connection is
-    noticed on the next write), and close after the hold time."""
+    """Under a WSGI server: send what is new every poll, a comment when idle (a
+    closed connection is noticed on the next write), and close after the hold
+    time or when the follower may no longer read."""
     _count(1)
     try:
-        yield _retry() + "".join(first)
+        yield first
         started = last_write = time.monotonic()
         while time.monotonic() - started < settings.FEED_HOLD_SECONDS:
             if _closing.wait(settings.FEED_POLL_SECONDS):
                 return
             try:
-                parts, after = _catch_up(read, after)
+                found = poll(scope, after)
             except DatabaseError:
                 return  # the browser reconnects and resumes from its last id
+            if not found.allowed:
+                return
+            after = found.after
             now = time.monotonic()
-            if parts:
-                yield "".join(parts)
+            if found.parts:
+                yield "".join(found.parts)
                 last_write = now
             elif now - last_write >= settings.FEED_KEEPALIVE_SECONDS:
-                yield ": keep-alive\n\n"
+                yield KEEP_ALIVE
                 last_write = now
     finally:
         # Django closes the connection when the server closes the response.
         _count(-1)
         slots.release()
+
+
+KEEP_ALIVE = ": keep-alive\n\n"
 
 
 def _headers(response: HttpResponse | StreamingHttpResponse) -> Any:
@@ -258,8 +334,23 @@ class FeedApi(APIView):
     permission_classes = (AllowAny,)
     renderer_classes = (JSONRenderer, EventStreamRenderer)
 
-    def stream(self, request: Request, read: Callable[[int], FeedPage]) -> Any:
-        return event_stream(read, resume_position(request))
+    def stream(self, request: Request, scope: FeedScope) -> Any:
+        after = resume_position(request)
+        head = feed_head()
+        if after > head:
+            field_name = (
+                "Last-Event-ID" if "Last-Event-ID" in request.headers else "after"
+            )
+            raise ValidationError(
+                {field_name: [f"Past the feed's head ({head}): no such position yet."]}
+            )
+        return event_stream(request, scope, after)
+
+
+def reader_key(request: Request) -> tuple[object, ...]:
+    """Who reads, for ``FeedScope.key``: the account (or anonymous) and the share
+    link it came with."""
+    return (request.user.pk, request.query_params.get("share", ""))
 
 
 class GameFeedApi(FeedApi):
@@ -274,5 +365,12 @@ class GameFeedApi(FeedApi):
         game = get_game(request, game_id)
         return self.stream(
             request,
-            lambda after: read_feed(after=after, stream_ids=[game.pk], limit=PAGE),
+            FeedScope(
+                read=lambda after: read_feed(
+                    after=after, stream_ids=[game.pk], limit=PAGE
+                ),
+                check=lambda: get_game(request, game_id),
+                pages={"events": reverse("api-game-events", args=[game.pk])},
+                key=("game", game.pk, *reader_key(request)),
+            ),
         )

@@ -344,12 +344,16 @@ def test_serve_repairs_projections_before_serving(director, fault_streams, monke
     def fake_call_command(name, *args, **kwargs):
         calls.append((name, repair.find_stale()))
 
+    def fake_run_server(host, port):
+        calls.append(("uvicorn", repair.find_stale()))
+
     monkeypatch.setattr(serve, "call_command", fake_call_command)
+    monkeypatch.setattr(serve, "run_server", fake_run_server)
     out = []
     command = serve.Command()
     command.stdout.write = out.append  # type: ignore[method-assign]
     command.handle(addrport="127.0.0.1:0", no_demo=True)
-    assert [name for name, _ in calls] == ["migrate", "runserver"]
+    assert [name for name, _ in calls] == ["migrate", "uvicorn"]
     migrate_stale, runserver_stale = calls[0][1], calls[1][1]
     assert [str(item.stream) for item in migrate_stale] == [f"game/{game_id}"]
     assert runserver_stale == []

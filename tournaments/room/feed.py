@@ -22,12 +22,13 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from django.urls import reverse
 from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 
 from games.eventstore.feed import FeedPage, feed_window, read_feed
 from games.feed_documents import Fields, Payload
-from games.livefeed import AFTER, PAGE, STREAM_RESPONSE, FeedApi
+from games.livefeed import AFTER, PAGE, STREAM_RESPONSE, FeedApi, FeedScope, reader_key
 from games.models import GameProjection
 from tournaments.core import access, headers
 from tournaments.core.aggregate import STREAM_TYPE
@@ -65,12 +66,30 @@ class TournamentFeedApi(FeedApi):
         operation_id="tournaments_feed", parameters=[AFTER], responses=STREAM_RESPONSE
     )
     def get(self, request: Request, tournament_id: uuid.UUID) -> Any:
-        header = access.readable_header(
-            headers.tournament_header(tournament_id), request.user
-        )
+        header = readable(tournament_id, request.user)
+        tid = header.pk
         return self.stream(
-            request, lambda after: tournament_feed_page(header.pk, after=after)
+            request,
+            FeedScope(
+                read=lambda after: tournament_feed_page(tid, after=after),
+                # Asked again at every poll: unpublished, the stream ends.
+                check=lambda: readable(tid, request.user),
+                pages={
+                    name: reverse(route, args=[tid])
+                    for name, route in (
+                        ("tournament", "api-tournament"),
+                        ("players", "api-players"),
+                        ("standings", "api-standings"),
+                    )
+                },
+                key=("tournament", tid, *reader_key(request)),
+            ),
         )
+
+
+def readable(tournament_id: uuid.UUID, user: Any) -> Any:
+    """The tournament's header if `user` may read it; 404 otherwise."""
+    return access.readable_header(headers.tournament_header(tournament_id), user)
 
 
 # --- what the feed sends of the tournament's events ----------------------------------

@@ -5,6 +5,13 @@ set) was started when settings loaded; Ctrl-C or SIGTERM stops the web server an
 through atexit, the embedded PostgreSQL. While serving, a watchdog restarts an
 embedded PostgreSQL that dies, or stops the server with a message saying why
 (config/embedded_pg.py).
+
+The server is uvicorn running ``config.asgi`` in this process, as production's
+gunicorn workers do: the live feed as coroutines, the pages on a pool of threads
+(games/feedserver.py). uvicorn catches SIGINT and SIGTERM, stops (open feed
+streams are cut after ``GRACEFUL_SECONDS``), and raises the signal again once it
+has stopped, so the handlers below still run: Ctrl-C ends quietly, SIGTERM exits
+through atexit.
 """
 
 from __future__ import annotations
@@ -15,9 +22,10 @@ import signal
 from typing import Any
 
 from django.core.management import call_command, get_commands
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from config.embedded_pg import watch_embedded_postgres
+from config.uvicorn_worker import GRACEFUL_SECONDS
 from games.eventstore.repair import repair_projections
 
 logger = logging.getLogger(__name__)
@@ -56,8 +64,30 @@ class Command(BaseCommand):
         watchdog = watch_embedded_postgres()
         try:
             with contextlib.suppress(KeyboardInterrupt):
-                # No autoreloader: it would fork a child that outlives a SIGTERM.
-                call_command("runserver", options["addrport"], use_reloader=False)
+                run_server(*address(options["addrport"]))
         finally:
             if watchdog is not None:
                 watchdog.stop()
+
+
+def address(addrport: str) -> tuple[str, int]:
+    """("127.0.0.1", 8000) from "127.0.0.1:8000" (or "8000")."""
+    host, _, port = addrport.rpartition(":")
+    if not port.isascii() or not port.isdecimal():
+        raise CommandError(
+            f"Not an address and port: {addrport!r} (e.g. 127.0.0.1:8000)"
+        )
+    return host or "127.0.0.1", int(port)
+
+
+def run_server(host: str, port: int) -> None:
+    """uvicorn serving the site until a signal stops it (no reloader: it would
+    fork a child that outlives a SIGTERM)."""
+    import uvicorn
+
+    uvicorn.run(
+        "config.asgi:application",
+        host=host,
+        port=port,
+        timeout_graceful_shutdown=GRACEFUL_SECONDS,
+    )

@@ -8,7 +8,9 @@
  *   last turn is taken to the new last turn (htmx swaps the viewer); a reader
  *   looking at an earlier turn is told how many turns there are now.
  * The browser's EventSource reconnects by itself and resumes after the last
- * event it received (Last-Event-ID), so nothing is missed after a drop.
+ * event it received (Last-Event-ID), so nothing is missed after a drop. A page
+ * more than a page of events behind gets one "behind" event instead of them
+ * (games/livefeed.py) and reads itself again, as after an event.
  */
 (function () {
   "use strict";
@@ -19,6 +21,7 @@
     source.onmessage = function (message) {
       onEvent(JSON.parse(message.data));
     };
+    source.addEventListener("behind", function () { onEvent(null); });
     return source;
   }
 
@@ -91,7 +94,7 @@
     }
 
     follow(root.dataset.feedUrl, function (event) {
-      if (event.stream_type !== "tournament") return;
+      if (event && event.stream_type !== "tournament") return;
       // A burst of results (a director typing slips) costs one fetch.
       clearTimeout(refreshTimer);
       refreshTimer = setTimeout(refresh, 100);

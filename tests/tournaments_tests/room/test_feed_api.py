@@ -8,11 +8,17 @@ from rest_framework.test import APIClient
 
 from games import livefeed
 from games import services as game_services
+from games.eventstore.feed import feed_head
 from games.eventstore.models import FeedEntry
+from games.eventstore.store import append
+from games.eventstore.streams import StreamKey
+from games.selectors import share_token
+from rules import events as ev
 from tests import sse
 from tests.boards import round_games
 from tests.refusals import refused
 from tests.tournaments_tests.ratings.test_exports import drive_open
+from tournaments.setup import services as setup_services
 
 SSE = {"HTTP_ACCEPT": "text/event-stream"}
 
@@ -204,3 +210,125 @@ def test_beyond_the_streams_a_process_holds_a_follower_is_answered_and_retries(
     held = anon.get(f"/api/tournaments/{riverside_open_id}/feed", **SSE)
     assert held.streaming
     body(held)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("query", "header", "field"),
+    [("?after={}", None, "after"), ("", "{}", "Last-Event-ID")],
+)
+def test_a_position_past_the_feed_head_is_a_400_naming_it(
+    riverside_open_id, anon, query, header, field
+):
+    """A follower cannot skip what is not written yet: before, it was accepted
+    and the events committed up to that position were never sent."""
+    past = feed_head() + 1
+    headers = {"HTTP_LAST_EVENT_ID": header.format(past)} if header else {}
+    response = anon.get(
+        f"/api/tournaments/{riverside_open_id}/feed{query.format(past)}", **headers
+    )
+    body = refused(response, field=field, code="invalid")
+    assert str(feed_head()) in body["message"] + str(body["errors"])
+    at_head = read(anon, f"/api/tournaments/{riverside_open_id}/feed?after={past - 1}")
+    assert sse.events(at_head[0]) == []
+
+
+@pytest.fixture
+def long_game(director):
+    """A public game with a page and a half of notes after its first move."""
+    game = game_services.game_start(
+        user=director,
+        players=["Ben", "Ann"],
+        racks=["DINNVWY", "ADEEGIL"],
+        visibility=ev.Visibility.PUBLIC,
+    )
+    placed = game_services.game_place(
+        game_id=game.stream.id, position="8D", word="WINDY", user=director
+    )
+    append(
+        StreamKey("game", game.stream.id),
+        [ev.NoteAdded(target_version=placed.version, text="n" * 500)]
+        * (livefeed.PAGE + livefeed.PAGE // 2),
+        expected_version=placed.version,
+        recorded_by=director,
+    )
+    return game.stream.id, placed.version
+
+
+@pytest.mark.django_db
+def test_a_follower_far_behind_is_told_where_to_read_then_follows_live(
+    long_game, anon, director, settings
+):
+    """More than a page behind (a catch-up from 0): one `behind` message naming
+    its position, the head and the API to read, not the backlog."""
+    settings.NOTES_PER_MINUTE = 0  # the fixture's notes count for the director
+    long_game, turn = long_game
+    url = f"/api/games/{long_game}/feed"
+    messages, _ = read(anon, url)
+    head = feed_head()
+    assert messages == [
+        sse.Message(
+            "behind",
+            head,
+            {
+                "position": 0,
+                "head": head,
+                "limit": livefeed.PAGE,
+                "pages": {"events": f"/api/games/{long_game}/events"},
+            },
+        )
+    ]
+    assert anon.get(f"/api/games/{long_game}/events").status_code == 200
+    # It follows live from the head: the next event, and only it.
+    noted = game_services.game_note(
+        game_id=long_game, target_version=turn, text="live", user=director
+    )
+    live, _ = read(anon, url, HTTP_LAST_EVENT_ID=str(head))
+    assert [e["version"] for e in sse.events(live)] == [noted.version]
+    # Less than a page behind: the events themselves.
+    near, _ = read(anon, f"{url}?after={head - 10}")
+    assert len(sse.events(near)) == 11
+
+
+@pytest.mark.django_db
+def test_a_held_stream_ends_at_its_next_poll_once_unpublished(
+    open_with_game, anon, director, settings
+):
+    """Asked again at every poll: nothing more is sent once the tournament is
+    unpublished (before, the stream went on for its 30 s hold, events included)."""
+    settings.FEED_HOLD_SECONDS = 600
+    settings.FEED_POLL_SECONDS = 0
+    tournament_id, _, _ = open_with_game
+    response = anon.get(f"/api/tournaments/{tournament_id}/feed", **SSE)
+    chunks = iter(response.streaming_content)
+    try:
+        assert b"tournament_created" in next(chunks)
+        setup_services.tournament_publish(
+            tournament_id=tournament_id, published=False, user=director
+        )
+        assert next(chunks, None) is None
+    finally:
+        response.close()
+
+
+@pytest.mark.django_db
+def test_a_held_stream_ends_at_its_next_poll_once_its_share_link_is_revoked(
+    anon, director, settings
+):
+    settings.FEED_HOLD_SECONDS = 600
+    settings.FEED_POLL_SECONDS = 0
+    game = game_services.game_start(user=director, players=["X", "Y"], seed=3)
+    shared = game_services.game_set_visibility(
+        game_id=game.stream.id, visibility=ev.Visibility.LINK, user=director
+    )
+    token = share_token(game.stream.id, shared.version)
+    response = anon.get(f"/api/games/{game.stream.id}/feed?share={token}", **SSE)
+    chunks = iter(response.streaming_content)
+    try:
+        assert b"game_started" in next(chunks)
+        game_services.game_set_visibility(
+            game_id=game.stream.id, visibility=ev.Visibility.PRIVATE, user=director
+        )
+        assert next(chunks, None) is None
+    finally:
+        response.close()
