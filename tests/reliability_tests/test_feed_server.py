@@ -102,7 +102,8 @@ def never_reading(url: str, path: str, last_id: int | None = None) -> socket.soc
 
 @pytest.fixture
 def noted_game(director):
-    """A public game whose feed holds 600 notes of a kilobyte after its first move."""
+    """A public game whose feed holds 450 notes of a kilobyte after its first move
+    (under the cap of notes a game may hold, games.quotas)."""
     game = game_services.game_start(
         user=director,
         players=["Ben", "Ann"],
@@ -114,7 +115,7 @@ def noted_game(director):
     )
     append(
         StreamKey("game", game.stream.id),
-        [ev.NoteAdded(target_version=placed.version, text=NOTE)] * 600,
+        [ev.NoteAdded(target_version=placed.version, text=NOTE)] * 450,
         expected_version=placed.version,
         recorded_by=director,
     )
