@@ -5,6 +5,7 @@ form of a list has exactly the JSON form's keys as its columns.
 
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from games.serializer_base import StrictSerializer
@@ -277,6 +278,7 @@ class TshEventImportOutput(serializers.Serializer):
     )
 
 
+@extend_schema_serializer(component_name="TournamentFileImportOutput")
 class FileImportOutput(CommandOutput):
     notes = serializers.ListField(
         child=serializers.CharField(),
