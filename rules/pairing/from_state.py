@@ -229,6 +229,7 @@ def pair_next_round(
         byes=pairing.byes,
         method=recorded,
         coin_flips=pairing.coin_flips,
+        gibsons=pairing.gibsons,
     )
 
 

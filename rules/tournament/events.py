@@ -141,7 +141,10 @@ class RoundPaired:
     A later ``RoundPaired`` for the same round replaces the earlier one, as long as
     the round has no result yet. ``coin_flips`` are the coin flips the system pairing
     consumed to decide who goes first (recorded so the pairing is reproducible; a hand
-    pairing has none).
+    pairing has none). ``gibsons`` are the players the system Gibsonized (their
+    place decided, paired by the Gibson rule): every reader marks them from here.
+    ``scheduled`` says the round schedule paired it when its results were in (the
+    system's pairing, not a director's click).
     """
 
     type_name: ClassVar[str] = "round_paired"
@@ -152,6 +155,8 @@ class RoundPaired:
     byes: tuple[str, ...] = ()
     method: PairingMethod = PairingMethod.MANUAL
     coin_flips: tuple[bool, ...] = ()
+    gibsons: tuple[str, ...] = ()
+    scheduled: bool = False
 
 
 @dataclass(frozen=True, slots=True)
