@@ -242,7 +242,7 @@ def _fill_chew(
             planner.pair_group(rest, swiss)
             return
         flight = rest[:size]
-        planner.pair_group(flight[:4], leader_order)
+        planner.pair_group(flight[:4], leader_order, listed_first=True)
         planner.pair_group(flight, swiss)
 
 

@@ -184,22 +184,36 @@ class _Planner:
         self.pairs.append((a, b))
         return True
 
-    def pair_first_fit(self, a: int, candidates: Iterable[int]) -> None:
+    def pair_first_fit(
+        self, a: int, candidates: Iterable[int], *, listed_first: bool = False
+    ) -> None:
         """Pair a with the first candidate that keeps the round completable; if a
-        restricted list has none, with the best of everyone still unpaired."""
+        restricted list has none, with the best of everyone still unpaired.
+
+        Back-to-back games are avoided over the whole list before one is taken,
+        unless ``listed_first``: then a listed candidate is taken (back to back
+        if need be) before anyone unlisted (the leaders' games of Chew pairings,
+        where who can catch whom comes first, as COP weighs a back-to-back game
+        less than a leader's game against a non-contender)."""
         listed = [b for b in candidates if b != a and b in self.unpaired]
         rest = sorted(
             (b for b in self.unpaired if b != a and b not in listed),
             key=lambda b: (self.rematch_cost(a, b), abs(b - a), b),
         )
-        for relax in (False, True):
-            for b in (*listed, *rest):
-                if self.try_pair(a, b, relax=relax):
-                    return
+        groups = [listed, rest] if listed_first else [[*listed, *rest]]
+        for group in groups:
+            for relax in (False, True):
+                for b in group:
+                    if self.try_pair(a, b, relax=relax):
+                        return
         raise AssertionError("a completion always exists: repeats are allowed")
 
     def pair_group(
-        self, group: Sequence[int], order: Callable[[int, list[int]], Sequence[int]]
+        self,
+        group: Sequence[int],
+        order: Callable[[int, list[int]], Sequence[int]],
+        *,
+        listed_first: bool = False,
     ) -> None:
         """Pair the group's players top down, each by ``order``'s preference among
         the group's other unpaired players (anyone else when none fits)."""
@@ -208,7 +222,7 @@ class _Planner:
             if not waiting:
                 return
             a = waiting[0]
-            self.pair_first_fit(a, order(a, waiting[1:]))
+            self.pair_first_fit(a, order(a, waiting[1:]), listed_first=listed_first)
 
     def pairing(
         self,

@@ -330,6 +330,32 @@ class PairingRulesSet:
 
 
 @dataclass(frozen=True, slots=True)
+class ScheduledRound:
+    """One line of a division's round schedule: ``round`` is paired by ``method``
+    on the results of ``based_on_round`` (0: before any result), as tsh's
+    ``autopair`` line says "round 10: Swiss on round 9's results"."""
+
+    round: int
+    method: PairingMethod
+    based_on_round: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundScheduleSet:
+    """A division's round schedule, replacing its earlier one (empty: none).
+
+    A scheduled round pairs itself, by its system, once the round before it is
+    paired and every result of the round it is based on is in (tsh's
+    ``autopair``); the director may re-pair it while it has no result.
+    """
+
+    type_name: ClassVar[str] = "round_schedule_set"
+
+    division: str
+    rounds: tuple[ScheduledRound, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class PrizeTableSet:
     """A division's rating classes and prize table, replacing its earlier one.
 
@@ -354,6 +380,7 @@ Event = (
     | GameSetupSet
     | PairingRulesSet
     | PrizeTableSet
+    | RoundScheduleSet
     | PlayerWithdrawn
     | PlayerReactivated
     | RoundPaired
@@ -376,6 +403,7 @@ EVENT_TYPES: dict[str, type] = {
         GameSetupSet,
         PairingRulesSet,
         PrizeTableSet,
+        RoundScheduleSet,
         PlayerWithdrawn,
         PlayerReactivated,
         RoundPaired,

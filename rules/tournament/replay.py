@@ -39,6 +39,7 @@ from rules.tournament.corrections import (
     _pairing_rules_set,
     _player_edited,
     _prize_table_set,
+    _round_schedule_set,
     _settings_changed,
 )
 from rules.tournament.enums import (
@@ -64,6 +65,7 @@ from rules.tournament.events import (
     ResultAmended,
     ResultRecorded,
     RoundPaired,
+    RoundScheduleSet,
     SettingsChanged,
     TournamentCreated,
     UnpairedRoundRecorded,
@@ -229,3 +231,4 @@ _apply.register(LexiconChosen, _lexicon_chosen)
 _apply.register(GameSetupSet, _game_setup_set)
 _apply.register(PairingRulesSet, _pairing_rules_set)
 _apply.register(PrizeTableSet, _prize_table_set)
+_apply.register(RoundScheduleSet, _round_schedule_set)

@@ -3,8 +3,8 @@ paired the same opponents in consecutive rounds, and pairings never said who was
 Gibsonized.
 
 The division's repeat rule holds in every round (no pair beyond ``max_repeats``),
-and no pair meets in two consecutive rounds unless the last round's prize rule makes
-them (Chew's last round pairs the two leaders who can still catch each other); the
+and no pair meets in two consecutive rounds unless a prize rule makes them (Chew
+pairs the leaders with players who can still catch them); the
 event's results are drawn from a seeded generator, so each run plays the same event.
 """
 
@@ -86,9 +86,10 @@ def test_a_17_player_20_round_gibsonized_division_holds_its_repeat_rule(method, 
             meetings[pair] += 1
             assert meetings[pair] <= LIMIT + 1, f"round {round_}: {sorted(pair)}"
             if pair in last_round:
-                # Only Chew's last round may make two leaders meet again.
+                # Only Chew's leaders' rule may make two players who can both
+                # still finish first meet again (COP, too, weighs a leader's game
+                # against a catcher above a back-to-back game).
                 assert method == "chew", (round_, sorted(pair))
-                assert round_ == ROUNDS, (round_, sorted(pair))
                 assert pair <= leaders, (round_, sorted(pair))
         last_round = games
         gibsonized += bool(event.gibsons)
