@@ -17,7 +17,7 @@ Usage::
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +39,7 @@ from tournaments.core.access import is_director, require_may_create_tournament
 from tournaments.core.aggregate import tournament_state, tournament_stream
 from tournaments.core.errors import PermissionDeniedError
 from tournaments.core.writes import append_as_director
+from tournaments.pairing import services as pairing_services
 from tournaments.players.accounts import link_events
 from tournaments.players.services import new_player_id
 
@@ -159,16 +160,59 @@ def tsh_event_import(
     events = list(head)
     for division, text in texts.items():
         events.extend(_division_events(state, division, text))
+    schedules, taken = _autopair_events(config, events)
+    events.extend(schedules)
+    tournament_id = uuid.uuid4()
     try:
         result = append(
-            tournament_stream(uuid.uuid4()),
+            tournament_stream(tournament_id),
             events,
             expected_version=0,
             recorded_by=user,
         )
     except EventRejectedError as error:
         raise _with_line(error, events) from None
-    return EventImport(result, tuple(texts), parsed.not_taken)
+    # A round the schedule says is due already (round 1 on round 0's results):
+    # paired now, as the write path pairs it after a result.
+    pairing_services.pair_due_rounds(tournament_id)
+    not_taken = tuple(line for line in parsed.not_taken if line[0] not in taken)
+    return EventImport(result, tuple(texts), not_taken)
+
+
+def _autopair_events(
+    config: str, events: Sequence[object]
+) -> tuple[list[rt.RoundScheduleSet], set[int]]:
+    """config.tsh's ``autopair`` lines as each division's round schedule, and the
+    numbers of the lines taken."""
+    lines = tsh.read_autopair(config)
+    if not lines:
+        return [], set()
+    state = rt.replay(
+        [
+            event
+            for event in (e.event if isinstance(e, NewEvent) else e for e in events)
+            if isinstance(event, rt.Event)
+        ]
+    )
+    schedules = []
+    for division in state.divisions:
+        schedule = tsh.autopair_rounds(
+            lines,
+            division,
+            len(state.division_players[division]),
+            state.settings.rounds,
+        )
+        if schedule:
+            schedules.append(
+                rt.RoundScheduleSet(
+                    division=division,
+                    rounds=tuple(
+                        rt.ScheduledRound(round_, method, based)
+                        for round_, method, based in schedule
+                    ),
+                )
+            )
+    return schedules, {line.line for line in lines}
 
 
 def _division_files(parsed: tsh.TshConfig, files: Mapping[str, str]) -> dict[str, str]:

@@ -147,6 +147,7 @@ def scorecard(
                 "standing": SimpleLazyObject(
                     lambda: results_selectors.latest_standing(lines)
                 ),
+                "foretold": SimpleLazyObject(lambda: _foretold(player)),
                 "division_version": version,
                 # Self-entry's switch counts for the division's version.
                 "self_entry": header.self_entry,
@@ -155,6 +156,24 @@ def scorecard(
 
     # A players change counts for every division's version (the player's row).
     return cached_page(request, [tournament_id], version, build)
+
+
+def _foretold(player: Player) -> list[dict[str, Any]]:
+    """The player's round-robin rounds not paired yet, with the opponent the
+    table gives (None: the bye): the whole schedule on the scorecard."""
+    rounds = pairing_selectors.foretold_opponents(
+        player.tournament_id, player.division
+    ).get(player.player_id, {})
+    names = dict(
+        Player.objects.filter(
+            tournament_id=player.tournament_id,
+            player_id__in=[o for o in rounds.values() if o],
+        ).values_list("player_id", "name")
+    )
+    return [
+        {"round": round_, "opponent_id": opponent, "name": names.get(opponent, "")}
+        for round_, opponent in sorted(rounds.items())
+    ]
 
 
 def _scorecard_rows(
