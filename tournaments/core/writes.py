@@ -98,7 +98,7 @@ def append_as_director(
             recorded_by=user,
             correlation_id=correlation_id,
         )
-        _pair_scheduled_rounds(tournament_id, events)
+        _pair_scheduled_rounds(tournament_id, events, result)
         return result
     for attempt in range(RETRIES):
         try:
@@ -109,7 +109,7 @@ def append_as_director(
             # A little jitter, so that the same appenders do not collide again.
             time.sleep(random.uniform(0, 0.01 * (attempt + 1)))
             continue
-        _pair_scheduled_rounds(tournament_id, events)
+        _pair_scheduled_rounds(tournament_id, events, result)
         return result
     raise AssertionError("unreachable")
 
@@ -131,11 +131,16 @@ _SCHEDULE_TRIGGERS = (
 )
 
 
-def _pair_scheduled_rounds(tournament_id: uuid.UUID, events: Sequence[object]) -> None:
+def _pair_scheduled_rounds(
+    tournament_id: uuid.UUID, events: Sequence[object], result: AppendResult
+) -> None:
     """Right after a write, pair the rounds the division's round schedule says
     are due now (tsh's ``autopair``), as the system, in the same write path."""
     if not any(isinstance(event, _SCHEDULE_TRIGGERS) for event in events):
         return
+    rules = getattr(result.state, "rules", None)
+    if rules is None or not rules.round_schedules:
+        return  # no schedule (the state the append left): nothing to look for
     # Imported here: the pairing services write through this module.
     from tournaments.pairing.services import pair_due_rounds
 
