@@ -8,6 +8,7 @@ from collections import Counter
 
 import pytest
 
+from rules import tsh
 from rules.pairing import (
     next_due_round,
     pair_next_round,
@@ -183,3 +184,48 @@ def test_a_round_listed_twice_is_refused():
     with pytest.raises(TournamentError) as raised:
         apply(state, RoundScheduleSet("A", (line, line)))
     assert raised.value.code == "invalid_schedule"
+
+
+# --- config.tsh's autopair lines ------------------------------------------------
+
+
+def test_autopair_lines_become_a_division_schedule():
+    """tsh's ``autopair DIVISION SOURCE TARGET COMMAND ARGS``: a round robin covers
+    its cycle, the other systems one round each; a later line for a round wins."""
+    config = (
+        "division a a.t\n"
+        "autopair a 0 1 rr a\n"
+        "autopair a 5 6 cp 5 a\n"
+        "autopair a 5 6 ns 1 5 a   # a later line for round 6\n"
+        "autopair a 6 7 koth 0 6 a\n"
+        "autopair a 6 7 pair1324 a\n"
+        "autopair b 0 1 if 3 b\n"
+    )
+    lines = tsh.read_autopair(config)
+    assert [line.line for line in lines] == [2, 3, 4, 5, 7]
+    assert tsh.autopair_rounds(lines, "A", players=6, rounds=7) == (
+        (1, RR, 0),
+        (2, RR, 1),
+        (3, RR, 2),
+        (4, RR, 3),
+        (5, RR, 4),
+        (6, PairingMethod.SWISS, 5),
+        (7, PairingMethod.KING_OF_THE_HILL, 6),
+    )
+    assert tsh.autopair_rounds(lines, "B", players=9, rounds=7) == (
+        (1, PairingMethod.INIT_FONTES, 0),
+        (2, PairingMethod.INIT_FONTES, 1),
+        (3, PairingMethod.INIT_FONTES, 2),
+    )
+
+
+def test_a_double_round_robin_covers_two_cycles_within_the_rounds():
+    lines = tsh.read_autopair("autopair a 0 1 rr 2 a\n")
+    schedule = tsh.autopair_rounds(lines, "A", players=4, rounds=5)
+    assert [entry[0] for entry in schedule] == [1, 2, 3, 4, 5]
+
+
+def test_a_bad_autopair_round_is_refused_with_its_line():
+    with pytest.raises(tsh.TshError) as raised:
+        tsh.read_autopair("division a a.t\nautopair a x 1 rr a\n")
+    assert raised.value.line == 2

@@ -18,6 +18,7 @@ from rest_framework.test import APIClient
 from tests.boards import round_alone, round_games
 from tournaments.audit.selectors import tournament_audit
 from tournaments.models import Tournament
+from tournaments.pairing import services as pairing_services
 
 NAMES = ["Ann Able", "Ben Baker", "Cy Cole", "Di Dunn", "Ed Eve", "Flo Fox", "Gus Gray"]
 
@@ -326,3 +327,17 @@ def test_the_pairings_mark_the_gibsonized_player(api, director, client):
     assert page.count(">Gibsonized<") == 1
     text = pdf_text(client.get(f"/tournaments/{tid}/divisions/A/rounds/3/pairings.pdf"))
     assert "Ann Able (#1) · Gibsonized" in text
+
+
+@pytest.mark.django_db
+def test_a_due_round_is_paired_once_whoever_looks_again(api):
+    """Two writers finishing a round both look for due rounds: the second finds
+    the round paired and stores nothing (a re-pairing would need a director)."""
+    tid = created(api, NAMES[:4], rounds=2)
+    url = f"/api/tournaments/{tid}/divisions/A/round-schedule"
+    schedule = [{"round": 1, "method": "king_of_the_hill", "based_on_round": 0}]
+    ok(api.put(url, {"rounds": schedule}, format="json"))
+    version = Tournament.objects.get(pk=tid).version
+    assert pairing_services.pair_due_rounds(tid) == []
+    assert Tournament.objects.get(pk=tid).version == version
+    assert len(paired(api, tid, 1)) == 2
