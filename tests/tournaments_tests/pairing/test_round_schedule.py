@@ -341,3 +341,25 @@ def test_a_due_round_is_paired_once_whoever_looks_again(api):
     assert pairing_services.pair_due_rounds(tid) == []
     assert Tournament.objects.get(pk=tid).version == version
     assert len(paired(api, tid, 1)) == 2
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("1: round_robin on 0\nsecond: swiss", "Line 2: write it as"),
+        ("2: manual on 1", "made by the director"),
+        ("2: nonsense on 1", "is not a pairing method"),
+    ],
+)
+def test_a_bad_schedule_in_the_console_is_shown_on_its_field(api, director, text, says):
+    tid = created(api, NAMES[:4], rounds=3)
+    console = api_client_login(director)
+    url = f"/tournaments/{tid}/manage/divisions/A/round-schedule/"
+    response = console.post(url, {"schedule": text})
+    assert response.status_code == 400
+    assert says in response.content.decode()
+    assert response.context["form"].errors["schedule"]
+    assert "round_schedule_set" not in {
+        e.event_type for e in tournament_audit(Tournament.objects.get(pk=tid))
+    }
