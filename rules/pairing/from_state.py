@@ -152,7 +152,8 @@ def pair_round(
     """Pair ``round_`` of ``division`` by ``method`` under ``options``.
 
     Round robin: the players registered and not withdrawn when the schedule starts
-    (round ``schedule_start``), in player-number order, follow the Berger table;
+    (round ``schedule_start``), in player-number order, follow the Berger table, and
+    a late entry takes a free seat of it (``_seat_late_entries``);
     InitFontes likewise, in pre-event order, for ``options.init_fontes_rounds``
     rounds from ``schedule_start``. In a later round of either schedule a player
     withdrawn under ``not_paired`` drops out and their opponent has the bye, and
