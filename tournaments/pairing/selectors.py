@@ -93,12 +93,24 @@ WHERE tournament_id = %s AND division = %s AND round = %s AND kind <> 'unplayed'
 """
 
 
+_GIBSONIZING = frozenset(
+    {
+        rt.PairingMethod.KING_OF_THE_HILL,
+        rt.PairingMethod.SWISS,
+        rt.PairingMethod.CHEW,
+        rt.PairingMethod.COP,
+    }
+)
+
+
 def round_boards(tournament_id: uuid.UUID, division: str, round_: int) -> list[Board]:
     """The round's games by board, then the players alone, by number."""
     with reading().cursor() as cursor:
         cursor.execute(_ROUND_ROWS, [tournament_id, division, round_])
         rows = cursor.fetchall()
-    gibsons = round_pairing(tournament_id, division, round_).gibsons if rows else ()
+    # Only a ranked system Gibsonizes: the log is read for those rounds alone.
+    ranked = any(row[18] in _GIBSONIZING for row in rows)
+    gibsons = round_pairing(tournament_id, division, round_).gibsons if ranked else ()
     sides = {
         row[0]: (
             dataclasses.replace(Side(*row[:16]), gibsonized=row[0] in gibsons),
