@@ -54,8 +54,10 @@ this system has (``CONFIG_KEYS``: the event's name and date, ``max_rounds`` and
 ``max_div_rounds``, ``spread_cap`` (a number or a list, one per round),
 ``bye_spread``, ``rating_system``, ``gibson`` and ``prize_bands``, a value or a
 perl hash by division), the ``prize`` lines paid in money as each division's
-prizes; every other line (``autopair``: this system has no round schedule) is
-listed, with its number, as not taken.
+prizes; every other line is listed, with its number, as not taken.
+``read_autopair`` reads its ``autopair`` lines (``autopair a 9 10 ns 0 9 a``: round
+10 paired Swiss on round 9's results) and ``autopair_rounds`` makes them a
+division's round schedule.
 
 Usage::
 
@@ -93,12 +95,15 @@ __all__ = [
     "MAX_FILE_CHARS",
     "MAX_LINE_CHARS",
     "MAX_PLAYERS",
+    "AutopairLine",
     "TFile",
     "TPlayer",
     "TshConfig",
     "TshError",
+    "autopair_rounds",
     "by_division",
     "import_notes",
+    "read_autopair",
     "read_config",
     "read_t",
     "t_notes",
@@ -952,4 +957,99 @@ def _config_value(text: str, number: int) -> object:
         f"{text!r} is not a number, a quoted word, a list of numbers or a"
         " {'division' => value} hash.",
         number,
+    )
+
+
+# --- config.tsh: autopair lines --------------------------------------------------
+
+# tsh's pairing commands (names and abbreviations, as its manual lists them) that a
+# round schedule has a system for; the others stay lines not taken.
+_AUTOPAIR_COMMANDS = {
+    "rr": PairingMethod.ROUND_ROBIN,
+    "roundrobin": PairingMethod.ROUND_ROBIN,
+    "koth": PairingMethod.KING_OF_THE_HILL,
+    "ns": PairingMethod.SWISS,
+    "newswiss": PairingMethod.SWISS,
+    "swiss": PairingMethod.SWISS,
+    "cp": PairingMethod.CHEW,
+    "chewpair": PairingMethod.CHEW,
+    "if": PairingMethod.INIT_FONTES,
+    "initfontes": PairingMethod.INIT_FONTES,
+    "cop": PairingMethod.COP,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class AutopairLine:
+    """One ``autopair DIVISION SOURCE TARGET COMMAND ARGS`` line of config.tsh:
+    when the results of round ``source`` are in, ``command`` pairs round
+    ``target`` (tsh's example ``autopair a 0 1 rr a``: a round robin from round 1).
+    ``count`` is the round robins (``rr 2 a``: a double one) or InitFontes rounds
+    (``if 3 a``) the command pairs; 1 for the other systems."""
+
+    line: int
+    division: str
+    source: int
+    target: int
+    method: PairingMethod
+    count: int = 1
+
+
+def read_autopair(text: str) -> tuple[AutopairLine, ...]:
+    """Return config.tsh's autopair lines whose command is a system of this one;
+    raise TshError naming the line of a bad round number."""
+    found = []
+    for number, line in _lines(text):
+        words = line.split()
+        if words[0].lower() != "autopair" or len(words) < 5:
+            continue
+        method = _AUTOPAIR_COMMANDS.get(words[4].lower())
+        if method is None:
+            continue  # a command this system does not have: a line not taken
+        try:
+            source = whole_number(words[2], low=0, high=MAX_ROUNDS)
+            target = whole_number(words[3], low=1, high=MAX_ROUNDS)
+        except NumberError:
+            raise TshError(
+                "tsh_config_value",
+                "autopair needs the source round and the round it pairs as whole"
+                f" numbers ({words[2]!r}, {words[3]!r}).",
+                number,
+            ) from None
+        args = words[5:]
+        count = 1
+        if len(args) >= 2 and is_whole_number(args[0]):
+            count = whole_number(args[0], high=MAX_ROUNDS)
+        if method in (PairingMethod.ROUND_ROBIN, PairingMethod.INIT_FONTES):
+            count = max(count, 1)
+        found.append(
+            AutopairLine(number, words[1].upper(), source, target, method, count)
+        )
+    return tuple(found)
+
+
+def autopair_rounds(
+    lines: Sequence[AutopairLine], division: str, players: int, rounds: int
+) -> tuple[tuple[int, PairingMethod, int], ...]:
+    """Return the division's round schedule as (round, method, based on round):
+    a round robin covers its cycles (``players`` rounded up to even, less one
+    round each), InitFontes its rounds, each after the first on the round before's
+    results; a later line for the same round replaces an earlier one, as tsh's
+    configuration does. Rounds past ``rounds`` are left out."""
+    schedule: dict[int, tuple[PairingMethod, int]] = {}
+    for line in lines:
+        if line.division != division.upper():
+            continue
+        span = line.count
+        if line.method is PairingMethod.ROUND_ROBIN:
+            span = line.count * (players + players % 2 - 1)
+        for offset in range(max(span, 1)):
+            round_ = line.target + offset
+            if round_ > rounds:
+                break
+            schedule[round_] = (line.method, line.source if not offset else round_ - 1)
+    return tuple(
+        (round_, method, based)
+        for round_, (method, based) in sorted(schedule.items())
+        if based < round_
     )

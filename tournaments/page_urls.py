@@ -68,6 +68,11 @@ urlpatterns = [
         pairing_views.manage_pairing_rules,
         name="manage-pairing-rules",
     ),
+    path(
+        f"{MD}/round-schedule/",
+        pairing_views.manage_round_schedule,
+        name="manage-round-schedule",
+    ),
     path(f"{MD}/prizes/", prizes_views.manage_prizes, name="manage-prizes"),
     path(
         f"{MD}/setup/",

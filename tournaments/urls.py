@@ -57,6 +57,11 @@ urlpatterns = [
         name="api-pairing-rules",
     ),
     path(
+        f"{T}/divisions/<str:division>/round-schedule",
+        pairing_apis.RoundScheduleApi.as_view(),
+        name="api-round-schedule",
+    ),
+    path(
         f"{T}/divisions/<str:division>/prizes",
         prizes_apis.PrizesApi.as_view(),
         name="api-prizes",

@@ -18,10 +18,11 @@ returns the event; the options it is given are the tournament's settings, so the
 same settings and log give the same pairing.
 
 The package holds one module per part: ``systems``, ``firsts`` (who goes first),
-``boards``, ``repeats``, ``round_robin``, ``bye``, ``planner`` (pairing under a
-repeat limit), ``swiss`` (and King of the Hill), ``last_rounds`` (Gibsons, Chew,
-COP), ``init_fontes`` and ``from_state`` (the inputs from a ``TournamentState``
-and the event). This module re-exports their public names.
+``boards``, ``repeats``, ``round_robin``, ``schedule`` (the round schedule and the
+rounds it pairs by itself), ``bye``, ``planner`` (pairing under a repeat limit),
+``swiss`` (and King of the Hill), ``last_rounds`` (Gibsons, Chew, COP),
+``init_fontes`` and ``from_state`` (the inputs from a ``TournamentState`` and the
+event). This module re-exports their public names.
 
 Usage::
 
@@ -47,6 +48,12 @@ from rules.pairing.init_fontes import init_fontes_groups, pair_init_fontes
 from rules.pairing.last_rounds import PairingInputs, pair_chew, pair_cop, pair_ranked
 from rules.pairing.repeats import Repeat, count_repeats, meetings_before, round_repeats
 from rules.pairing.round_robin import pair_round_robin
+from rules.pairing.schedule import (
+    next_due_round,
+    pair_scheduled,
+    projected_opponents,
+    results_complete,
+)
 from rules.pairing.swiss import pair_king_of_the_hill, pair_swiss
 from rules.pairing.systems import DEFAULT_MAX_REPEATS, Pairing, System, repeat_limit
 
@@ -64,6 +71,7 @@ __all__ = [
     "count_repeats",
     "init_fontes_groups",
     "meetings_before",
+    "next_due_round",
     "pair_chew",
     "pair_cop",
     "pair_init_fontes",
@@ -72,8 +80,11 @@ __all__ = [
     "pair_ranked",
     "pair_round",
     "pair_round_robin",
+    "pair_scheduled",
     "pair_swiss",
     "pairing_inputs",
+    "projected_opponents",
     "repeat_limit",
+    "results_complete",
     "round_repeats",
 ]

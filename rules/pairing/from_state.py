@@ -152,7 +152,8 @@ def pair_round(
     """Pair ``round_`` of ``division`` by ``method`` under ``options``.
 
     Round robin: the players registered and not withdrawn when the schedule starts
-    (round ``schedule_start``), in player-number order, follow the Berger table;
+    (round ``schedule_start``), in player-number order, follow the Berger table, and
+    a late entry takes a free seat of it (``_seat_late_entries``);
     InitFontes likewise, in pre-event order, for ``options.init_fontes_rounds``
     rounds from ``schedule_start``. In a later round of either schedule a player
     withdrawn under ``not_paired`` drops out and their opponent has the bye, and
@@ -171,7 +172,14 @@ def pair_round(
     if system is System.ROUND_ROBIN:
         players = list(state.division_players.get(division, ()))
         return _schedule_from_state(
-            state, division, round_, schedule_start, players, pair_round_robin, fixed
+            state,
+            division,
+            round_,
+            schedule_start,
+            players,
+            pair_round_robin,
+            fixed,
+            seat_late_entries=True,
         )
     if system is System.INIT_FONTES:
         order = list(_checked_ranking(state, division))
@@ -229,6 +237,7 @@ def pair_next_round(
         byes=pairing.byes,
         method=recorded,
         coin_flips=pairing.coin_flips,
+        gibsons=pairing.gibsons,
     )
 
 
@@ -260,6 +269,8 @@ def _schedule_from_state(
     order: Sequence[str],
     schedule: Callable[[Sequence[str], int], Pairing],
     fixed: Mapping[str, int],
+    *,
+    seat_late_entries: bool = False,
 ) -> Pairing:
     if division not in state.division_players:
         raise TournamentError(
@@ -277,6 +288,8 @@ def _schedule_from_state(
         if state.players[player_id].withdrawn_in(schedule_start) is None
         and state.players[player_id].joined_after_round < schedule_start
     ]
+    if seat_late_entries:
+        players = _seat_late_entries(state, round_, schedule_start, order, players)
     table = schedule(players, round_ - schedule_start + 1)
     games = []
     byes = [
@@ -298,3 +311,58 @@ def _schedule_from_state(
             if state.players[other].withdrawn_in(round_) is None:
                 byes.append(other)
     return Pairing(assign_boards(games, fixed), tuple(byes))
+
+
+def _seat_late_entries(
+    state: TournamentState,
+    round_: int,
+    schedule_start: int,
+    order: Sequence[str],
+    starters: list[str],
+) -> list[str]:
+    """Return the round robin's seats with the late entries seated.
+
+    The Berger table is the starters' (the players there when the schedule
+    began), so a late entry takes a free seat rather than redrawing it (which
+    would repeat games already played): first the phantom's seat of an odd field
+    (they meet, each round, the player the table gave the bye), then the seats of
+    players withdrawn not paired, in the order they withdrew (they meet those
+    players' opponents). Late entries are seated in registration order, from the
+    round after the one they joined in. A late entry with no free seat is
+    refused by name (``no_round_robin_seat``): such a round is paired by hand.
+    The seats of players withdrawn with forfeits stay theirs (tsh practice:
+    their opponents win by forfeit).
+    """
+    late = [
+        player_id
+        for player_id in order
+        if schedule_start <= state.players[player_id].joined_after_round < round_
+        and state.players[player_id].withdrawn_in(round_) is None
+    ]
+    if not late:
+        return starters
+    seats: list[str | None] = list(starters)
+    free = []
+    if len(seats) % 2:
+        seats.append(None)
+        free.append(len(seats) - 1)
+    withdrawn = []
+    for index, player_id in enumerate(starters):
+        player = state.players[player_id]
+        if player.withdrawn_in(round_) is WithdrawalPolicy.NOT_PAIRED:
+            since = max(w.from_round for w in player.withdrawals if w.covers(round_))
+            withdrawn.append((since, index))
+    free += [index for _, index in sorted(withdrawn)]
+    if len(late) > len(free):
+        name = state.players[late[len(free)]].name
+        raise TournamentError(
+            "no_round_robin_seat",
+            f"{name} joined after the round robin began and its schedule has no"
+            f" free seat in round {round_} (an even field, and no player withdrawn"
+            " to take the place of): pair this round by hand.",
+            "round",
+        )
+    for player_id, index in zip(late, free, strict=False):
+        seats[index] = player_id
+    # An unfilled phantom drops out: the table adds it back at the same place.
+    return [seat for seat in seats if seat is not None]

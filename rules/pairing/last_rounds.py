@@ -85,9 +85,15 @@ def pair_ranked(
     options' fixed boards. Raises TournamentError as ``pair_swiss`` does.
     """
     _check_field(inputs.ranked)
-    planner = _Planner(inputs.ranked, inputs.played, repeat_limit(options, system))
+    planner = _Planner(
+        inputs.ranked,
+        inputs.played,
+        repeat_limit(options, system),
+        inputs.previous,
+    )
+    gibsons: tuple[str, ...] = ()
     if options.gibson or system in (System.CHEW, System.COP):
-        _pair_gibsons(planner, inputs, options)
+        gibsons = _pair_gibsons(planner, inputs, options)
     _give_bye(planner, inputs.byes)
     if system is System.KING_OF_THE_HILL:
         planner.pair_group(list(planner.unpaired), _rank_order)
@@ -99,7 +105,9 @@ def pair_ranked(
         _fill_chew(planner, inputs, options)
     else:
         _fill_cop(planner, inputs, options)
-    return planner.pairing(inputs.firsts, inputs.seconds, coin_flips, options.boards())
+    return planner.pairing(
+        inputs.firsts, inputs.seconds, coin_flips, options.boards(), gibsons
+    )
 
 
 def _standing(inputs: PairingInputs) -> list[Standing]:
@@ -118,54 +126,77 @@ def _places(inputs: PairingInputs, options: PairingOptions) -> int:
 
 def _pair_gibsons(
     planner: _Planner, inputs: PairingInputs, options: PairingOptions
-) -> None:
+) -> tuple[str, ...]:
     """Pair the players whose place is decided (tsh's PairAllGibsons).
 
     An even number of Gibsons meet each other, nearest first with the fewest
-    meetings; of an odd number the lowest has the bye when the field is odd, and
+    meetings, within the repeat limit (a Gibson who cannot is paired as a lone
+    one); of an odd number the lowest has the bye when the field is odd, and
     otherwise meets the highest-ranked player who can no longer reach a prize
     place, among those who met them least (tsh: "the highest-ranked player in the
-    lowest prize band"). Only when everyone else can still reach a prize place
-    does the Gibson meet one of them: the lowest-ranked (tsh's fallback).
+    lowest prize band"), within the repeat limit. Only when everyone else can still
+    reach a prize place, or every such game is beyond the limit, does the Gibson
+    meet one of them: the lowest-ranked (tsh's fallback).
+    Returns the Gibsons, best first (the pairing records them).
     """
     standing = _standing(inputs)
     places = _places(inputs, options)
     decided = gibsons(standing, inputs.rounds_left, options.gibson_spread, places)
     if not decided:
-        return
+        return ()
     best = best_finishes(standing, inputs.rounds_left, options.gibson_spread)
     ids = [planner.index[p] for p in decided]
     if len(planner.unpaired) % 2 and len(ids) % 2:
         planner.give_bye([ids.pop()])
     else:
         _give_bye(planner, inputs.byes, exclude=ids)
-    while len(ids) >= 2:
+    alone = []
+    while ids:
         a = ids.pop(0)
-        ids.remove(
-            _first_fit(
-                planner,
-                a,
-                sorted(ids, key=lambda b: (planner.over(a, b), planner.times(a, b), b)),
-            )
+        # Two Gibsons meet only within the repeat limit; a Gibson who cannot is
+        # paired as a lone one (below): the repeat rule holds for Gibsons too.
+        partner = _fit(
+            planner, a, sorted(ids, key=lambda b: (planner.rematch_cost(a, b), b))
         )
-    if ids:
-        a = ids[0]
+        if partner is None:
+            alone.append(a)
+        else:
+            ids.remove(partner)
+    for a in alone:
 
-        def victim(b: int) -> tuple[bool, int, int]:
-            return (planner.over(a, b), planner.times(a, b), b)
+        def victim(b: int, a: int = a) -> tuple[tuple[bool, bool, int], int]:
+            return (planner.rematch_cost(a, b), b)
 
         others = sorted((b for b in planner.unpaired if b != a), key=victim)
         out = [b for b in others if best[planner.ranked[b]] > places]
-        # Nobody out of the money: the lowest-ranked contender (tsh's fallback).
-        _first_fit(planner, a, out or sorted(others, key=lambda b: (victim(b)[:2], -b)))
+        # Nobody out of the money within the repeat limit: the lowest-ranked
+        # contender (tsh's fallback).
+        contenders = sorted(
+            (b for b in others if b not in out), key=lambda b: (victim(b)[0], -b)
+        )
+        if _fit(planner, a, out) is None and _fit(planner, a, contenders) is None:
+            _first_fit(planner, a, out or contenders)
+    return tuple(decided)
+
+
+def _fit(planner: _Planner, a: int, order: Sequence[int]) -> int | None:
+    """Pair a with the first of ``order`` within the repeat limit that keeps the
+    round completable (back-to-back games avoided where they can be); None when
+    none does."""
+    for relax in (False, True):
+        for b in order:
+            if not planner.over(a, b) and planner.try_pair(a, b, relax=relax):
+                return b
+    return None
 
 
 def _first_fit(planner: _Planner, a: int, order: Sequence[int]) -> int:
     """Pair a with the first of ``order`` keeping the round completable within the
     fewest over-limit games, else (the Gibson rule first) with the first of all."""
-    for b in order:
-        if planner.try_pair(a, b):
-            return b
+    for relax in (False, True):
+        for b in order:
+            if planner.try_pair(a, b, relax=relax):
+                return b
     planner.try_pair(a, order[0], force=True)
     return order[0]
 
@@ -190,8 +221,7 @@ def _fill_chew(
             others,
             key=lambda b: (
                 best[planner.ranked[b]] > a + 1,
-                planner.over(a, b),
-                planner.times(a, b),
+                planner.rematch_cost(a, b),
                 -b,
             ),
         )
@@ -212,7 +242,7 @@ def _fill_chew(
             planner.pair_group(rest, swiss)
             return
         flight = rest[:size]
-        planner.pair_group(flight[:4], leader_order)
+        planner.pair_group(flight[:4], leader_order, listed_first=True)
         planner.pair_group(flight, swiss)
 
 

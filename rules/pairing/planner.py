@@ -36,6 +36,7 @@ class _Planner:
         ranked: Sequence[str],
         played: Iterable[tuple[str, str]],
         limit: int | None,
+        previous: Mapping[str, str] | None = None,
     ) -> None:
         self.ranked = list(ranked)
         self.index = {player: i for i, player in enumerate(self.ranked)}
@@ -45,6 +46,15 @@ class _Planner:
                 i, j = sorted((self.index[first], self.index[second]))
                 self.meetings[(i, j)] += 1
         self.limit = limit
+        # Last round's games: a rematch the very next round is the repeat players
+        # notice most (NASPA's COP weighs it as "back-to-back", ``rules.cop``), so
+        # among otherwise equal choices the planner never prefers one.
+        self.last_games = {
+            (min(i, j), max(i, j))
+            for a, b in (previous or {}).items()
+            if a in self.index and b in self.index
+            for i, j in [(self.index[a], self.index[b])]
+        }
         n = len(self.ranked)
         self.matcher = (
             None
@@ -56,10 +66,31 @@ class _Planner:
                 ]
             )
         )
+        # The second matching leaves out last round's games too: with it the
+        # planner avoids back-to-back rematches as exactly as it avoids games
+        # beyond the limit, second to them (a game beyond the limit is never
+        # taken to spare a back-to-back one).
+        self.clean = (
+            None
+            if limit is None
+            else Matcher(
+                [
+                    [
+                        j
+                        for j in range(n)
+                        if j != i
+                        and self.times(i, j) <= limit
+                        and not self.back_to_back(i, j)
+                    ]
+                    for i in range(n)
+                ]
+            )
+        )
         self.unpaired = list(range(n))
         self.pairs: list[tuple[int, int]] = []
         self.bye: int | None = None
         self.budget = self._deficit(n)
+        self.clean_budget = self._clean_deficit(n)
 
     def times(self, i: int, j: int) -> int:
         return self.meetings.get((i, j) if i < j else (j, i), 0)
@@ -67,68 +98,122 @@ class _Planner:
     def over(self, i: int, j: int) -> bool:
         return self.limit is not None and self.times(i, j) > self.limit
 
+    def back_to_back(self, i: int, j: int) -> bool:
+        """True when i and j met in the round before this one."""
+        return (min(i, j), max(i, j)) in self.last_games
+
+    def rematch_cost(self, i: int, j: int) -> tuple[bool, bool, int]:
+        """How much a game of i and j repeats, least first: beyond the limit,
+        back to back, then how often they met."""
+        return (self.over(i, j), self.back_to_back(i, j), self.times(i, j))
+
     def _deficit(self, remaining: int) -> int:
         return 0 if self.matcher is None else remaining // 2 - self.matcher.size
 
+    def _clean_deficit(self, remaining: int) -> int:
+        return 0 if self.clean is None else remaining // 2 - self.clean.size
+
+    def avoided(self, i: int, j: int) -> bool:
+        """True for a game the planner avoids: beyond the limit or back to back."""
+        return self.over(i, j) or (self.limit is not None and self.back_to_back(i, j))
+
     def give_bye(self, candidates: Sequence[int]) -> None:
         """Give the bye to the first candidate among those leaving the fewest
-        over-limit games for the rest."""
+        over-limit games for the rest (then the fewest back-to-back ones)."""
         remaining = len(self.unpaired) - 1
-        if self.matcher is None:
-            chosen, deficit = candidates[0], 0
+        if self.matcher is None or self.clean is None:
+            chosen, deficit, clean_deficit = candidates[0], 0, 0
         else:
-            before = self.matcher.snapshot()
-            best: tuple[int, int, tuple[list[int], list[bool], int]] | None = None
+            before = self.matcher.snapshot(), self.clean.snapshot()
+            best: tuple[tuple[int, int], int, tuple[object, object]] | None = None
             for candidate in candidates:
-                self.matcher.restore(before)
+                self.matcher.restore(before[0])
+                self.clean.restore(before[1])
                 self.matcher.remove([candidate])
-                deficit = self._deficit(remaining)
-                if best is None or deficit < best[0]:
-                    best = (deficit, candidate, self.matcher.snapshot())
-                if deficit == 0:
+                self.clean.remove([candidate])
+                deficits = (
+                    self._deficit(remaining),
+                    self._clean_deficit(remaining),
+                )
+                if best is None or deficits < best[0]:
+                    best = (
+                        deficits,
+                        candidate,
+                        (self.matcher.snapshot(), self.clean.snapshot()),
+                    )
+                if deficits == (0, 0):
                     break
             assert best is not None
-            deficit, chosen, after = best
-            self.matcher.restore(after)
+            (deficit, clean_deficit), chosen, after = best
+            self.matcher.restore(after[0])  # type: ignore[arg-type]
+            self.clean.restore(after[1])  # type: ignore[arg-type]
         self.unpaired.remove(chosen)
         self.bye = chosen
         self.budget = deficit
+        self.clean_budget = clean_deficit
 
-    def try_pair(self, a: int, b: int, *, force: bool = False) -> bool:
+    def try_pair(
+        self, a: int, b: int, *, force: bool = False, relax: bool = False
+    ) -> bool:
         """Pair a and b if the round can still be completed within the budget of
-        over-limit games (``force``: pair them anyway, raising the budget)."""
+        over-limit games and then of back-to-back ones (``relax``: within the
+        first only; ``force``: pair them anyway, raising the budgets)."""
         over = int(self.over(a, b))
-        deficit = 0
-        if self.matcher is not None:
-            before = self.matcher.snapshot()
+        avoided = int(self.avoided(a, b))
+        remaining = len(self.unpaired) - 2
+        deficit = clean_deficit = 0
+        if self.matcher is not None and self.clean is not None:
+            before = self.matcher.snapshot(), self.clean.snapshot()
             self.matcher.remove([a, b])
-            deficit = self._deficit(len(self.unpaired) - 2)
-            if not force and deficit + over > self.budget:
-                self.matcher.restore(before)
+            self.clean.remove([a, b])
+            deficit = self._deficit(remaining)
+            clean_deficit = self._clean_deficit(remaining)
+            if not force and (
+                deficit + over > self.budget
+                or (not relax and clean_deficit + avoided > self.clean_budget)
+            ):
+                self.matcher.restore(before[0])
+                self.clean.restore(before[1])
                 return False
         elif not force and over > self.budget:
             return False
         self.budget = max(self.budget - over, deficit)
+        self.clean_budget = max(self.clean_budget - avoided, clean_deficit)
         self.unpaired.remove(a)
         self.unpaired.remove(b)
         self.pairs.append((a, b))
         return True
 
-    def pair_first_fit(self, a: int, candidates: Iterable[int]) -> None:
+    def pair_first_fit(
+        self, a: int, candidates: Iterable[int], *, listed_first: bool = False
+    ) -> None:
         """Pair a with the first candidate that keeps the round completable; if a
-        restricted list has none, with the best of everyone still unpaired."""
+        restricted list has none, with the best of everyone still unpaired.
+
+        Back-to-back games are avoided over the whole list before one is taken,
+        unless ``listed_first``: then a listed candidate is taken (back to back
+        if need be) before anyone unlisted (the leaders' games of Chew pairings,
+        where who can catch whom comes first, as COP weighs a back-to-back game
+        less than a leader's game against a non-contender)."""
         listed = [b for b in candidates if b != a and b in self.unpaired]
         rest = sorted(
             (b for b in self.unpaired if b != a and b not in listed),
-            key=lambda b: (self.over(a, b), abs(b - a), b),
+            key=lambda b: (self.rematch_cost(a, b), abs(b - a), b),
         )
-        for b in (*listed, *rest):
-            if self.try_pair(a, b):
-                return
+        groups = [listed, rest] if listed_first else [[*listed, *rest]]
+        for group in groups:
+            for relax in (False, True):
+                for b in group:
+                    if self.try_pair(a, b, relax=relax):
+                        return
         raise AssertionError("a completion always exists: repeats are allowed")
 
     def pair_group(
-        self, group: Sequence[int], order: Callable[[int, list[int]], Sequence[int]]
+        self,
+        group: Sequence[int],
+        order: Callable[[int, list[int]], Sequence[int]],
+        *,
+        listed_first: bool = False,
     ) -> None:
         """Pair the group's players top down, each by ``order``'s preference among
         the group's other unpaired players (anyone else when none fits)."""
@@ -137,7 +222,7 @@ class _Planner:
             if not waiting:
                 return
             a = waiting[0]
-            self.pair_first_fit(a, order(a, waiting[1:]))
+            self.pair_first_fit(a, order(a, waiting[1:]), listed_first=listed_first)
 
     def pairing(
         self,
@@ -145,13 +230,14 @@ class _Planner:
         seconds: Mapping[str, int],
         coin_flips: Sequence[bool],
         fixed_boards: Mapping[str, int] | None = None,
+        gibsons: Sequence[str] = (),
     ) -> Pairing:
         pairs = [(self.ranked[a], self.ranked[b]) for a, b in self.pairs]
         oriented, used = assign_firsts(
             pairs, firsts=firsts, seconds=seconds, coin_flips=coin_flips
         )
         bye = () if self.bye is None else (self.ranked[self.bye],)
-        return Pairing(assign_boards(oriented, fixed_boards), bye, used)
+        return Pairing(assign_boards(oriented, fixed_boards), bye, used, tuple(gibsons))
 
 
 def _rank_order(a: int, others: list[int]) -> list[int]:
@@ -162,7 +248,8 @@ def _rank_order(a: int, others: list[int]) -> list[int]:
 def _swiss_order(
     planner: _Planner, groups: Mapping[str, int]
 ) -> Callable[[int, list[int]], list[int]]:
-    """Swiss preference: own score group, fewer meetings, then the opponent closest
+    """Swiss preference: not last round's opponent, own score group, fewer
+    meetings, then the opponent closest
     to half the score group down (tsh's ideal Swiss distance: 1v5, 2v6, 3v7, 4v8
     in a group of eight), as close as possible."""
 
@@ -171,9 +258,10 @@ def _swiss_order(
         size = 1 + sum(1 for i in others if groups.get(planner.ranked[i], 0) == group)
         ideal = (size + size % 2) // 2
 
-        def preference(position: int) -> tuple[int, int, int, int]:
+        def preference(position: int) -> tuple[bool, int, int, int, int]:
             b = others[position]
             return (
+                planner.back_to_back(a, b),
                 abs(groups.get(planner.ranked[b], 0) - group),
                 planner.times(a, b),
                 abs(position + 1 - ideal),

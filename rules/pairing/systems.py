@@ -52,8 +52,10 @@ def repeat_limit(options: PairingOptions, system: System) -> int | None:
 
 @dataclass(frozen=True, slots=True)
 class Pairing:
-    """A round's games (board 1 first), its byes, and the coin flips consumed."""
+    """A round's games (board 1 first), its byes, the coin flips consumed, and
+    the players Gibsonized (their place decided, paired as the Gibson rule says)."""
 
     games: tuple[Board, ...]
     byes: tuple[str, ...] = ()
     coin_flips: tuple[bool, ...] = ()
+    gibsons: tuple[str, ...] = ()

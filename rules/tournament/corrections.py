@@ -31,7 +31,7 @@ from rules.tournament.checks import (
     _require_text,
 )
 from rules.tournament.entries import derive_cards
-from rules.tournament.enums import RatingSystem
+from rules.tournament.enums import PairingMethod, RatingSystem
 from rules.tournament.events import (
     DivisionRenamed,
     GameSetup,
@@ -40,6 +40,8 @@ from rules.tournament.events import (
     PairingRulesSet,
     PlayerEdited,
     PrizeTableSet,
+    RoundScheduleSet,
+    ScheduledRound,
     SettingsChanged,
 )
 from rules.tournament.players import (
@@ -123,6 +125,7 @@ def _division_renamed(
         pairing_options=_renamed_key(state.pairing_options, old, new),
         prize_tables=_renamed_key(state.prize_tables, old, new),
         game_setups=_renamed_key(state.game_setups, old, new),
+        round_schedules=_renamed_key(state.round_schedules, old, new),
     )
 
 
@@ -279,6 +282,68 @@ def _pairing_rules_set(
                 "options.fixed_boards",
             )
     return replace(state, pairing_options={**state.pairing_options, division: options})
+
+
+def _round_schedule_set(
+    event: RoundScheduleSet, state: TournamentState
+) -> TournamentState:
+    division = _check_division(state, event.division)
+    lines = event.rounds
+    if not isinstance(lines, tuple) or not all(
+        isinstance(line, ScheduledRound) for line in lines
+    ):
+        raise TournamentError(
+            "invalid_schedule", "rounds must be a list of scheduled rounds.", "rounds"
+        )
+    seen: set[int] = set()
+    for line in lines:
+        _check_scheduled_round(state, line, seen)
+    schedule = tuple(sorted(lines, key=lambda line: line.round))
+    if schedule == state.schedule_of(division):
+        raise TournamentError(
+            "nothing_to_change",
+            f"Division {division}'s round schedule is already this.",
+            None,
+        )
+    return replace(state, round_schedules={**state.round_schedules, division: schedule})
+
+
+# The methods a schedule may name: the systems (a hand pairing is the director's).
+_SCHEDULED_METHODS = frozenset(PairingMethod) - {
+    PairingMethod.MANUAL,
+    PairingMethod.IMPORTED,
+}
+
+
+def _check_scheduled_round(
+    state: TournamentState, line: ScheduledRound, seen: set[int]
+) -> None:
+    rounds = state.settings.rounds
+    round_ = line.round
+    if type(round_) is not int or not 1 <= round_ <= rounds or round_ in seen:
+        raise TournamentError(
+            "invalid_schedule",
+            f"Each scheduled round must be from 1 to {rounds}, listed once"
+            f" ({round_!r}).",
+            "rounds",
+        )
+    seen.add(round_)
+    method = _check_enum(line.method, PairingMethod, "rounds")
+    if method not in _SCHEDULED_METHODS:
+        raise TournamentError(
+            "invalid_schedule",
+            f"Round {round_}: {method} pairings are made by the director, not by"
+            " a schedule.",
+            "rounds",
+        )
+    based = line.based_on_round
+    if type(based) is not int or not 0 <= based < round_:
+        raise TournamentError(
+            "invalid_schedule",
+            f"Round {round_} can only be paired on the results of an earlier round"
+            f" (0 to {round_ - 1}), not {based!r}.",
+            "rounds",
+        )
 
 
 def _prize_table_set(event: PrizeTableSet, state: TournamentState) -> TournamentState:

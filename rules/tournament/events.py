@@ -149,7 +149,10 @@ class RoundPaired:
     A later ``RoundPaired`` for the same round replaces the earlier one, as long as
     the round has no result yet. ``coin_flips`` are the coin flips the system pairing
     consumed to decide who goes first (recorded so the pairing is reproducible; a hand
-    pairing has none).
+    pairing has none). ``gibsons`` are the players the system Gibsonized (their
+    place decided, paired by the Gibson rule): every reader marks them from here.
+    ``scheduled`` says the round schedule paired it when its results were in (the
+    system's pairing, not a director's click).
     """
 
     type_name: ClassVar[str] = "round_paired"
@@ -160,6 +163,8 @@ class RoundPaired:
     byes: tuple[str, ...] = ()
     method: PairingMethod = PairingMethod.MANUAL
     coin_flips: tuple[bool, ...] = ()
+    gibsons: tuple[str, ...] = ()
+    scheduled: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -369,6 +374,32 @@ class PairingRulesSet:
 
 
 @dataclass(frozen=True, slots=True)
+class ScheduledRound:
+    """One line of a division's round schedule: ``round`` is paired by ``method``
+    on the results of ``based_on_round`` (0: before any result), as tsh's
+    ``autopair`` line says "round 10: Swiss on round 9's results"."""
+
+    round: int
+    method: PairingMethod
+    based_on_round: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundScheduleSet:
+    """A division's round schedule, replacing its earlier one (empty: none).
+
+    A scheduled round pairs itself, by its system, once the round before it is
+    paired and every result of the round it is based on is in (tsh's
+    ``autopair``); the director may re-pair it while it has no result.
+    """
+
+    type_name: ClassVar[str] = "round_schedule_set"
+
+    division: str
+    rounds: tuple[ScheduledRound, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class PrizeTableSet:
     """A division's rating classes and prize table, replacing its earlier one.
 
@@ -393,6 +424,7 @@ Event = (
     | GameSetupSet
     | PairingRulesSet
     | PrizeTableSet
+    | RoundScheduleSet
     | PlayerWithdrawn
     | PlayerReactivated
     | RoundPaired
@@ -417,6 +449,7 @@ EVENT_TYPES: dict[str, type] = {
         GameSetupSet,
         PairingRulesSet,
         PrizeTableSet,
+        RoundScheduleSet,
         PlayerWithdrawn,
         PlayerReactivated,
         RoundPaired,

@@ -39,6 +39,7 @@ from rules.tournament.corrections import (
     _pairing_rules_set,
     _player_edited,
     _prize_table_set,
+    _round_schedule_set,
     _settings_changed,
 )
 from rules.tournament.enums import (
@@ -65,6 +66,7 @@ from rules.tournament.events import (
     ResultRecorded,
     RoundAwarded,
     RoundPaired,
+    RoundScheduleSet,
     SettingsChanged,
     TieWinRecorded,
     TournamentCreated,
@@ -235,3 +237,4 @@ _apply.register(LexiconChosen, _lexicon_chosen)
 _apply.register(GameSetupSet, _game_setup_set)
 _apply.register(PairingRulesSet, _pairing_rules_set)
 _apply.register(PrizeTableSet, _prize_table_set)
+_apply.register(RoundScheduleSet, _round_schedule_set)

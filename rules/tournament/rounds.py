@@ -54,6 +54,7 @@ def _round_paired(event: RoundPaired, state: TournamentState) -> TournamentState
     previous = _check_repairable(state, division, round_)
     _check_pairing_shape(event)
     seats = _pairing_seats(state, event, division, round_)
+    _check_gibsons(event, seats)
     round_state = RoundState(
         division=division,
         round=round_,
@@ -111,6 +112,26 @@ def _check_pairing_shape(event: RoundPaired) -> None:
     if not all(isinstance(flip, bool) for flip in event.coin_flips):
         raise TournamentError(
             "invalid_pairing", "coin_flips must be true/false values.", "coin_flips"
+        )
+
+
+def _check_gibsons(event: RoundPaired, seats: dict[str, Seat]) -> None:
+    """Check that the Gibsonized players are players of this pairing, once each."""
+    gibsons = event.gibsons
+    if not isinstance(gibsons, tuple) or not all(isinstance(g, str) for g in gibsons):
+        raise TournamentError(
+            "invalid_pairing", "gibsons must be a list of player ids.", "gibsons"
+        )
+    if len(set(gibsons)) != len(gibsons) or not set(gibsons) <= seats.keys():
+        raise TournamentError(
+            "invalid_pairing",
+            "Every Gibsonized player must be paired (or have the bye) in the round,"
+            " once.",
+            "gibsons",
+        )
+    if not isinstance(event.scheduled, bool):
+        raise TournamentError(
+            "invalid_pairing", "scheduled must be true or false.", "scheduled"
         )
 
 

@@ -28,7 +28,7 @@ from rules.tournament.enums import (
     RatingSystem,
     WithdrawalPolicy,
 )
-from rules.tournament.events import Extension, GameSetup, RoundPaired
+from rules.tournament.events import Extension, GameSetup, RoundPaired, ScheduledRound
 
 
 @dataclass(frozen=True, slots=True)
@@ -391,6 +391,14 @@ class TournamentState:
     )
     prize_tables: Mapping[str, PrizeTable] = dataclasses.field(default_factory=dict)
     game_setups: Mapping[str, GameSetup] = dataclasses.field(default_factory=dict)
+    # Per division: the round schedule (``RoundScheduleSet``), by round.
+    round_schedules: Mapping[str, tuple[ScheduledRound, ...]] = dataclasses.field(
+        default_factory=dict
+    )
+
+    def schedule_of(self, division: str) -> tuple[ScheduledRound, ...]:
+        """Return the division's round schedule, by round (empty: none)."""
+        return self.round_schedules.get(division, ())
 
     def setup_of(self, division: str) -> GameSetup:
         """Return the division's own choices (None fields: the tournament's)."""

@@ -108,6 +108,10 @@ class _Scope:
                 scope.touch(rules.players[event.absentee].division, event.round)
             elif isinstance(event, rt.DivisionAdded):
                 scope.touch(event.name, 0)
+            elif isinstance(event, rt.RoundScheduleSet):
+                # No row changes, but the scorecards foretell the schedule's
+                # rounds: the division's version moves on (their cache key).
+                scope.touch(event.division, rules.paired_rounds(event.division) + 1)
         return scope
 
 

@@ -53,10 +53,29 @@ def _reactivated(p: Payload, names: Names, changed: str) -> str:
 
 
 def _paired(p: Payload, names: Names, changed: str) -> str:
-    return (
-        f"Paired round {p['round']} of {p['division']} "
-        f"({p['method']}, {len(p['games'])} games)"
+    by = " by the round schedule" if p.get("scheduled") else ""
+    gibsons = p.get("gibsons") or ()
+    marked = (
+        f"; Gibsonized: {', '.join(_name(names, g) for g in gibsons)}"
+        if gibsons
+        else ""
     )
+    return (
+        f"Paired round {p['round']} of {p['division']}{by} "
+        f"({p['method']}, {len(p['games'])} games{marked})"
+    )
+
+
+def _schedule(p: Payload, names: Names, changed: str) -> str:
+    lines = p["rounds"]
+    if not lines:
+        return f"Round schedule of {p['division']} cleared"
+    said = "; ".join(
+        f"round {line['round']}: {line['method']} on round"
+        f" {line['based_on_round']}'s results"
+        for line in lines
+    )
+    return f"Round schedule of {p['division']}: {said}"
 
 
 def _result(verb: str) -> Summary:
@@ -185,6 +204,7 @@ SUMMARIES: dict[str, Summary] = {
     "game_setup_set": _game_setup,
     "pairing_rules_set": _pairing_rules,
     "prize_table_set": _prize_table,
+    "round_schedule_set": _schedule,
     "player_withdrawn": _withdrawn,
     "player_reactivated": _reactivated,
     "round_paired": _paired,

@@ -35,6 +35,7 @@ from games.eventstore.store import (
     lock_stream,
 )
 from games.eventstore.streams import StreamKey
+from rules import tournament as rt
 from tournaments.core.access import is_director, may_enter_results, refuse_unless
 from tournaments.core.aggregate import (
     TournamentAggregate,
@@ -90,22 +91,74 @@ def append_as_director(
     refuse_unless(allowed, version, state, user, tournament_id)
     stream = tournament_stream(tournament_id)
     if not (retry and expected_version is None):
-        return append(
+        result = append(
             stream,
             events,
             expected_version=version if expected_version is None else expected_version,
             recorded_by=user,
             correlation_id=correlation_id,
         )
+        _pair_scheduled_rounds(tournament_id, events, result)
+        return result
     for attempt in range(RETRIES):
         try:
-            return _append_when_its_turn_comes(stream, events, user, correlation_id)
+            result = _append_when_its_turn_comes(stream, events, user, correlation_id)
         except ConcurrencyError:
             if attempt == RETRIES - 1:
                 raise
             # A little jitter, so that the same appenders do not collide again.
             time.sleep(random.uniform(0, 0.01 * (attempt + 1)))
+            continue
+        _pair_scheduled_rounds(tournament_id, events, result)
+        return result
     raise AssertionError("unreachable")
+
+
+# The events after which a scheduled round may have become due: a result completes
+# its basis, a pairing or a withdrawal changes what can be paired, a schedule or a
+# round count names new rounds.
+_SCHEDULE_TRIGGERS = (
+    rt.ResultRecorded,
+    rt.ForfeitRecorded,
+    rt.ResultAmended,
+    rt.UnpairedRoundRecorded,
+    rt.RoundPaired,
+    rt.RoundScheduleSet,
+    rt.PlayerWithdrawn,
+    rt.PlayerReactivated,
+    rt.PlayerRegistered,
+    rt.SettingsChanged,
+)
+
+
+def _pair_scheduled_rounds(
+    tournament_id: uuid.UUID, events: Sequence[object], result: AppendResult
+) -> None:
+    """Right after a write, pair the rounds the division's round schedule says
+    are due now (tsh's ``autopair``), as the system, in the same write path."""
+    if not any(isinstance(event, _SCHEDULE_TRIGGERS) for event in events):
+        return
+    rules = getattr(result.state, "rules", None)
+    if rules is None or not rules.round_schedules:
+        return  # no schedule (the state the append left): nothing to look for
+    # Imported here: the pairing services write through this module.
+    from tournaments.pairing.services import pair_due_rounds
+
+    pair_due_rounds(tournament_id)
+
+
+def append_as_system(
+    *, tournament_id: uuid.UUID, events: Sequence[object], expected_version: int
+) -> AppendResult:
+    """Append what the system decides by itself (a round its schedule pairs):
+    validated by the rules like every append, recorded by nobody (the audit shows
+    no user), at ``expected_version`` (a change since raises ConcurrencyError)."""
+    return append(
+        tournament_stream(tournament_id),
+        events,
+        expected_version=expected_version,
+        recorded_by=None,
+    )
 
 
 def _append_when_its_turn_comes(

@@ -101,3 +101,50 @@ class PairRoundApi(APIView):
             expected_version=v.get("expected_version"),
         )
         return command_response(result)
+
+
+class RoundScheduleApi(APIView):
+    permission_classes = (IsAuthenticatedOrReadOnly,)
+
+    @extend_schema(responses=pairing_serializers.RoundScheduleOutput)
+    def get(self, request: Request, tournament_id: UUID, division: str) -> Response:
+        """The division's round schedule: which system pairs each round on which
+        round's results (tsh's autopair), and a due round it could not pair."""
+        tournament = get_tournament(request, tournament_id)
+        require_division(tournament, division)
+        _, state = aggregate.tournament_state(tournament_id)
+        assert state.rules is not None
+        return Response(
+            {
+                "rounds": pairing_serializers.schedule_document(
+                    state.rules.schedule_of(division)
+                ),
+                "status": services.schedule_status(state.rules, division),
+            }
+        )
+
+    @extend_schema(
+        request=pairing_serializers.RoundScheduleInput,
+        responses={201: core_serializers.CommandOutput},
+    )
+    def put(self, request: Request, tournament_id: UUID, division: str) -> Response:
+        """Set the division's round schedule, replacing the earlier one (an empty
+        list: none). Each round then pairs itself, as the system, once the round
+        before it is paired and every result of the round it is based on is in;
+        a round due already is paired at once."""
+        tournament = get_tournament(request, tournament_id)
+        require_division(tournament, division)
+        data = pairing_serializers.RoundScheduleInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        result = services.round_schedule_set(
+            tournament_id=tournament_id,
+            division=division,
+            rounds=[
+                (line["round"], line["method"], line["based_on_round"])
+                for line in v["rounds"]
+            ],
+            user=request.user,
+            expected_version=v.get("expected_version"),
+        )
+        return command_response(result)

@@ -1,7 +1,9 @@
-"""The console's forms of pairing: a round's pairing, a division's pairing rules."""
+"""The console's forms of pairing: a round's pairing, a division's pairing rules,
+its round schedule."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import forms
@@ -202,3 +204,47 @@ class PairForm(forms.Form):
             self.add_error("manual", problem)
         data["games"], data["byes"] = games, byes
         return data
+
+
+# One schedule line as the console writes it: "10: swiss on 9" (round 10 paired
+# Swiss on round 9's results), or "10 swiss 9".
+_SCHEDULE_LINE = re.compile(
+    r"(?P<round>\d+)\s*:?\s*(?P<method>[a-z_ ]+?)\s+(?:on\s+)?(?P<based>\d+)"
+    r"(?:'s results)?",
+    re.IGNORECASE,
+)
+
+
+class RoundScheduleForm(forms.Form):
+    schedule = forms.CharField(
+        label="Round schedule",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 10, "spellcheck": "false"}),
+        help_text="One round a line, as “10: swiss on 9”: round 10 is paired Swiss"
+        " on round 9's results, by itself, once they are all in (0: before any"
+        " result). Methods: " + ", ".join(serializers.SCHEDULED_METHODS) + "."
+        " Empty: no schedule (every round paired by hand).",
+    )
+
+    @classmethod
+    def showing(cls, schedule: tuple[rt.ScheduledRound, ...]) -> RoundScheduleForm:
+        text = "\n".join(
+            f"{line.round}: {line.method.value} on {line.based_on_round}"
+            for line in schedule
+        )
+        return cls(initial={"schedule": text})
+
+    def clean_schedule(self) -> list[tuple[int, str, int]]:
+        lines = []
+        for number, raw in enumerate(self.cleaned_data["schedule"].splitlines(), 1):
+            text = raw.strip()
+            if not text:
+                continue
+            found = _SCHEDULE_LINE.fullmatch(text)
+            if found is None:
+                raise forms.ValidationError(
+                    f"Line {number}: write it as “10: swiss on 9” ({text!r})."
+                )
+            method = found["method"].strip().lower().replace(" ", "_")
+            lines.append((int(found["round"]), method, int(found["based"])))
+        return lines

@@ -1,11 +1,17 @@
-"""Reads of pairing: how many rounds are paired, a round's boards."""
+"""Reads of pairing: how many rounds are paired, a round's boards (with the
+players the pairing Gibsonized), the round schedule and the round-robin rounds
+foretold."""
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from dataclasses import dataclass
 
 from config.replicas import reading
+from rules import pairing as rp
+from rules import tournament as rt
+from tournaments.core.aggregate import tournament_state
 
 # --- Results: standings ------------------------------------------------------------
 
@@ -53,6 +59,9 @@ class Side:
     counted_spread: int
     game_id: uuid.UUID | None
     amended: bool
+    # The pairing system Gibsonized this player (their place decided): as the
+    # round's RoundPaired event records it.
+    gibsonized: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,12 +93,33 @@ WHERE tournament_id = %s AND division = %s AND round = %s AND kind <> 'unplayed'
 """
 
 
+_GIBSONIZING = frozenset(
+    {
+        rt.PairingMethod.KING_OF_THE_HILL,
+        rt.PairingMethod.SWISS,
+        rt.PairingMethod.CHEW,
+        rt.PairingMethod.COP,
+    }
+)
+
+
 def round_boards(tournament_id: uuid.UUID, division: str, round_: int) -> list[Board]:
     """The round's games by board, then the players alone, by number."""
     with reading().cursor() as cursor:
         cursor.execute(_ROUND_ROWS, [tournament_id, division, round_])
         rows = cursor.fetchall()
-    sides = {row[0]: (Side(*row[:16]), row[16], row[17], row[18]) for row in rows}
+    # Only a ranked system Gibsonizes: the log is read for those rounds alone.
+    ranked = any(row[18] in _GIBSONIZING for row in rows)
+    gibsons = round_pairing(tournament_id, division, round_).gibsons if ranked else ()
+    sides = {
+        row[0]: (
+            dataclasses.replace(Side(*row[:16]), gibsonized=row[0] in gibsons),
+            row[16],
+            row[17],
+            row[18],
+        )
+        for row in rows
+    }
     boards = []
     for side, board, opponent_id, method in sides.values():
         if opponent_id and side.went_first is not True:
@@ -98,3 +128,35 @@ def round_boards(tournament_id: uuid.UUID, division: str, round_: int) -> list[B
         boards.append(Board(round_, board, method, side, second))
     boards.sort(key=lambda b: (b.board is None, b.board or 0, b.first.number))
     return boards
+
+
+def _rules(tournament_id: uuid.UUID) -> rt.TournamentState:
+    _, aggregate = tournament_state(tournament_id)
+    assert aggregate.rules is not None
+    return aggregate.rules
+
+
+def round_pairing(
+    tournament_id: uuid.UUID, division: str, round_: int
+) -> rt.RoundPaired:
+    """The round's pairing in force as the log records it (who was Gibsonized,
+    whether the round schedule paired it); an empty one when it is not paired."""
+    found = _rules(tournament_id).round_state(division, round_)
+    if found is None:
+        return rt.RoundPaired(division=division, round=round_, games=())
+    return found.pairing
+
+
+def round_schedule(
+    tournament_id: uuid.UUID, division: str
+) -> tuple[rt.ScheduledRound, ...]:
+    """The division's round schedule, by round (empty: none)."""
+    return _rules(tournament_id).schedule_of(division)
+
+
+def foretold_opponents(
+    tournament_id: uuid.UUID, division: str
+) -> dict[str, dict[int, str | None]]:
+    """Each player's round-robin opponents (None: the bye) in the division's
+    rounds not paired yet, as the table gives them today."""
+    return rp.projected_opponents(_rules(tournament_id), division)

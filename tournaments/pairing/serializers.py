@@ -84,6 +84,10 @@ class SideOutput(serializers.Serializer):
     spread = serializers.IntegerField(
         source="counted_spread", help_text="As counted (after a spread cap)."
     )
+    gibsonized = serializers.BooleanField(
+        help_text="The pairing Gibsonized this player: their place is decided, so"
+        " they meet a player out of the money (or have the bye)."
+    )
 
 
 class PairingOutput(serializers.Serializer):
@@ -103,6 +107,50 @@ class PairingOutput(serializers.Serializer):
     )
     amended = serializers.BooleanField(source="first.amended")
     game_id = serializers.UUIDField(allow_null=True)
+
+
+# --- A division's round schedule -----------------------------------------------------
+
+SCHEDULED_METHODS = [
+    m.value
+    for m in rt.PairingMethod
+    if m not in (rt.PairingMethod.MANUAL, rt.PairingMethod.IMPORTED)
+]
+
+
+class ScheduledRoundFields(StrictSerializer):
+    round = serializers.IntegerField(min_value=1, max_value=rt.MAX_ROUNDS)
+    method = serializers.ChoiceField(SCHEDULED_METHODS)
+    based_on_round = serializers.IntegerField(
+        min_value=0,
+        max_value=rt.MAX_ROUNDS,
+        help_text="The round whose results it is paired on (0: before any).",
+    )
+
+
+class RoundScheduleOutput(serializers.Serializer):
+    rounds = ScheduledRoundFields(many=True)
+    status = serializers.CharField(
+        help_text="A round due by the schedule that could not be paired, and why"
+        " ('' when none)."
+    )
+
+
+class RoundScheduleInput(ExpectedVersionMixin):
+    rounds = BoundedListField(child=ScheduledRoundFields(), max_length=rt.MAX_ROUNDS)
+
+
+def schedule_document(
+    schedule: tuple[rt.ScheduledRound, ...],
+) -> list[dict[str, Any]]:
+    return [
+        {
+            "round": line.round,
+            "method": line.method.value,
+            "based_on_round": line.based_on_round,
+        }
+        for line in schedule
+    ]
 
 
 # --- A division's pairing rules and prizes -------------------------------------------

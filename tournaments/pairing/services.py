@@ -4,15 +4,22 @@ Usage::
 
     round_pair(tournament_id=tid, division="A", round_=1, method="swiss", user=mara)
     pairing_rules_set(tournament_id=tid, division="A", options=options, user=mara)
+    round_schedule_set(tournament_id=tid, division="A", rounds=[(2, "swiss", 1)],
+                       user=mara)
+    pair_due_rounds(tid)   # the write path calls it after every result
 """
 
 from __future__ import annotations
 
+import logging
 import secrets
 import uuid
 from collections.abc import Sequence
 from typing import Any
 
+from django.db import transaction
+
+from games.eventstore.errors import ConcurrencyError
 from games.eventstore.store import (
     AppendResult,
 )
@@ -25,7 +32,9 @@ from rules.errors import RulesError
 from tournaments.core.access import is_director
 from tournaments.core.aggregate import tournament_state
 from tournaments.core.errors import PermissionDeniedError
-from tournaments.core.writes import append_as_director
+from tournaments.core.writes import append_as_director, append_as_system
+
+logger = logging.getLogger(__name__)
 
 
 def _coin_flips(count: int) -> tuple[bool, ...]:
@@ -147,6 +156,112 @@ def pairing_rules_set(
         if field:
             error.field = field.removeprefix("options.")  # type: ignore[attr-defined]
         raise
+
+
+def round_schedule_set(
+    *,
+    tournament_id: uuid.UUID,
+    division: str,
+    rounds: Sequence[tuple[int, str, int]],
+    user: Any,
+    expected_version: int | None = None,
+) -> AppendResult:
+    """Set the division's round schedule: (round, method, based on round) lines,
+    replacing the earlier ones (none: no schedule). A round that is due at once
+    (round 1 on round 0's results, say) is paired right after, by the write path.
+    """
+    lines = []
+    for round_, method, based_on_round in rounds:
+        try:
+            pairing_method = rt.PairingMethod(method)
+        except ValueError:
+            raise rt.TournamentError(
+                "invalid_schedule",
+                f"Round {round_}: {method!r} is not a pairing method.",
+                "rounds",
+            ) from None
+        lines.append(rt.ScheduledRound(round_, pairing_method, based_on_round))
+    return append_as_director(
+        tournament_id=tournament_id,
+        events=[rt.RoundScheduleSet(division=division, rounds=tuple(lines))],
+        user=user,
+        expected_version=expected_version,
+    )
+
+
+# Each attempt pairs one round; a log changed by another writer meanwhile is read
+# again. Bounded: a round pairs once, so a tournament has at most its rounds per
+# division to pair, and a lost race costs an attempt.
+_MAX_SCHEDULED_ATTEMPTS = 4 * rt.MAX_ROUNDS
+
+
+def pair_due_rounds(tournament_id: uuid.UUID) -> list[AppendResult]:
+    """Pair every round the round schedules say is due now, one after another, as
+    the system (the coin flips drawn and recorded as a director's pairing's are).
+
+    A round the rules cannot pair (a late entry with no round-robin seat, say) is
+    left for the director, whose console says why (``schedule_status``). Never
+    raises for a round: the write that triggered it is already stored.
+    """
+    appended: list[AppendResult] = []
+    for _ in range(_MAX_SCHEDULED_ATTEMPTS):
+        version, aggregate = tournament_state(tournament_id)
+        rules = aggregate.rules
+        if rules is None or not rules.round_schedules:
+            return appended
+        event = _next_scheduled_pairing(rules)
+        if event is None:
+            return appended
+        try:
+            with transaction.atomic():
+                appended.append(
+                    append_as_system(
+                        tournament_id=tournament_id,
+                        events=[event],
+                        expected_version=version,
+                    )
+                )
+        except ConcurrencyError:
+            continue  # someone wrote meanwhile: look at the log again
+        except RulesError:
+            logger.exception("The schedule's pairing of round %s failed", event.round)
+            return appended
+    return appended
+
+
+def _next_scheduled_pairing(rules: rt.TournamentState) -> rt.RoundPaired | None:
+    for division in rules.divisions:
+        line = rp.next_due_round(rules, division)
+        if line is None:
+            continue
+        try:
+            return rp.pair_scheduled(
+                rules,
+                division,
+                line,
+                _coin_flips(rp.coin_flips_needed(rules, division)),
+            )
+        except RulesError:
+            continue  # left for the director (the console says why)
+    return None
+
+
+def schedule_status(rules: rt.TournamentState, division: str) -> str:
+    """What the console says of the division's schedule: the round due now that
+    the system could not pair, and why; "" when there is none."""
+    line = rp.next_due_round(rules, division)
+    if line is None:
+        return ""
+    try:
+        rp.pair_scheduled(
+            rules, division, line, (False,) * rp.coin_flips_needed(rules, division)
+        )
+    except RulesError as error:
+        return (
+            f"Round {line.round} is due by the schedule but could not be paired:"
+            f" {getattr(error, 'message', error)}"
+        )
+    return ""
 
 
 # --- Between the API's documents and the rules' values ------------------------------

@@ -26,7 +26,7 @@ from tournaments.core.pages import (
 from tournaments.models import Tournament
 from tournaments.pairing import selectors as pairing_selectors
 from tournaments.pairing import serializers, services
-from tournaments.pairing.forms import PairForm, PairingRulesForm
+from tournaments.pairing.forms import PairForm, PairingRulesForm, RoundScheduleForm
 from tournaments.players import selectors as players_selectors
 from tournaments.results import presenters
 
@@ -77,6 +77,48 @@ def manage_pairing_rules(
         request,
         "tournaments/manage/pairing_rules.html",
         {"tournament": tournament, "division": division, "form": form},
+        status=status,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def manage_round_schedule(
+    request: HttpRequest, tournament_id: uuid.UUID, division: str
+) -> HttpResponse:
+    """Set which system pairs each round of the division on which round's results:
+    the rounds then pair themselves (tsh's autopair)."""
+    tournament = directed(request, tournament_id)
+    division = division_or_404(tournament, division)
+    rules = tournament_rules(tournament)
+    form = RoundScheduleForm.showing(rules.schedule_of(division))
+    status = 200
+    if request.method == "POST":
+        form = RoundScheduleForm(request.POST)
+        lines = form.cleaned_data["schedule"] if form.is_valid() else None
+        if lines is not None and submit(
+            form,
+            lambda: services.round_schedule_set(
+                tournament_id=tournament_id,
+                division=division,
+                rounds=lines,
+                user=request.user,
+            ),
+            {"rounds": "schedule"},
+        ):
+            messages.success(request, f"Division {division}'s round schedule is set.")
+            return redirect("manage-pair", tournament_id, division)
+        status = 400
+    return render(
+        request,
+        "tournaments/manage/round_schedule.html",
+        {
+            "tournament": tournament,
+            "division": division,
+            "form": form,
+            "schedule": rules.schedule_of(division),
+            "status": services.schedule_status(rules, division),
+        },
         status=status,
     )
 
@@ -160,6 +202,8 @@ def manage_pair(
         shown_round = whole_number(request.GET.get("round", ""), low=0)
     except NumberError:
         shown_round = paired
+    rules = tournament_rules(tournament)
+    shown_state = rules.round_state(division, shown_round) if shown_round else None
     return render(
         request,
         "tournaments/manage/pair.html",
@@ -173,6 +217,12 @@ def manage_pair(
             "rows": pairing_rows(tournament, division, shown_round)
             if shown_round
             else [],
+            # The schedule paired the round shown: the director sees it, and may
+            # pair it again while it has no result.
+            "scheduled": shown_state is not None and shown_state.pairing.scheduled,
+            "shown_has_results": shown_state is not None and shown_state.has_results,
+            "schedule": rules.schedule_of(division),
+            "schedule_status": services.schedule_status(rules, division),
         },
         status=status,
     )

@@ -45,6 +45,7 @@ from tournaments.core.access import is_director, require_may_create_tournament
 from tournaments.core.aggregate import tournament_state, tournament_stream
 from tournaments.core.errors import PermissionDeniedError
 from tournaments.core.writes import append_as_director
+from tournaments.pairing import services as pairing_services
 from tournaments.players.services import new_player_id
 from tournaments.ratings import tourneyjs as tourney_js_text
 
@@ -216,6 +217,7 @@ def tsh_event_import(
         )
     created = _created(parsed, name, start_date, end_date or start_date, rounds, notes)
     tfiles = {division: tsh.read_t(text) for division, text in texts.items()}
+    schedules, taken = _autopair_events(config, tfiles, created.rounds)
     result = _create_event(
         user,
         created,
@@ -223,9 +225,14 @@ def tsh_event_import(
         published,
         "tsh",
         rules=_division_rules(parsed, texts),
+        tail=schedules,
         notes=tuple(notes),
     )
-    return EventImport(result, tuple(texts), parsed.not_taken, tuple(notes))
+    # A round the schedule says is due already (round 1 on round 0's results):
+    # paired now, as the write path pairs it after a result.
+    pairing_services.pair_due_rounds(result.stream.id)
+    not_taken = tuple(line for line in parsed.not_taken if line[0] not in taken)
+    return EventImport(result, tuple(texts), not_taken, tuple(notes))
 
 
 def _create_event(
@@ -236,12 +243,14 @@ def _create_event(
     source: str,
     *,
     rules: Sequence[object] = (),
+    tail: Sequence[object] = (),
     notes: tuple[str, ...] = (),
 ) -> AppendResult:
     """One append: the tournament, its divisions (with the `rules`: pairing rules
     and prize tables), the user as its director, and every division's players,
     pairings and results (one path for an imported event, whatever file it came
-    from); the import's `notes` kept with its first event, for the audit."""
+    from), then the `tail` (round schedules); the import's `notes` kept with its
+    first event, for the audit."""
     head: list[object] = [
         created,
         *(rt.DivisionAdded(name=division) for division in divisions),
@@ -255,6 +264,7 @@ def _create_event(
     events = list(head)
     for division, tfile in divisions.items():
         events.extend(_tfile_events(state, division, tfile, source))
+    events.extend(tail)
     _with_notes(events, source, notes)
     try:
         return append(
@@ -426,6 +436,30 @@ def _division_rules(parsed: tsh.TshConfig, texts: Mapping[str, str]) -> list[obj
                 rt.PrizeTableSet(division=division, table=PrizeTable(prizes=prizes))
             )
     return events
+
+
+def _autopair_events(
+    config: str, divisions: Mapping[str, tsh.TFile], rounds: int
+) -> tuple[list[rt.RoundScheduleSet], set[int]]:
+    """config.tsh's ``autopair`` lines as each division's round schedule, and the
+    numbers of the lines taken."""
+    lines = tsh.read_autopair(config)
+    if not lines:
+        return [], set()
+    schedules = []
+    for division, tfile in divisions.items():
+        schedule = tsh.autopair_rounds(lines, division, len(tfile.players), rounds)
+        if schedule:
+            schedules.append(
+                rt.RoundScheduleSet(
+                    division=division,
+                    rounds=tuple(
+                        rt.ScheduledRound(round_, method, based)
+                        for round_, method, based in schedule
+                    ),
+                )
+            )
+    return schedules, {line.line for line in lines}
 
 
 def _division_files(parsed: tsh.TshConfig, files: Mapping[str, str]) -> dict[str, str]:

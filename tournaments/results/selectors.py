@@ -114,6 +114,7 @@ class ScorecardLine:
     rank: int | None
     game_id: uuid.UUID | None
     amended: bool
+    method: str = ""  # how the round was paired (round_robin, swiss, ...)
 
     @property
     def record(self) -> str:
@@ -126,7 +127,7 @@ r.round, r.kind, r.opponent_id, o.name, r.went_first, r.board, r.own_score,
 r.opponent_score, r.own_pre_adjustment, r.opponent_pre_adjustment, r.outcome,
 r.tie_break, r.has_result,
 r.counted_spread, r.round_spread, r.wins, r.losses, r.draws, r.running_spread, r.rank,
-r.game_id, r.amended
+r.game_id, r.amended, r.method
 """
 
 

@@ -149,6 +149,7 @@ def scorecard(
                 "standing": SimpleLazyObject(
                     lambda: results_selectors.latest_standing(lines)
                 ),
+                "foretold": SimpleLazyObject(lambda: _foretold(player, lines)),
                 "division_version": version,
                 # Self-entry's switch counts for the division's version.
                 "self_entry": header.self_entry,
@@ -157,6 +158,30 @@ def scorecard(
 
     # A players change counts for every division's version (the player's row).
     return cached_page(request, [tournament_id], version, build)
+
+
+def _foretold(
+    player: Player, lines: list[results_selectors.ScorecardLine]
+) -> list[dict[str, Any]]:
+    """The player's round-robin rounds not paired yet, with the opponent the
+    table gives (None: the bye): the whole schedule on the scorecard. Looked for
+    only while the division's latest round was paired as a round robin (no other
+    page pays for it)."""
+    if not lines or lines[-1].method != rt.PairingMethod.ROUND_ROBIN:
+        return []
+    rounds = pairing_selectors.foretold_opponents(
+        player.tournament_id, player.division
+    ).get(player.player_id, {})
+    names = dict(
+        Player.objects.filter(
+            tournament_id=player.tournament_id,
+            player_id__in=[o for o in rounds.values() if o],
+        ).values_list("player_id", "name")
+    )
+    return [
+        {"round": round_, "opponent_id": opponent, "name": names.get(opponent, "")}
+        for round_, opponent in sorted(rounds.items())
+    ]
 
 
 def _scorecard_rows(

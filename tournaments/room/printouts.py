@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import io
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -200,6 +200,11 @@ def _who(name: str, number: int) -> str:
     return f"{name} (#{number})"
 
 
+def _side(side: pairing_selectors.Side) -> str:
+    """A player of a pairing: name, number, and the mark of a Gibsonized one."""
+    return _who(side.name, side.number) + (" · Gibsonized" if side.gibsonized else "")
+
+
 # --- pairings ----------------------------------------------------------------------
 
 
@@ -250,16 +255,13 @@ def pairings_pdf(
     for board in boards:
         line = results_presenters.board_line(None, board, None)
         if board.second is None:
-            by_table.append(
-                ["–", _who(board.first.name, board.first.number), line.badge]
-            )
+            by_table.append(["–", _side(board.first), line.badge])
         else:
             by_table.append(
                 [
                     board.board,
-                    _who(board.first.name, board.first.number),
-                    _who(board.second.name, board.second.number)
-                    + (f" · {line.badge}" if line.badge else ""),
+                    _side(board.first),
+                    _side(board.second) + (f" · {line.badge}" if line.badge else ""),
                 ]
             )
     by_name: list[list[Any]] = [["Player", "Table", "Opponent", "Seat"]]
@@ -345,6 +347,7 @@ def _scorecard(
     link: str,
     code: Callable[[str, int], str] | None,
     width: float,
+    foretold: Mapping[int, str],
 ) -> list[Flowable]:
     lines = results_selectors.scorecard_lines(
         tournament.tournament_id, player.player_id, player.division
@@ -358,7 +361,13 @@ def _scorecard(
         else "No round played yet."
     )
     start = (last.round + 1) if last else 1
-    rows = _scorecard_rows(lines, range(start, tournament.rounds + 1), player, code)
+    rows = _scorecard_rows(
+        lines,
+        range(start, tournament.rounds + 1),
+        player,
+        code,
+        foretold,
+    )
     note = "Write both scores after each game; both players sign the result slip." + (
         " With self-entry, type your round's code on your phone." if code else ""
     )
@@ -376,8 +385,11 @@ def _scorecard_rows(
     rounds: range,
     player: Player,
     code: Callable[[str, int], str] | None,
+    foretold: Mapping[int, str] | None = None,
 ) -> list[list[Any]]:
-    """The header and a row per remaining round: opponent and seat as paired."""
+    """The header and a row per remaining round: opponent and seat as paired; a
+    round-robin round not paired yet shows the opponent its table gives
+    (``foretold``: by round, "bye" for the bye)."""
     by_round = {line.round: line for line in lines}
     header = ["Round", "Table", "Opponent", "Seat", "Your score", "Opp. score"]
     header += ["Spread", "Won–lost"] + (["Code"] if code else [])
@@ -385,7 +397,7 @@ def _scorecard_rows(
     for round_ in rounds:
         line = by_round.get(round_)
         if line is None:
-            opponent, table, seat = "", "", ""
+            opponent, table, seat = (foretold or {}).get(round_, ""), "", ""
         elif line.opponent_id:
             opponent = line.opponent_name
             table = line.board or ""
@@ -452,7 +464,8 @@ def scorecards_pdf(
     paper: str = "a4",
 ) -> bytes:
     """A pre-filled scorecard per player (of `player_ids`, else the whole
-    division), one a page: the remaining rounds with their opponents as paired,
+    division), one a page: the remaining rounds with their opponents as paired
+    (a round robin's rounds not paired yet: as its table gives them),
     boxes for the scores, and a QR code of ``link(player_id)``; ``code(player_id,
     round)`` is printed on each round when the tournament has self-entry."""
     players = Player.objects.filter(tournament=tournament, division=division)
@@ -460,16 +473,43 @@ def scorecards_pdf(
         players = players.filter(player_id__in=player_ids)
     width = PAPERS[paper][0] - 2 * MARGIN
     story: list[Flowable] = []
+    foretold = foretold_rounds(tournament, division)
     for player in players.order_by("number"):
         if story:
             story.append(PageBreak())
         story.extend(
-            _scorecard(tournament, player, link(player.player_id), code, width)
+            _scorecard(
+                tournament,
+                player,
+                link(player.player_id),
+                code,
+                width,
+                foretold.get(player.player_id, {}),
+            )
         )
     if not story:
         story = [Paragraph("No player is registered yet.", _style(12))]
     title = f"Division {division} · Scorecards"
     return _document(_heading(tournament, title), story, paper)
+
+
+def foretold_rounds(tournament: Tournament, division: str) -> dict[str, dict[int, str]]:
+    """Each player's round-robin rounds not paired yet, by round: the opponent
+    the table gives ("name (#number)") or "bye" (the whole schedule on the card)."""
+    foretold = pairing_selectors.foretold_opponents(tournament.tournament_id, division)
+    if not foretold:
+        return {}
+    names = {
+        p.player_id: _who(p.name, p.number)
+        for p in Player.objects.filter(tournament=tournament, division=division)
+    }
+    return {
+        player_id: {
+            round_: names.get(opponent, "") if opponent else "bye"
+            for round_, opponent in rounds.items()
+        }
+        for player_id, rounds in foretold.items()
+    }
 
 
 # --- the wall chart ----------------------------------------------------------------
