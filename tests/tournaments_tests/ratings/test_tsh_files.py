@@ -138,7 +138,7 @@ def test_an_event_rated_by_a_body_not_computed_here_is_kept_with_its_settings(ap
     """config.tsh's 'aus' is kept (estimates off, said in the notes), not refused;
     the name and first day come from the config, the rounds from max_div_rounds,
     Gibsonization and prize bands onto the pairing rules, the prize lines onto
-    the prize table; autopair (no round schedule here) is listed."""
+    the prize table; autopair onto division A's round schedule."""
     response = api.post(
         "/api/tournaments/import/tsh",
         {
@@ -158,8 +158,10 @@ def test_an_event_rated_by_a_body_not_computed_here_is_kept_with_its_settings(ap
     assert made["rating_system"] == "none"
     assert any("'aus'" in note for note in body["notes"])
     assert any("max_div_rounds" in note for note in body["notes"])
-    assert body["not_taken"] == [{"line": 9, "text": "autopair a 0 1 rr a"}]
+    assert body["not_taken"] == []
     stored = StoredEvent.objects.filter(stream_id=made["id"])
+    schedule = stored.get(event_type="round_schedule_set").payload
+    assert schedule["division"] == "A"
     rules = stored.get(event_type="pairing_rules_set", payload__division="A")
     assert rules.payload["options"]["gibson"] is True
     assert rules.payload["options"]["prize_bands"] == [1, 2]
