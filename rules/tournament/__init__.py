@@ -74,6 +74,7 @@ from rules.tournament.events import (
     Board,
     DivisionAdded,
     DivisionRenamed,
+    DivisionRoundsSet,
     Event,
     Extension,
     ForfeitRecorded,
@@ -81,7 +82,9 @@ from rules.tournament.events import (
     GameSetupSet,
     LexiconChosen,
     PairingRulesSet,
+    PlayerCheckedIn,
     PlayerEdited,
+    PlayerMoved,
     PlayerReactivated,
     PlayerRegistered,
     PlayerWithdrawn,
@@ -106,6 +109,7 @@ from rules.tournament.limits import (
     check_division_name,
 )
 from rules.tournament.records import player_record, round_entry, tournament_to_records
+from rules.tournament.registration import first_paired_round
 from rules.tournament.replay import apply, replay
 from rules.tournament.state import (
     Credit,
@@ -139,6 +143,7 @@ __all__ = [
     "Credit",
     "DivisionAdded",
     "DivisionRenamed",
+    "DivisionRoundsSet",
     "Entry",
     "Event",
     "Extension",
@@ -153,7 +158,9 @@ __all__ = [
     "PairingRulesSet",
     "Player",
     "PlayerCard",
+    "PlayerCheckedIn",
     "PlayerEdited",
+    "PlayerMoved",
     "PlayerReactivated",
     "PlayerRegistered",
     "PlayerWithdrawn",
@@ -181,6 +188,7 @@ __all__ = [
     "apply",
     "check_division_name",
     "derive_cards",
+    "first_paired_round",
     "game_ruleset",
     "player_record",
     "replay",
