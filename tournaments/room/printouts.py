@@ -358,7 +358,9 @@ def _scorecard(
         else "No round played yet."
     )
     start = (last.round + 1) if last else 1
-    rows = _scorecard_rows(lines, range(start, tournament.rounds + 1), player, code)
+    rows = _scorecard_rows(
+        lines, range(start, tournament.rounds_of(player.division) + 1), player, code
+    )
     note = "Write both scores after each game; both players sign the result slip." + (
         " With self-entry, type your round's code on your phone." if code else ""
     )

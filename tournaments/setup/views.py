@@ -230,6 +230,7 @@ def _console_context(tournament: Tournament) -> dict[str, Any]:
                     tournament=tournament, division=division
                 ).count(),
                 "paired": paired,
+                "of_rounds": tournament.rounds_of(division),
                 "rounds": range(1, paired + 1),
                 "missing": missing,
             }
