@@ -7,7 +7,7 @@ from django.urls import path
 from tournaments.audit import apis as audit_apis
 from tournaments.pairing import apis as pairing_apis
 from tournaments.players import apis as players_apis
-from tournaments.players import registration_apis
+from tournaments.players import invitation_apis, registration_apis
 from tournaments.prizes import apis as prizes_apis
 from tournaments.ratings import apis as ratings_apis
 from tournaments.results import apis as results_apis
@@ -45,8 +45,28 @@ registration_urls = [
     ),
 ]
 
+# Invitations to the team: a director's, and the invitee's acceptance.
+invitation_urls = [
+    path(
+        f"{T}/invitations",
+        invitation_apis.InvitationsApi.as_view(),
+        name="api-invitations",
+    ),
+    path(
+        f"{T}/invitations/<str:invitation_id>/revoke",
+        invitation_apis.InvitationRevokeApi.as_view(),
+        name="api-invitation-revoke",
+    ),
+    path(
+        "invitations/accept",
+        invitation_apis.InvitationAcceptApi.as_view(),
+        name="api-invitation-accept",
+    ),
+]
+
 urlpatterns = [
     *registration_urls,
+    *invitation_urls,
     path(
         "tournaments/",
         setup_apis.TournamentListCreateApi.as_view(),
