@@ -124,14 +124,20 @@ def tournament_detail(request: HttpRequest, tournament_id: uuid.UUID) -> HttpRes
         # Bounded whatever the log holds (a tournament from before the limits may
         # have thousands of divisions): the first MAX_DIVISIONS, then a count.
         shown = header.divisions[: rt.MAX_DIVISIONS]
+        tournament = Tournament.objects.defer("divisions", "division_versions").get(
+            pk=tournament_id
+        )
+        divisions = setup_selectors.division_summaries(tournament_id, shown)
+        for division in divisions:
+            # A division may play fewer rounds than the tournament (tsh's
+            # max_div_rounds): its card says so.
+            division["of_rounds"] = tournament.rounds_of(division["name"])
         return render(
             request,
             "tournaments/detail.html",
             {
-                "tournament": Tournament.objects.defer(
-                    "divisions", "division_versions"
-                ).get(pk=tournament_id),
-                "divisions": setup_selectors.division_summaries(tournament_id, shown),
+                "tournament": tournament,
+                "divisions": divisions,
                 "more_divisions": len(header.divisions) - len(shown),
                 "is_director": access.tournament_is_director(header, request.user),
             },

@@ -15,6 +15,7 @@ from rest_framework.test import APIClient
 
 from tests.boards import round_games
 from tests.refusals import refused
+from tests.tournaments_tests.room.test_printouts import pdf_text
 from tournaments.core import aggregate
 from tournaments.models import Player, Tournament
 from tournaments.pairing import services as pairing_services
@@ -218,6 +219,8 @@ def test_a_division_plays_fewer_rounds(api, director, day):
     assert (tournament.rounds_of("A"), tournament.rounds_of("B")) == (6, 2)
     public = APIClient().get(reverse("api-division", args=[day, "B"]))
     assert public.json()["rounds"] == 2
+    page = Client().get(reverse("tournament-detail", args=[day])).content.decode()
+    assert page.count("plays 2 rounds") == 1
     assert _audit(api, day)[-1]["summary"] == "Division B plays 2 rounds"
     for round_ in (1, 2):
         pairing_services.round_pair(
@@ -265,3 +268,20 @@ def test_rounds_in_the_console(director, day):
     response = client.post(url, {"action": "rounds", "rounds-rounds": ""}, follow=True)
     assert "Division B plays the tournament&#x27;s rounds." in response.content.decode()
     assert Tournament.objects.get(pk=day).rounds_of("B") == 6
+
+
+def test_scorecards_print_the_divisions_own_rounds(api, director, day):
+    """A division of 2 rounds prints 2 rows a scorecard; the others, the
+    tournament's 6."""
+    api.post(reverse("api-division-rounds", args=[day, "B"]), {"rounds": 2})
+    client = Client()
+    client.force_login(director)
+    counts = {}
+    for division in ("A", "B"):
+        text, _ = pdf_text(
+            client.get(f"/tournaments/{day}/divisions/{division}/scorecards.pdf")
+        )
+        # The first card's rows: one line a round, under the table's heading.
+        rows = text.split("Won–lost\n", 1)[1].split("\nWrite both", 1)[0]
+        counts[division] = [int(line) for line in rows.split("\n")]
+    assert counts == {"A": [1, 2, 3, 4, 5, 6], "B": [1, 2]}
