@@ -12,11 +12,11 @@ writes tsh ``.t`` files.
 The package holds one module per part, in the order each builds on the last:
 ``enums`` (named choices), ``events``, ``state`` (the state values), ``checks``,
 ``entries`` (deriving each player's rounds and totals), ``standings``, ``players``,
-``rounds``, ``corrections`` and ``registration`` (the event handlers), ``replay`` (``apply`` and
-``replay``), ``games`` (a game's rules and result), ``records`` (the writers'
-records) and ``limits`` (what a new event may add). This module re-exports their
-public names, so ``from rules import tournament as rt; rt.replay(...)`` reads as
-one module.
+``rounds``, ``corrections`` and ``registration`` (the event handlers), ``replay``
+(``apply`` and ``replay``), ``games`` (a game's rules and result), ``records`` (the
+writers' records) and ``limits`` (what a new event may add). This module re-exports
+their public names, so ``from rules import tournament as rt; rt.replay(...)`` reads
+as one module.
 
 Usage::
 
