@@ -5,6 +5,8 @@ max_div_rounds)."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from rules.pairing import pair_next_round
 from rules.pairing.from_state import pairing_inputs
@@ -184,3 +186,64 @@ def test_no_shows_withdrawn_before_round_1_are_not_paired():
     event = pair_next_round(state, "A", 1, PairingMethod.SWISS, coin_flips=[True] * 8)
     assert {(g.first, g.second) for g in event.games} <= {("a1", "a2"), ("a2", "a1")}
     assert event.byes == ()
+
+
+def _random_registration_event(data, state) -> object:
+    division = data.draw(st.sampled_from(["A", "B"]))
+    ids = list(state.division_players[division])
+    kind = data.draw(
+        st.sampled_from(["pair", "pair", "result", "move", "check", "rounds", "out"])
+    )
+    if kind == "rounds":
+        return DivisionRoundsSet(
+            division, data.draw(st.one_of(st.none(), st.integers(1, 7)))
+        )
+    if not ids:
+        return DivisionAdded(division)  # refused: a no-op step
+    player = data.draw(st.sampled_from(ids))
+    if kind == "move":
+        return PlayerMoved(player, "B" if division == "A" else "A")
+    if kind == "check":
+        return PlayerCheckedIn(player, data.draw(st.booleans()))
+    if kind == "out":
+        return PlayerWithdrawn(player, 1, "not_paired")
+    round_ = state.paired_rounds(division) + data.draw(st.integers(0, 1))
+    round_ = max(round_, 1)
+    if kind == "pair":
+        order = data.draw(st.permutations(ids))
+        games = tuple(
+            Board(i // 2 + 1, order[i], order[i + 1])
+            for i in range(0, len(order) - 1, 2)
+        )
+        return RoundPaired(division, round_, games, tuple(order[len(games) * 2 :]))
+    found = state.round_state(division, round_)
+    if found is None or not found.pairing.games:
+        return DivisionAdded(division)
+    game = data.draw(st.sampled_from(list(found.pairing.games)))
+    return ResultRecorded(round_, game.first, game.second, 400, 350)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_any_registration_day_replays_and_keeps_every_card_right(data):
+    """Whatever the order of check-ins, moves, rounds per division, withdrawals,
+    pairings and results (legal or refused), every card equals a recomputation,
+    each division's numbers run 1..n, and a replay of the log gives the same
+    state."""
+    log = _log()
+    state = replay(log)
+    for _ in range(data.draw(st.integers(1, 40))):
+        event = _random_registration_event(data, state)
+        try:
+            new_state = apply(state, event)
+        except TournamentError:
+            continue
+        log.append(event)
+        state = new_state
+        assert dict(state.cards) == derive_cards(state)
+        for division, ids in state.division_players.items():
+            numbers = [state.players[p].number for p in ids]
+            assert numbers == list(range(1, len(ids) + 1))
+            assert {state.players[p].division for p in ids} <= {division}
+            assert state.paired_rounds(division) <= state.rounds_of(division)
+    assert replay(log) == state
