@@ -238,3 +238,21 @@ def test_only_directors_invite(tid, other_user):
     assert response.status_code in (403, 404)
     response = stranger.post(reverse("api-invitations", args=[tid]), {"role": "owner"})
     assert response.status_code in (400, 403, 404)
+
+
+def test_the_console_lists_and_revokes_invitations(director, tid):
+    link = _invite_in_console(director, tid)
+    client = Client()
+    client.force_login(director)
+    console = client.get(reverse("manage", args=[tid])).content.decode()
+    assert "scorekeeper · until" in console
+    invitation_id = re.search(r'name="revoke" value="(\w+)"', console).group(1)
+    response = client.post(
+        reverse("manage-invitations", args=[tid]),
+        {"revoke": invitation_id},
+        follow=True,
+    )
+    page = response.content.decode()
+    assert "The invitation is revoked" in page
+    assert 'name="revoke"' not in page
+    assert Client().get(link).status_code == 410
