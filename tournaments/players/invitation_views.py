@@ -163,6 +163,8 @@ def _joined(request: HttpRequest, tournament: Tournament, role: str) -> HttpResp
 
 
 def _no_referrer(response: HttpResponse) -> HttpResponse:
-    # The page's address holds the invitation's secret: never send it on.
-    response["Referrer-Policy"] = "no-referrer"
+    # The page's address holds the invitation's secret: never send it to another
+    # site. Not "no-referrer": the browser would then post the page's own form
+    # with "Origin: null", which Django's CSRF check refuses.
+    response["Referrer-Policy"] = "same-origin"
     return response

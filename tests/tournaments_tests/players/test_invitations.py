@@ -71,7 +71,7 @@ def test_an_invitation_accepted_by_a_new_account(director, tid):
     invitee = Client()
     page = invitee.get(link)
     assert page.status_code == 200
-    assert page["Referrer-Policy"] == "no-referrer"
+    assert page["Referrer-Policy"] == "same-origin"
     text = page.content.decode()
     assert "Invitation Open" in text
     assert "as <strong>scorekeeper</strong>" in text
