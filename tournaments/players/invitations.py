@@ -200,7 +200,10 @@ def invitation_accept_new_account(
                 {"username": "That user name is taken: sign in instead if it is yours."}
             )
         account = model(username=username)
-        validate_password(password, account)
+        try:
+            validate_password(password, account)
+        except ValidationError as error:
+            raise ValidationError({"password": error.messages}) from None
         account.set_password(password)
         account.full_clean(exclude=["password"])
         account.save()

@@ -256,3 +256,24 @@ def test_the_console_lists_and_revokes_invitations(director, tid):
     assert "The invitation is revoked" in page
     assert 'name="revoke"' not in page
     assert Client().get(link).status_code == 410
+
+
+def test_a_new_accounts_name_and_password_are_checked_through_the_api(api, tid):
+    token = api.post(
+        reverse("api-invitations", args=[tid]), {"role": "scorekeeper"}
+    ).json()["token"]
+    accept = reverse("api-invitation-accept")
+    cases = [
+        ({"username": "sam sam", "password": "tiles-on-rack-42"}, "username"),
+        ({"username": "mara", "password": "tiles-on-rack-42"}, "username"),
+        ({"username": "sam", "password": "12345678"}, "password"),
+        ({"username": "sam"}, "password"),
+    ]
+    for body, field in cases:
+        response = APIClient().post(
+            accept, {"tournament": str(tid), "token": token, **body}
+        )
+        refused(response, field=field)
+    assert not get_user_model().objects.filter(username__startswith="sam").exists()
+    rows = api.get(reverse("api-invitations", args=[tid])).json()
+    assert rows[0]["status"] == "open"
