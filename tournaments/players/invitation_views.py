@@ -89,7 +89,7 @@ def manage_invitations(request: HttpRequest, tournament_id: uuid.UUID) -> HttpRe
     return redirect(reverse("manage", args=[tournament_id]) + "#team-heading")
 
 
-class NewAccountForm(UserCreationForm):  # type: ignore[type-arg]
+class NewAccountForm(UserCreationForm):
     """A user name and a password twice, checked by Django's validators."""
 
 
