@@ -20,6 +20,7 @@ from tests.refusals import refused
 from tournaments.core import access
 from tournaments.models import Director, Tournament
 from tournaments.players import invitations
+from tournaments.room.feed import TOURNAMENT_FIELDS
 from tournaments.setup import services as setup_services
 
 
@@ -133,6 +134,9 @@ def test_only_a_hash_of_the_secret_is_stored(api, tid):
     stored = [str(e.payload) for e in StoredEvent.objects.filter(stream_id=tid)]
     assert not any(secret in payload for payload in stored)
     assert any(invitations.secret_hash(secret) in payload for payload in stored)
+    # Not even the hash goes to the public live feed: the invitations are the
+    # team's (a head moves the follower past them).
+    assert not {"invitation_created", "invitation_accepted"} & set(TOURNAMENT_FIELDS)
 
 
 def test_an_expired_invitation_is_refused_and_creates_no_account(api, tid, monkeypatch):
