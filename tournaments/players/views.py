@@ -209,7 +209,8 @@ def _no_shows(data: dict[str, Any], tid: uuid.UUID, division: str, user: Any) ->
     )
     return (
         f"Withdrawn from round 1 (not checked in): {', '.join(done.names)}."
-        " Re-activate a player who arrives before round 1 is paired."
+        " A player who arrives before round 1 is paired: re-activate them from"
+        " round 1 and check them in."
     )
 
 
