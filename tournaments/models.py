@@ -53,6 +53,9 @@ class Tournament(models.Model):
     # Minutes after which everyone sees the racks of a game being recorded (null:
     # once it has ended); its team sees them at once (games.selectors.rack_view).
     rack_delay_minutes = models.PositiveIntegerField(null=True, blank=True)
+    # A division's own number of rounds, when fewer than the tournament's (tsh's
+    # max_div_rounds): {division: rounds}.
+    division_rounds = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField()
     updated_at = models.DateTimeField()
 
@@ -66,6 +69,11 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def rounds_of(self, division: str) -> int:
+        """How many rounds the division plays (the rules' ``rounds_of``)."""
+        own = (self.division_rounds or {}).get(division)
+        return self.rounds if own is None else min(int(own), self.rounds)
 
     def division_version(self, division: str) -> int:
         """The cache key of the division's standings and scorecards."""

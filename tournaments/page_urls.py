@@ -11,7 +11,7 @@ from django.urls import include, path, register_converter
 from tournaments.audit import views as audit_views
 from tournaments.core.converters import DivisionConverter
 from tournaments.pairing import views as pairing_views
-from tournaments.players import account_views
+from tournaments.players import account_views, invitation_views
 from tournaments.players import views as players_views
 from tournaments.prizes import views as prizes_views
 from tournaments.ratings import views as ratings_views
@@ -55,6 +55,16 @@ urlpatterns = [
     path("accounts/profile/", account_views.account_profile, name="account-profile"),
     path(f"{M}/", setup_views.manage, name="manage"),
     path(f"{M}/accounts/", account_views.manage_accounts, name="manage-accounts"),
+    path(
+        f"{M}/invitations/",
+        invitation_views.manage_invitations,
+        name="manage-invitations",
+    ),
+    path(
+        "join/<uuid:tournament_id>/<str:token>/",
+        invitation_views.join,
+        name="join",
+    ),
     path(f"{M}/audit/", audit_views.manage_audit, name="manage-audit"),
     path(
         f"{M}/games/<uuid:game_id>/result",

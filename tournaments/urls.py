@@ -7,6 +7,7 @@ from django.urls import path
 from tournaments.audit import apis as audit_apis
 from tournaments.pairing import apis as pairing_apis
 from tournaments.players import apis as players_apis
+from tournaments.players import invitation_apis, registration_apis
 from tournaments.prizes import apis as prizes_apis
 from tournaments.ratings import apis as ratings_apis
 from tournaments.results import apis as results_apis
@@ -15,7 +16,57 @@ from tournaments.setup import apis as setup_apis
 
 T = "tournaments/<uuid:tournament_id>"
 
+# The registration day: check-in, the no-shows, a move, a division's rounds.
+registration_urls = [
+    path(
+        f"{T}/divisions/<str:division>/check-in",
+        registration_apis.CheckInListApi.as_view(),
+        name="api-check-in-list",
+    ),
+    path(
+        f"{T}/divisions/<str:division>/no-shows",
+        registration_apis.NoShowsApi.as_view(),
+        name="api-no-shows",
+    ),
+    path(
+        f"{T}/divisions/<str:division>/rounds",
+        registration_apis.DivisionRoundsApi.as_view(),
+        name="api-division-rounds",
+    ),
+    path(
+        f"{T}/players/<str:player_id>/check-in",
+        registration_apis.CheckInApi.as_view(),
+        name="api-check-in",
+    ),
+    path(
+        f"{T}/players/<str:player_id>/move",
+        registration_apis.PlayerMoveApi.as_view(),
+        name="api-player-move",
+    ),
+]
+
+# Invitations to the team: a director's, and the invitee's acceptance.
+invitation_urls = [
+    path(
+        f"{T}/invitations",
+        invitation_apis.InvitationsApi.as_view(),
+        name="api-invitations",
+    ),
+    path(
+        f"{T}/invitations/<str:invitation_id>/revoke",
+        invitation_apis.InvitationRevokeApi.as_view(),
+        name="api-invitation-revoke",
+    ),
+    path(
+        "invitations/accept",
+        invitation_apis.InvitationAcceptApi.as_view(),
+        name="api-invitation-accept",
+    ),
+]
+
 urlpatterns = [
+    *registration_urls,
+    *invitation_urls,
     path(
         "tournaments/",
         setup_apis.TournamentListCreateApi.as_view(),

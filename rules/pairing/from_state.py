@@ -74,8 +74,8 @@ def pairing_inputs(
         firsts=dict(firsts),
         seconds=dict(seconds),
         spreads=spreads,
-        rounds_left=state.settings.rounds - based,
-        rounds=state.settings.rounds,
+        rounds_left=state.rounds_of(division) - based,
+        rounds=state.rounds_of(division),
         previous=previous,
     )
 
@@ -89,10 +89,12 @@ def _checked_basis(
         raise TournamentError(
             "unknown_division", f"There is no division {division!r}.", "division"
         )
-    if type(round_) is not int or not 1 <= round_ <= state.settings.rounds:
+    # A division may play fewer rounds than the tournament (tsh's max_div_rounds).
+    last = state.rounds_of(division)
+    if type(round_) is not int or not 1 <= round_ <= last:
         raise TournamentError(
             "invalid_round",
-            f"Round must be from 1 to {state.settings.rounds}.",
+            f"Round must be from 1 to {last} (division {division}'s rounds).",
             "round",
         )
     based = round_ - 1 if based_on_round is None else based_on_round

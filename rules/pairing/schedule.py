@@ -38,8 +38,8 @@ _TABLES = (PairingMethod.ROUND_ROBIN, PairingMethod.INIT_FONTES)
 def next_due_round(state: TournamentState, division: str) -> ScheduledRound | None:
     """Return the division's first scheduled round that is due now, or None."""
     for line in state.schedule_of(division):
-        if line.round > state.settings.rounds:
-            return None
+        if line.round > state.rounds_of(division):
+            return None  # past the division's own rounds (max_div_rounds)
         if state.round_state(division, line.round) is not None:
             continue
         if line.round > 1 and state.round_state(division, line.round - 1) is None:
@@ -114,7 +114,7 @@ def _round_robin_rounds(state: TournamentState, division: str) -> dict[int, int]
     scheduled = {line.round: line.method for line in schedule}
     rounds: dict[int, int] = {}
     last = state.paired_rounds(division)
-    for round_ in range(last + 1, state.settings.rounds + 1):
+    for round_ in range(last + 1, state.rounds_of(division) + 1):
         method = scheduled.get(round_)
         if method is PairingMethod.ROUND_ROBIN:
             rounds[round_] = schedule_start(schedule, round_, method)
@@ -127,7 +127,7 @@ def _round_robin_rounds(state: TournamentState, division: str) -> dict[int, int]
             ):
                 start -= 1
             field = len(state.division_players[division])
-            end = min(state.settings.rounds, start + field - (1 - field % 2) - 1)
+            end = min(state.rounds_of(division), start + field - (1 - field % 2) - 1)
             for round_ in range(last + 1, end + 1):
                 if round_ in scheduled:
                     break

@@ -12,11 +12,11 @@ writes tsh ``.t`` files.
 The package holds one module per part, in the order each builds on the last:
 ``enums`` (named choices), ``events``, ``state`` (the state values), ``checks``,
 ``entries`` (deriving each player's rounds and totals), ``standings``, ``players``,
-``rounds`` and ``corrections`` (the event handlers), ``replay`` (``apply`` and
-``replay``), ``games`` (a game's rules and result), ``records`` (the writers'
-records) and ``limits`` (what a new event may add). This module re-exports their
-public names, so ``from rules import tournament as rt; rt.replay(...)`` reads as
-one module.
+``rounds``, ``corrections`` and ``registration`` (the event handlers), ``replay``
+(``apply`` and ``replay``), ``games`` (a game's rules and result), ``records`` (the
+writers' records) and ``limits`` (what a new event may add). This module re-exports
+their public names, so ``from rules import tournament as rt; rt.replay(...)`` reads
+as one module.
 
 Usage::
 
@@ -74,6 +74,7 @@ from rules.tournament.events import (
     Board,
     DivisionAdded,
     DivisionRenamed,
+    DivisionRoundsSet,
     Event,
     Extension,
     ForfeitRecorded,
@@ -81,7 +82,9 @@ from rules.tournament.events import (
     GameSetupSet,
     LexiconChosen,
     PairingRulesSet,
+    PlayerCheckedIn,
     PlayerEdited,
+    PlayerMoved,
     PlayerReactivated,
     PlayerRegistered,
     PlayerWithdrawn,
@@ -112,6 +115,7 @@ from rules.tournament.limits import (
     check_division_name,
 )
 from rules.tournament.records import player_record, round_entry, tournament_to_records
+from rules.tournament.registration import first_paired_round
 from rules.tournament.replay import apply, replay
 from rules.tournament.state import (
     Credit,
@@ -147,6 +151,7 @@ __all__ = [
     "Credit",
     "DivisionAdded",
     "DivisionRenamed",
+    "DivisionRoundsSet",
     "Entry",
     "Event",
     "Extension",
@@ -161,7 +166,9 @@ __all__ = [
     "PairingRulesSet",
     "Player",
     "PlayerCard",
+    "PlayerCheckedIn",
     "PlayerEdited",
+    "PlayerMoved",
     "PlayerReactivated",
     "PlayerRegistered",
     "PlayerWithdrawn",
@@ -193,6 +200,7 @@ __all__ = [
     "apply",
     "check_division_name",
     "derive_cards",
+    "first_paired_round",
     "game_ruleset",
     "player_record",
     "replay",

@@ -413,6 +413,45 @@ class PrizeTableSet:
     table: PrizeTable
 
 
+# --- Registration day: check-in, a move between divisions, rounds per division ---
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerCheckedIn:
+    """A director marked a player present (``present``) before round 1 of their
+    division is paired, or took the mark back (``present=False``). Players who
+    never checked in are the no-shows a director withdraws before round 1."""
+
+    type_name: ClassVar[str] = "player_checked_in"
+
+    player_id: str
+    present: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerMoved:
+    """A player moves to another division before their first pairing; they take
+    the next number there, and the later players of the division they leave move
+    up one number (a player's number is their place in the division's list, as a
+    tsh ``.t`` file's line)."""
+
+    type_name: ClassVar[str] = "player_moved"
+
+    player_id: str
+    division: str
+
+
+@dataclass(frozen=True, slots=True)
+class DivisionRoundsSet:
+    """A division plays ``rounds`` rounds, fewer than the tournament's (tsh's
+    ``max_div_rounds``); None: the tournament's number again."""
+
+    type_name: ClassVar[str] = "division_rounds_set"
+
+    division: str
+    rounds: int | None
+
+
 Event = (
     TournamentCreated
     | DivisionAdded
@@ -434,6 +473,9 @@ Event = (
     | UnpairedRoundRecorded
     | RoundAwarded
     | TieWinRecorded
+    | PlayerCheckedIn
+    | PlayerMoved
+    | DivisionRoundsSet
 )
 
 EVENT_TYPES: dict[str, type] = {
@@ -459,5 +501,8 @@ EVENT_TYPES: dict[str, type] = {
         UnpairedRoundRecorded,
         RoundAwarded,
         TieWinRecorded,
+        PlayerCheckedIn,
+        PlayerMoved,
+        DivisionRoundsSet,
     )
 }

@@ -52,12 +52,15 @@ from rules.tournament.enums import (
 from rules.tournament.events import (
     DivisionAdded,
     DivisionRenamed,
+    DivisionRoundsSet,
     Event,
     ForfeitRecorded,
     GameSetupSet,
     LexiconChosen,
     PairingRulesSet,
+    PlayerCheckedIn,
     PlayerEdited,
+    PlayerMoved,
     PlayerReactivated,
     PlayerRegistered,
     PlayerWithdrawn,
@@ -77,6 +80,11 @@ from rules.tournament.players import (
     _player_reactivated,
     _player_registered,
     _player_withdrawn,
+)
+from rules.tournament.registration import (
+    _division_rounds_set,
+    _player_checked_in,
+    _player_moved,
 )
 from rules.tournament.rounds import (
     _forfeit_recorded,
@@ -238,3 +246,8 @@ _apply.register(GameSetupSet, _game_setup_set)
 _apply.register(PairingRulesSet, _pairing_rules_set)
 _apply.register(PrizeTableSet, _prize_table_set)
 _apply.register(RoundScheduleSet, _round_schedule_set)
+
+# The registration day (rules.tournament.registration).
+_apply.register(PlayerCheckedIn, _player_checked_in)
+_apply.register(PlayerMoved, _player_moved)
+_apply.register(DivisionRoundsSet, _division_rounds_set)

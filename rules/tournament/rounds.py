@@ -37,6 +37,7 @@ from rules.tournament.events import (
     UnpairedRoundRecorded,
 )
 from rules.tournament.players import _check_division, _check_pairing_player
+from rules.tournament.registration import _check_division_round
 from rules.tournament.state import (
     Credit,
     GameResult,
@@ -50,6 +51,7 @@ from rules.tournament.state import (
 def _round_paired(event: RoundPaired, state: TournamentState) -> TournamentState:
     division = _check_division(state, event.division)
     round_ = _check_round(state, event.round)
+    _check_division_round(state, division, round_)
     _check_enum(event.method, PairingMethod, "method")
     previous = _check_repairable(state, division, round_)
     _check_pairing_shape(event)

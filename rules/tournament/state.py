@@ -90,6 +90,8 @@ class Player:
     # (first round affected, state version) of every withdrawal and re-activation:
     # the entries from that round on were last changed by that event.
     status_changes: tuple[tuple[int, int], ...] = ()
+    # Marked present on the registration day (PlayerCheckedIn).
+    checked_in: bool = False
 
     def withdrawn_in(self, round_: int) -> WithdrawalPolicy | None:
         """Return the withdrawal policy in force in ``round_``, or None."""
@@ -399,6 +401,15 @@ class TournamentState:
     def schedule_of(self, division: str) -> tuple[ScheduledRound, ...]:
         """Return the division's round schedule, by round (empty: none)."""
         return self.round_schedules.get(division, ())
+
+    # A division's own number of rounds (DivisionRoundsSet; tsh's max_div_rounds).
+    division_rounds: Mapping[str, int] = dataclasses.field(default_factory=dict)
+
+    def rounds_of(self, division: str) -> int:
+        """Return how many rounds the division plays: its own number, never more
+        than the tournament's."""
+        own = self.division_rounds.get(division)
+        return self.settings.rounds if own is None else min(own, self.settings.rounds)
 
     def setup_of(self, division: str) -> GameSetup:
         """Return the division's own choices (None fields: the tournament's)."""

@@ -16,8 +16,10 @@ from tests.reliability_tests.conftest import make_tournament, start_game
 from tournaments.core import aggregate
 from tournaments.players import accounts
 
-# Sign-in itself is open to anyone.
-OPEN_POSTS = {"/api/auth/token"}
+# Sign-in itself is open to anyone; so is an invitation's acceptance, where the
+# invitation's secret is the right (a signed-out invitee creates their account
+# there): without a valid one it is a 400 and stores nothing (below).
+OPEN_POSTS = {"/api/auth/token", "/api/invitations/accept"}
 
 
 def post_paths(method: str = "post") -> list[str]:
@@ -81,13 +83,27 @@ BODY = {
 
 @pytest.mark.django_db
 def test_anonymous_users_cannot_write_anywhere(two_tournaments):
-    ids = {**two_tournaments["a"], "round_": "1", "note_version": "3", "division": "A"}
+    ids = {
+        **two_tournaments["a"],
+        "round_": "1",
+        "note_version": "3",
+        "division": "A",
+        "invitation_id": "x",
+    }
     client = APIClient()
     before = event_count()
     paths = post_paths()
     for path in paths:
         response = client.post(fill(path, ids), BODY, format="json")
         assert response.status_code in {401, 403}, (path, response.status_code)
+    invited = {
+        "tournament": ids["tournament_id"],
+        "token": "x.y",
+        "username": "mallory",
+        "password": "tiles-on-rack-42",
+    }
+    response = client.post("/api/invitations/accept", invited, format="json")
+    assert response.json()["code"] == "invalid_invitation"
     assert event_count() == before
     print(f"\nFIGURES anonymous: {len(paths)} write endpoints refused")
 
@@ -99,7 +115,13 @@ def test_a_director_of_one_tournament_cannot_write_to_another(
     """Every tournament and game command of tournament B, sent by A's director with
     a body that would otherwise be accepted or refused on its merits: 403, and
     nothing stored."""
-    ids = {**two_tournaments["b"], "round_": "1", "note_version": "3", "division": "A"}
+    ids = {
+        **two_tournaments["b"],
+        "round_": "1",
+        "note_version": "3",
+        "division": "A",
+        "invitation_id": "x",
+    }
     client = APIClient()
     client.force_authenticate(director)
     before = event_count()

@@ -17,6 +17,7 @@ Usage::
 from __future__ import annotations
 
 import datetime
+import hmac
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,9 +29,14 @@ from django.db.models import Q, QuerySet
 from django.http import Http404
 
 from tournaments.core.aggregate import (
+    Invitation,
     TournamentAggregate,
 )
-from tournaments.core.errors import PermissionDeniedError, TournamentNotFoundError
+from tournaments.core.errors import (
+    PermissionDeniedError,
+    TournamentAccessError,
+    TournamentNotFoundError,
+)
 from tournaments.models import DIRECTOR, SCOREKEEPER, Director, Tournament
 
 # What each role may do: directors everything, scorekeepers enter and amend results.
@@ -104,6 +110,61 @@ def require_may_create_tournament(user: Any) -> None:
     if not may_create_tournament(user):
         raise PermissionDeniedError(
             "On this site only staff accounts may create tournaments."
+        )
+
+
+# --- Who may join the team ------------------------------------------------------------
+
+
+def open_invitation(
+    state: TournamentAggregate,
+    invitation_id: str,
+    secret_hash: str,
+    now: datetime.datetime,
+) -> Invitation:
+    """The invitation a link names, if it may still bring someone into the team:
+    the right secret (compared in constant time), not used, not revoked, not
+    expired. Raises TournamentAccessError saying which, else."""
+    found = state.invitations.get(invitation_id)
+    if found is None or not hmac.compare_digest(found.secret_hash, secret_hash):
+        raise TournamentAccessError(
+            "invalid_invitation",
+            "This invitation link is not valid: check that it was copied whole.",
+            "invitation",
+        )
+    if found.used_by is not None:
+        raise TournamentAccessError(
+            "invitation_used",
+            "This invitation has already been used: an invitation brings one"
+            " person in. Ask the director for a new one.",
+            "invitation",
+        )
+    if found.revoked:
+        raise TournamentAccessError(
+            "invitation_revoked",
+            "The director revoked this invitation. Ask them for a new one.",
+            "invitation",
+        )
+    if now >= datetime.datetime.fromisoformat(found.expires_at):
+        raise TournamentAccessError(
+            "invitation_expired",
+            f"This invitation expired on {found.expires_at[:16]} UTC. Ask the"
+            " director for a new one.",
+            "invitation",
+        )
+    return found
+
+
+def require_may_join(state: TournamentAggregate, user: Any, role: str) -> None:
+    """An invitation brings in someone who does not already have what it gives (a
+    director stays one; a scorekeeper may be invited to co-direct)."""
+    current = role_in(state, user)
+    if current in (DIRECTOR, role):
+        raise TournamentAccessError(
+            "already_in_team",
+            f"You are already this tournament's {current}: the invitation is left"
+            " for someone else.",
+            "invitation",
         )
 
 

@@ -30,6 +30,19 @@ from tournaments.models import DIRECTOR, SCOREKEEPER
 
 
 @dataclass(frozen=True, slots=True)
+class Invitation:
+    """An invitation to the team as the stream has it (``InvitationCreated``):
+    open until used, revoked, or past ``expires_at``."""
+
+    invitation_id: str
+    role: str
+    secret_hash: str
+    expires_at: str  # ISO 8601, UTC
+    used_by: str | None = None  # the username that accepted it
+    revoked: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class TournamentAggregate:
     """The replayed rules state plus the system facts of the stream."""
 
@@ -64,6 +77,8 @@ class TournamentAggregate:
     report_accounts: Mapping[tuple[int, str], tuple[bool, int | None]] = field(
         default_factory=dict
     )
+    # Invitations to the team, by id (tournaments.players.invitations).
+    invitations: Mapping[str, Invitation] = field(default_factory=dict)
 
     def role_of(self, user_id: int) -> str | None:
         """The user's role in the team (DIRECTOR, SCOREKEEPER), or None.
@@ -155,6 +170,8 @@ def _system_apply(state: TournamentAggregate, event: object) -> TournamentAggreg
         return replace(state, self_entry=event.enabled)
     if isinstance(event, events.ScoreReported):
         return _score_reported(state, event)
+    if isinstance(event, _INVITATION_EVENTS):
+        return _invitation_apply(state, event)
     if isinstance(event, events.RackDelaySet):
         minutes = event.minutes
         if minutes is not None and not 0 <= minutes <= events.MAX_RACK_DELAY_MINUTES:
@@ -165,6 +182,58 @@ def _system_apply(state: TournamentAggregate, event: object) -> TournamentAggreg
             )
         return replace(state, rack_delay_minutes=minutes)
     raise TournamentAccessError("unknown_event", f"Unknown event {event!r}.")
+
+
+_INVITATION_EVENTS = (
+    events.InvitationCreated,
+    events.InvitationAccepted,
+    events.InvitationRevoked,
+)
+
+
+def _invitation_apply(state: TournamentAggregate, event: object) -> TournamentAggregate:
+    """Fold an invitation's event. Its expiry is a matter of the clock, checked
+    when it is used (``core.access.open_invitation``), not of the fold."""
+    if isinstance(event, events.InvitationCreated):
+        if event.role not in (DIRECTOR, SCOREKEEPER):
+            raise TournamentAccessError(
+                "invalid_role",
+                f"The role is {DIRECTOR} or {SCOREKEEPER}, not {event.role!r}.",
+                "role",
+            )
+        if event.invitation_id in state.invitations:
+            raise TournamentAccessError(
+                "duplicate_invitation", "That invitation already exists.", None
+            )
+        invitation = Invitation(
+            invitation_id=event.invitation_id,
+            role=event.role,
+            secret_hash=event.secret_hash,
+            expires_at=event.expires_at,
+        )
+        return replace(
+            state, invitations={**state.invitations, event.invitation_id: invitation}
+        )
+    assert isinstance(event, (events.InvitationAccepted, events.InvitationRevoked))
+    found = state.invitations.get(event.invitation_id)
+    if found is None:
+        raise TournamentAccessError(
+            "unknown_invitation", "There is no such invitation.", "invitation"
+        )
+    if found.used_by is not None or found.revoked:
+        how = "revoked" if found.revoked else f"used by {found.used_by}"
+        raise TournamentAccessError(
+            "invitation_closed",
+            f"This invitation was already {how}: ask the director for a new one.",
+            "invitation",
+        )
+    if isinstance(event, events.InvitationRevoked):
+        changed = replace(found, revoked=True)
+    else:
+        changed = replace(found, used_by=event.username)
+    return replace(
+        state, invitations={**state.invitations, event.invitation_id: changed}
+    )
 
 
 def _account_rejected(

@@ -128,6 +128,44 @@ class ScoreReported:
     user_id: int | None = None
 
 
+# --- Invitations to the team -------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class InvitationCreated:
+    """A director created a single-use link that brings one person into the team
+    with ``role`` until ``expires_at`` (ISO 8601, UTC). Only the SHA-256 of the
+    link's secret is kept: the secret itself is shown once, to the director."""
+
+    type_name: ClassVar[str] = "invitation_created"
+
+    invitation_id: str
+    role: str
+    secret_hash: str
+    expires_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class InvitationAccepted:
+    """The invitation was used by this account (appended with the team event that
+    adds it, ``DirectorAdded`` or ``ScorekeeperAdded``): it is spent."""
+
+    type_name: ClassVar[str] = "invitation_accepted"
+
+    invitation_id: str
+    user_id: int
+    username: str
+
+
+@dataclass(frozen=True, slots=True)
+class InvitationRevoked:
+    """A director withdrew an unused invitation: its link no longer works."""
+
+    type_name: ClassVar[str] = "invitation_revoked"
+
+    invitation_id: str
+
+
 SYSTEM_EVENT_TYPES: dict[str, type] = {
     cls.type_name: cls
     for cls in (
@@ -141,6 +179,9 @@ SYSTEM_EVENT_TYPES: dict[str, type] = {
         SelfEntryChanged,
         ScoreReported,
         RackDelaySet,
+        InvitationCreated,
+        InvitationAccepted,
+        InvitationRevoked,
     )
 }
 

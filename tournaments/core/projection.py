@@ -200,13 +200,18 @@ def _tournament_values(
         "published": state.published,
         "self_entry": state.self_entry,
         "rack_delay_minutes": state.rack_delay_minutes,
+        "division_rounds": dict(rules.division_rounds),
         "updated_at": now,
     }
 
 
 def _recounts(event: object) -> bool:
-    """Whether a settings change can change a count: any but one of the games'
-    tile set and lexicon only (which no row shows)."""
+    """Whether an event can change every count: a settings change (any but one of
+    the games' tile set and lexicon only, which no row shows), a move between
+    divisions or a division's rounds."""
+    if isinstance(event, (rt.PlayerMoved, rt.DivisionRoundsSet)):
+        # A move renumbers two divisions; a division's rounds show on its pages.
+        return True
     return (
         isinstance(event, rt.SettingsChanged)
         and replace(event, tile_set=None, lexicon=None) != rt.SettingsChanged()

@@ -193,6 +193,36 @@ def _score_reported(p: Payload, names: Names, changed: str) -> str:
     )
 
 
+# --- The registration day ----------------------------------------------------------
+
+
+def _checked_in(p: Payload, names: Names, changed: str) -> str:
+    who = _name(names, p["player_id"])
+    return f"{who} checked in" if p.get("present", True) else f"{who}'s check-in undone"
+
+
+def _moved(p: Payload, names: Names, changed: str) -> str:
+    return f"{_name(names, p['player_id'])} moved to division {p['division']}"
+
+
+def _division_rounds(p: Payload, names: Names, changed: str) -> str:
+    if p["rounds"] is None:
+        return f"Division {p['division']} plays the tournament's rounds"
+    return f"Division {p['division']} plays {p['rounds']} rounds"
+
+
+# --- Invitations to the team ---------------------------------------------------------
+
+
+def _invited(p: Payload, names: Names, changed: str) -> str:
+    role = "co-director" if p["role"] == "director" else p["role"]
+    return f"Invitation to join as {role} created (until {p['expires_at'][:16]} UTC)"
+
+
+def _invitation_used(p: Payload, names: Names, changed: str) -> str:
+    return f"Invitation accepted by {p['username']}"
+
+
 SUMMARIES: dict[str, Summary] = {
     "tournament_created": _created,
     "division_added": lambda p, names, changed: f"Added division {p['name']}",
@@ -224,4 +254,10 @@ SUMMARIES: dict[str, Summary] = {
     "self_entry_changed": _self_entry,
     "score_reported": _score_reported,
     "rack_delay_set": _rack_delay,
+    "invitation_created": _invited,
+    "invitation_accepted": _invitation_used,
+    "invitation_revoked": _fixed("Invitation revoked"),
+    "player_checked_in": _checked_in,
+    "player_moved": _moved,
+    "division_rounds_set": _division_rounds,
 }

@@ -145,7 +145,7 @@ def round_pairings(
     tournament = readable(request, tournament_id)
     division = division_or_404(tournament, division)
     paired = pairing_selectors.paired_rounds(tournament.tournament_id, division)
-    if not 1 <= round_ <= max(paired, 1) or round_ > tournament.rounds:
+    if not 1 <= round_ <= max(paired, 1) or round_ > tournament.rounds_of(division):
         raise Http404(f"Round {round_} is not paired.")
     return render(
         request,
@@ -171,7 +171,7 @@ def manage_pair(
     division = division_or_404(tournament, division)
     roster = players_selectors.division_roster(tournament, division)
     paired = pairing_selectors.paired_rounds(tournament.tournament_id, division)
-    next_round = min(paired + 1, tournament.rounds)
+    next_round = min(paired + 1, tournament.rounds_of(division))
     form = PairForm(roster=roster, initial={"round": next_round, "method": "swiss"})
     status = 200
     if request.method == "POST":

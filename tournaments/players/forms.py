@@ -185,3 +185,36 @@ class MissedRoundForm(RosterForm):
             (rt.WithdrawalPolicy.NOT_PAIRED.value, "Simply not paired"),
         ],
     )
+
+
+# --- The registration day ----------------------------------------------------------
+
+
+class CheckInForm(RosterForm):
+    player = forms.IntegerField(label="Player number", min_value=1)
+    present = forms.TypedChoiceField(
+        choices=[("1", "present"), ("0", "not checked in")],
+        coerce=lambda value: value == "1",
+        initial="1",
+    )
+
+
+class NoShowsForm(forms.Form):
+    """Withdraw the players who did not check in: nothing to fill in."""
+
+
+class MoveForm(RosterForm):
+    player = forms.IntegerField(label="Player number", min_value=1)
+    division = forms.CharField(
+        label="To division", max_length=rt.MAX_DIVISION_NAME_LENGTH
+    )
+
+
+class DivisionRoundsForm(forms.Form):
+    rounds = forms.IntegerField(
+        label="Rounds this division plays",
+        min_value=1,
+        max_value=rt.MAX_ROUNDS,
+        required=False,
+        help_text="Empty: the tournament's number.",
+    )

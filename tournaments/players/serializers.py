@@ -119,3 +119,40 @@ class MissedRoundInput(ExpectedVersionMixin):
     policy = serializers.ChoiceField(
         [p.value for p in rt.WithdrawalPolicy], default="forfeit"
     )
+
+
+# --- The registration day ----------------------------------------------------------
+
+
+class CheckInInput(ExpectedVersionMixin):
+    present = serializers.BooleanField(
+        default=True, help_text="false: take a check-in back."
+    )
+
+
+class CheckInOutput(serializers.Serializer):
+    id = serializers.CharField()
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    checked_in = serializers.BooleanField()
+    withdrawn = serializers.BooleanField()
+
+
+class NoShowsOutput(serializers.Serializer):
+    version = serializers.IntegerField()
+    events = serializers.ListField(child=serializers.CharField())
+    withdrawn = serializers.ListField(child=serializers.CharField())
+
+
+class PlayerMoveInput(ExpectedVersionMixin):
+    division = division_field()
+
+
+class DivisionRoundsInput(ExpectedVersionMixin):
+    rounds = serializers.IntegerField(
+        min_value=1,
+        max_value=rt.MAX_ROUNDS,
+        allow_null=True,
+        help_text="The division's rounds (tsh's max_div_rounds); null: the"
+        " tournament's.",
+    )

@@ -14,14 +14,19 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from rules import tournament as rt
+from tournaments.core.aggregate import tournament_state
 from tournaments.core.pages import directed, division_or_404, submit
 from tournaments.models import Player
 from tournaments.pairing import selectors as pairing_selectors
-from tournaments.players import accounts, selectors, services
+from tournaments.players import accounts, registration, selectors, services
 from tournaments.players.forms import (
+    CheckInForm,
+    DivisionRoundsForm,
     LateEntryForm,
     LinkAccountForm,
     MissedRoundForm,
+    MoveForm,
+    NoShowsForm,
     PlayerEditForm,
     PlayerListForm,
     ReactivateForm,
@@ -46,6 +51,11 @@ PLAYER_FORMS = {
     "edit": PlayerEditForm,
     "late": LateEntryForm,
     "miss": MissedRoundForm,
+    # The registration day.
+    "checkin": CheckInForm,
+    "noshows": NoShowsForm,
+    "move": MoveForm,
+    "rounds": DivisionRoundsForm,
 }
 
 
@@ -185,6 +195,53 @@ def _miss(data: dict[str, Any], tid: uuid.UUID, division: str, user: Any) -> str
     return f"{player.name} misses round {data['round']} and plays the next."
 
 
+# --- The registration day ----------------------------------------------------------
+
+
+def _check_in(data: dict[str, Any], tid: uuid.UUID, division: str, user: Any) -> str:
+    player = data["player"]
+    registration.check_in(
+        tournament_id=tid,
+        player_id=player.player_id,
+        present=data["present"],
+        user=user,
+    )
+    return f"{player.name} " + ("checked in." if data["present"] else "not checked in.")
+
+
+def _no_shows(data: dict[str, Any], tid: uuid.UUID, division: str, user: Any) -> str:
+    done = registration.no_shows_withdraw(
+        tournament_id=tid, division=division, user=user
+    )
+    return (
+        f"Withdrawn from round 1 (not checked in): {', '.join(done.names)}."
+        " A player who arrives before round 1 is paired: re-activate them from"
+        " round 1 and check them in."
+    )
+
+
+def _move(data: dict[str, Any], tid: uuid.UUID, division: str, user: Any) -> str:
+    player = data["player"]
+    registration.player_move(
+        tournament_id=tid,
+        player_id=player.player_id,
+        division=data["division"],
+        user=user,
+    )
+    return f"{player.name} now plays in division {data['division']}."
+
+
+def _division_rounds(
+    data: dict[str, Any], tid: uuid.UUID, division: str, user: Any
+) -> str:
+    registration.division_rounds_set(
+        tournament_id=tid, division=division, rounds=data["rounds"], user=user
+    )
+    if data["rounds"] is None:
+        return f"Division {division} plays the tournament's rounds."
+    return f"Division {division} plays {data['rounds']} rounds."
+
+
 PLAYER_COMMANDS: dict[str, PlayerCommand] = {
     "register": _register,
     "tsh": _import_t,
@@ -196,11 +253,17 @@ PLAYER_COMMANDS: dict[str, PlayerCommand] = {
     "edit": _edit,
     "late": _late,
     "miss": _miss,
+    "checkin": _check_in,
+    "noshows": _no_shows,
+    "move": _move,
+    "rounds": _division_rounds,
 }
 
 
-# A file's refusals are about the file as a whole.
+# A file's refusals are about the file as a whole; a button's (a check-in, the
+# no-shows) have no box to stand by: both are said above the form.
 FILE_ACTIONS = ("tsh", "tou", "ratings")
+BUTTON_ACTIONS = ("checkin", "noshows")
 
 
 PLAYER_RULE_FIELDS = {
@@ -213,6 +276,8 @@ PLAYER_RULE_FIELDS = {
     "member_id": "member_id",
     "career_games": "career_games",
     "round": "round",
+    "division": "division",
+    "rounds": "rounds",
 }
 
 
@@ -251,7 +316,7 @@ def manage_players(
                 )
             ),
             # A .t file's refusals are about the file as a whole.
-            {} if action in FILE_ACTIONS else PLAYER_RULE_FIELDS,
+            {} if action in FILE_ACTIONS + BUTTON_ACTIONS else PLAYER_RULE_FIELDS,
             _player_line(form.cleaned_data["entries"])
             if action == "register"
             else None,
@@ -272,6 +337,26 @@ def manage_players(
             "paired": pairing_selectors.paired_rounds(
                 tournament.tournament_id, division
             ),
+            **_registration_context(tournament.tournament_id, division),
         },
         status=status,
     )
+
+
+def _registration_context(tournament_id: uuid.UUID, division: str) -> dict[str, Any]:
+    """The registration day's part of the page: who has checked in (the
+    aggregate's, a fact no public row shows), the division's rounds."""
+    _, state = tournament_state(tournament_id)
+    rules = state.rules
+    assert rules is not None
+    players = [rules.players[p] for p in rules.division_players.get(division, ())]
+    checked = {player.player_id for player in players if player.checked_in}
+    return {
+        "check_in_open": rules.round_state(division, 1) is None,
+        "checked_in": checked,
+        "checked_in_count": len(checked),
+        "no_shows": [p.name for p in registration.no_shows(rules, division)],
+        "division_rounds": rules.rounds_of(division),
+        "own_rounds": division in rules.division_rounds,
+        "other_divisions": [d for d in rules.divisions if d != division],
+    }

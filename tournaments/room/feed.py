@@ -135,6 +135,10 @@ TOURNAMENT_FIELDS: dict[str, Fields] = {
     "player_registered": _PLAYER,
     "player_edited": _PLAYER,
     "round_paired": _paired,
+    # The registration day: a move and a division's rounds show on the public
+    # pages (its players, its schedule); a check-in is the team's roll call only.
+    "player_moved": ("player_id", "division"),
+    "division_rounds_set": ("division", "rounds"),
     # The public ratings change feed (/api/ratings/changes) sends these payloads
     # whole: results, forfeits, credits, withdrawals, publication.
     **{type_name: _whole for type_name in RESULT_EVENT_TYPES},

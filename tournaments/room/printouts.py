@@ -363,7 +363,7 @@ def _scorecard(
     start = (last.round + 1) if last else 1
     rows = _scorecard_rows(
         lines,
-        range(start, tournament.rounds + 1),
+        range(start, tournament.rounds_of(player.division) + 1),
         player,
         code,
         foretold,

@@ -56,6 +56,7 @@ def division_document(state: rt.TournamentState, division: str) -> dict[str, Any
     played = state.game_setup(division)
     return {
         "name": division,
+        "rounds": state.rounds_of(division),
         "tile_set": played.tile_set,
         "lexicon": played.lexicon,
         "own_tile_set": own.tile_set,

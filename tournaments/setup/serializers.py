@@ -185,6 +185,10 @@ class DivisionOutput(serializers.Serializer):
     """A division and what its games are played with."""
 
     name = serializers.CharField()
+    rounds = serializers.IntegerField(
+        help_text="The rounds it plays: its own number (tsh's max_div_rounds), or"
+        " else the tournament's."
+    )
     tile_set = serializers.CharField(help_text="Its own, or else the tournament's.")
     lexicon = serializers.CharField(
         help_text="Its own, or else the tournament's (empty: none named)."

@@ -23,6 +23,7 @@ from games.readcache import cached_page
 from games.refusals import show_refusal
 from rules import tournament as rt
 from tournaments.core import access, headers, writes
+from tournaments.core.aggregate import tournament_state
 from tournaments.core.pages import (
     PLAYERS_PER_PAGE,
     directed,
@@ -35,6 +36,7 @@ from tournaments.core.pages import (
 )
 from tournaments.models import Player, Tournament
 from tournaments.pairing import selectors as pairing_selectors
+from tournaments.players import invitation_views, invitations
 from tournaments.players import services as players_services
 from tournaments.results import selectors as results_selectors
 from tournaments.setup import selectors as setup_selectors
@@ -122,14 +124,20 @@ def tournament_detail(request: HttpRequest, tournament_id: uuid.UUID) -> HttpRes
         # Bounded whatever the log holds (a tournament from before the limits may
         # have thousands of divisions): the first MAX_DIVISIONS, then a count.
         shown = header.divisions[: rt.MAX_DIVISIONS]
+        tournament = Tournament.objects.defer("divisions", "division_versions").get(
+            pk=tournament_id
+        )
+        divisions = setup_selectors.division_summaries(tournament_id, shown)
+        for division in divisions:
+            # A division may play fewer rounds than the tournament (tsh's
+            # max_div_rounds): its card says so.
+            division["of_rounds"] = tournament.rounds_of(division["name"])
         return render(
             request,
             "tournaments/detail.html",
             {
-                "tournament": Tournament.objects.defer(
-                    "divisions", "division_versions"
-                ).get(pk=tournament_id),
-                "divisions": setup_selectors.division_summaries(tournament_id, shown),
+                "tournament": tournament,
+                "divisions": divisions,
                 "more_divisions": len(header.divisions) - len(shown),
                 "is_director": access.tournament_is_director(header, request.user),
             },
@@ -230,6 +238,7 @@ def _console_context(tournament: Tournament) -> dict[str, Any]:
                     tournament=tournament, division=division
                 ).count(),
                 "paired": paired,
+                "of_rounds": tournament.rounds_of(division),
                 "rounds": range(1, paired + 1),
                 "missing": missing,
             }
@@ -354,5 +363,15 @@ def manage(request: HttpRequest, tournament_id: uuid.UUID) -> HttpResponse:
         forms=forms_,
         is_director=is_director,
         team=access.tournament_team(tournament) if is_director else [],
+        **(_invitations_context(tournament) if is_director else {}),
     )
     return render(request, "tournaments/manage/console.html", context, status=status)
+
+
+def _invitations_context(tournament: Tournament) -> dict[str, Any]:
+    """The team's invitations (tournaments.players.invitations) and the form."""
+    _, state = tournament_state(tournament.tournament_id)
+    return {
+        "invitation_form": invitation_views.InvitationForm(),
+        "invitations": invitations.invitation_rows(state, timezone.now()),
+    }

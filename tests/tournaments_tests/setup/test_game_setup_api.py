@@ -51,6 +51,7 @@ def test_a_tournament_is_created_with_a_polish_tile_set(api):
     division = api.get(f"/api/tournaments/{body['id']}/divisions/B").json()
     assert division == {
         "name": "B",
+        "rounds": 3,
         "tile_set": "polish",
         "lexicon": "OSPS49",
         "own_tile_set": None,
@@ -126,6 +127,7 @@ def test_a_division_chooses_its_own_and_goes_back_to_the_tournaments(api):
     assert response.json()["events"] == ["game_setup_set"]
     assert api.get(division).json() == {
         "name": "B",
+        "rounds": 3,
         "tile_set": "polish",
         "lexicon": "OSPS49",
         "own_tile_set": "polish",
