@@ -14,7 +14,9 @@ class TournamentsConfig(AppConfig):
         from games.feed_documents import register_feed_fields
         from tournaments.core.aggregate import STREAM_TYPE
         from tournaments.core.stream import TournamentStream
+        from tournaments.core.writes import register_due_round_pairer
         from tournaments.models import Tournament
+        from tournaments.pairing.services import pair_due_rounds
         from tournaments.results.games import TournamentGames
         from tournaments.room.feed import TOURNAMENT_FIELDS
 
@@ -31,3 +33,4 @@ class TournamentsConfig(AppConfig):
         )
         register_tournament_link(TournamentGames())
         register_feed_fields(STREAM_TYPE, TOURNAMENT_FIELDS)
+        register_due_round_pairer(pair_due_rounds)

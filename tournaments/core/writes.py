@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.db import connection, transaction
@@ -131,6 +131,17 @@ _SCHEDULE_TRIGGERS = (
 )
 
 
+# Who pairs the rounds a schedule says are due: the pairing feature registers it
+# when the app is ready (tournaments.apps), as the core imports no feature.
+_due_round_pairer: Callable[[uuid.UUID], object] | None = None
+
+
+def register_due_round_pairer(pairer: Callable[[uuid.UUID], object]) -> None:
+    """Set the function that pairs a tournament's due scheduled rounds."""
+    global _due_round_pairer
+    _due_round_pairer = pairer
+
+
 def _pair_scheduled_rounds(
     tournament_id: uuid.UUID, events: Sequence[object], result: AppendResult
 ) -> None:
@@ -141,10 +152,8 @@ def _pair_scheduled_rounds(
     rules = getattr(result.state, "rules", None)
     if rules is None or not rules.round_schedules:
         return  # no schedule (the state the append left): nothing to look for
-    # Imported here: the pairing services write through this module.
-    from tournaments.pairing.services import pair_due_rounds
-
-    pair_due_rounds(tournament_id)
+    if _due_round_pairer is not None:
+        _due_round_pairer(tournament_id)
 
 
 def append_as_system(
