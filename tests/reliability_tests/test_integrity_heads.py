@@ -127,7 +127,6 @@ def test_a_gunicorn_worker_boots_with_a_forged_event_present(director):
             str(GUNICORN_CONF),
             "--workers=1",
             f"--bind=127.0.0.1:{port}",
-            "config.wsgi",
         ],
         cwd=PROJECT_DIR,
         env=subprocess_env(),
@@ -212,6 +211,7 @@ def test_the_start_up_repair_flags_a_stream_it_cannot_replay_and_serves(
     version = forge_a_refused_result(tournament_id, ids, director, keyed_hash)
     move_head_to_the_log(tournament_id)
     monkeypatch.setattr(serve, "call_command", lambda *args, **kwargs: None)
+    monkeypatch.setattr(serve, "run_server", lambda host, port: None)
     said, out = io.StringIO(), io.StringIO()
 
     serve.Command(stdout=out, stderr=said).handle(addrport="127.0.0.1:0", no_demo=True)

@@ -162,6 +162,7 @@ def test_a_forged_result_is_reported_and_never_made_official(
     assert f"after its head at {version - 1}: events were added around" in err
     # The start-up repair (manage.py serve) refuses to project it, loudly.
     monkeypatch.setattr(serve, "call_command", lambda *args, **kwargs: None)
+    monkeypatch.setattr(serve, "run_server", lambda host, port: None)
     said = io.StringIO()
     serve.Command(stdout=io.StringIO(), stderr=said).handle(
         addrport="127.0.0.1:0", no_demo=True

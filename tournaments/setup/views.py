@@ -17,7 +17,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games.eventstore.errors import EventRejectedError
+from games.eventstore.errors import EventRejectedError, StreamUnderReviewError
 from games.eventstore.repair import stream_flag
 from games.readcache import cached_page
 from games.refusals import show_refusal
@@ -369,9 +369,13 @@ def manage(request: HttpRequest, tournament_id: uuid.UUID) -> HttpResponse:
 
 
 def _invitations_context(tournament: Tournament) -> dict[str, Any]:
-    """The team's invitations (tournaments.players.invitations) and the form."""
-    _, state = tournament_state(tournament.tournament_id)
-    return {
-        "invitation_form": invitation_views.InvitationForm(),
-        "invitations": invitations.invitation_rows(state, timezone.now()),
-    }
+    """The team's invitations (tournaments.players.invitations) and the form; none
+    listed while the record is under review (its log cannot be replayed: the
+    console still opens, to show the team why)."""
+    try:
+        _, state = tournament_state(tournament.tournament_id)
+    except StreamUnderReviewError:
+        rows: list[Any] = []
+    else:
+        rows = invitations.invitation_rows(state, timezone.now())
+    return {"invitation_form": invitation_views.InvitationForm(), "invitations": rows}
