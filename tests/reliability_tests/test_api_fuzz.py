@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import uuid
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -65,6 +66,8 @@ def world(director, paired):
         "division": "A",
         "turn": turn,
         "note_version": str(note.version),
+        # No such invitation: its revoke is a 404, the other paths still fuzzed.
+        "invitation_id": str(uuid.uuid4()),
     }
     return client, ids, players
 
@@ -162,6 +165,17 @@ def templates(players: list[str], turn: int) -> dict[str, dict]:
             "round": 1, "player_a": a, "player_b": b, "score_a": 300, "score_b": 400},
         "/api/tournaments/{tournament_id}/rounds/{round_}/pair": {
             "division": "A", "method": "swiss"},
+        "/api/tournaments/{tournament_id}/divisions/{division}/no-shows": {},
+        "/api/tournaments/{tournament_id}/divisions/{division}/rounds": {"rounds": 2},
+        "/api/tournaments/{tournament_id}/divisions/{division}/round-schedule": {
+            "rounds": [{"round": 2, "method": "swiss", "based_on_round": 1}]},
+        "/api/tournaments/{tournament_id}/invitations": {
+            "role": "scorekeeper", "days": 7},
+        "/api/tournaments/{tournament_id}/invitations/{invitation_id}/revoke": {},
+        "/api/tournaments/{tournament_id}/players/{player_id}/check-in": {
+            "present": True},
+        "/api/tournaments/{tournament_id}/players/{player_id}/move": {
+            "division": "A"},
         "/api/tournaments/{tournament_id}/divisions/{division}/prizes": {
             "classes": [{"name": "B", "highest": 1499}],
             "prizes": [{"kind": "place", "amount": "100"},

@@ -60,6 +60,7 @@ def record(director, paired):
         "division": "A",
         "note_version": "1",
         "turn": "1",
+        "invitation_id": "00000000-0000-0000-0000-000000000000",
     }
 
 

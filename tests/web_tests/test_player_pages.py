@@ -22,8 +22,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 @pytest.fixture
 def devs_game(club, director, player_user, shared_gcg_dir):
-    """Dev claims member 12345; the director registers Dev Patel with it (which
-    links them), and a game of Dev's against Ann Able is recorded."""
+    """Dev claims member 12345; the director registers Dev Patel with it and
+    confirms the claim (issue 30: a claim links nothing until a director confirms
+    it), and a game of Dev's against Ann Able is recorded."""
     accounts.member_id_claim(user=player_user, member_id="12345")
     players_services.players_register(
         tournament_id=club,
@@ -31,6 +32,12 @@ def devs_game(club, director, player_user, shared_gcg_dir):
         entries=[("Dev Patel", 1712, "12345")],
         user=director,
     )
+    dev = Player.objects.get(tournament_id=club, name="Dev Patel")
+    assert dev.user is None
+    accounts.account_link_confirm(
+        tournament_id=club, player_id=dev.player_id, user=director
+    )
+    # The projection writes the players' rows anew: read Dev's again.
     dev = Player.objects.get(tournament_id=club, name="Dev Patel")
     assert dev.user == player_user
     result, _ = game_services.game_import_gcg(

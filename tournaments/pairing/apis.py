@@ -127,9 +127,10 @@ class RoundScheduleApi(APIView):
         request=pairing_serializers.RoundScheduleInput,
         responses={201: core_serializers.CommandOutput},
     )
-    def put(self, request: Request, tournament_id: UUID, division: str) -> Response:
+    def post(self, request: Request, tournament_id: UUID, division: str) -> Response:
         """Set the division's round schedule, replacing the earlier one (an empty
-        list: none). Each round then pairs itself, as the system, once the round
+        list: none): a new event, as the API never changes what it stored (POST,
+        not PUT). Each round then pairs itself, as the system, once the round
         before it is paired and every result of the round it is based on is in;
         a round due already is paired at once."""
         tournament = get_tournament(request, tournament_id)

@@ -113,7 +113,7 @@ def test_a_scheduled_round_pairs_itself_when_the_last_result_is_in(api, director
         {"round": 3, "method": "king_of_the_hill", "based_on_round": 2},
     ]
     url = f"/api/tournaments/{tid}/divisions/A/round-schedule"
-    ok(api.put(url, {"rounds": schedule}, format="json"))
+    ok(api.post(url, {"rounds": schedule}, format="json"))
     assert ok(api.get(url), 200) == {"rounds": schedule, "status": ""}
     # Round 1 is based on no result: paired at once, by the system.
     assert {line["method"] for line in paired(api, tid, 1)} == {"round_robin"}
@@ -168,7 +168,7 @@ def test_a_bad_schedule_is_refused_naming_the_field_and_nothing_changes(
 ):
     tid = created(api, NAMES[:4], rounds=3)
     url = f"/api/tournaments/{tid}/divisions/A/round-schedule"
-    response = api.put(url, {"rounds": [line]}, format="json")
+    response = api.post(url, {"rounds": [line]}, format="json")
     assert response.status_code == 400, response.content
     body = response.json()
     assert set(body) >= {"code", "message", "field"}  # the project's error shape
@@ -227,7 +227,7 @@ def test_a_late_entry_with_no_round_robin_seat_is_shown_to_the_director(api, dir
         for r in range(1, 6)
     ]
     url = f"/api/tournaments/{tid}/divisions/A/round-schedule"
-    ok(api.put(url, {"rounds": schedule}, format="json"))
+    ok(api.post(url, {"rounds": schedule}, format="json"))
     register(api, tid, ["Late Comer"], top=1500)
     for board in round_games(tid, 1):
         ok(result(api, tid, 1, board))
@@ -336,7 +336,7 @@ def test_a_due_round_is_paired_once_whoever_looks_again(api):
     tid = created(api, NAMES[:4], rounds=2)
     url = f"/api/tournaments/{tid}/divisions/A/round-schedule"
     schedule = [{"round": 1, "method": "king_of_the_hill", "based_on_round": 0}]
-    ok(api.put(url, {"rounds": schedule}, format="json"))
+    ok(api.post(url, {"rounds": schedule}, format="json"))
     version = Tournament.objects.get(pk=tid).version
     assert pairing_services.pair_due_rounds(tid) == []
     assert Tournament.objects.get(pk=tid).version == version
