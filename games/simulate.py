@@ -25,8 +25,8 @@ from rules import events as ev
 from rules import state as rs
 from rules.board import Position
 from rules.errors import RulesError
-from rules.moves import locate
 from rules.movegen import Placement, WordGraph, generate
+from rules.moves import locate
 from rules.ruleset import Ruleset
 
 
