@@ -30,6 +30,7 @@ from typing import Any
 
 import psutil
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.management import call_command, get_commands
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
@@ -99,6 +100,7 @@ class Command(BaseCommand):
                 "venue's network (or its hotspot) and start again."
             )
             return
+        self._warn_of_demo_sign_ins()
         self.stdout.write("The room's phones and tablets reach it at:")
         for ip in addresses:
             shown = f"[{ip}]" if ":" in ip else ip
@@ -107,6 +109,28 @@ class Command(BaseCommand):
             "Open the director's console by one of these: the scorecards' links "
             "and QR codes print the address it was opened by (or set SITE_URL)."
         )
+
+    def _warn_of_demo_sign_ins(self) -> None:
+        """The demo's accounts sign in with their names as passwords: harmless on
+        127.0.0.1, anyone's director's account on the venue's Wi-Fi."""
+        open_ = [
+            user.get_username()
+            for user in get_user_model().objects.filter(username__in=DEMO_SIGN_INS)
+            if user.check_password(user.get_username())
+        ]
+        if open_:
+            names = ", ".join(f"{name}/{name}" for name in sorted(open_))
+            self.stderr.write(
+                self.style.WARNING(
+                    f"WARNING: the demo's sign-ins ({names}) still work, for anyone "
+                    "on this network: change their passwords (manage.py "
+                    "changepassword director) or serve a database without the demo."
+                )
+            )
+
+
+# The accounts demo.py creates, each with its name as its password.
+DEMO_SIGN_INS = ("director", "dev")
 
 
 def address(addrport: str) -> tuple[str, int]:

@@ -54,7 +54,8 @@ def qr_links(monkeypatch) -> list[str]:
 @pytest.fixture
 def serve_without_serving(monkeypatch):
     """``manage.py serve`` up to the server itself: no migrate, no watchdog, and
-    the given function instead of uvicorn. ALLOWED_HOSTS restored afterwards."""
+    the given function instead of uvicorn; what it says, on stdout and stderr.
+    ALLOWED_HOSTS restored afterwards."""
     monkeypatch.setattr(
         django_settings, "ALLOWED_HOSTS", list(django_settings.ALLOWED_HOSTS)
     )
@@ -65,9 +66,7 @@ def serve_without_serving(monkeypatch):
     def run(addrport: str, while_serving) -> str:
         monkeypatch.setattr(serve, "run_server", while_serving)
         out = io.StringIO()
-        serve.Command(stdout=out, stderr=io.StringIO()).handle(
-            addrport=addrport, no_demo=True
-        )
+        serve.Command(stdout=out, stderr=out).handle(addrport=addrport, no_demo=True)
         return out.getvalue()
 
     return run
@@ -183,3 +182,15 @@ def test_site_url_is_read_as_scheme_and_host(monkeypatch):
         monkeypatch.setenv("SITE_URL", wrong)
         with pytest.raises(EnvError, match="SITE_URL"):
             env_site_url()
+
+
+@pytest.mark.django_db
+def test_on_the_venue_network_it_warns_that_the_demo_sign_ins_still_work(
+    django_user_model, serve_without_serving
+):
+    django_user_model.objects.create_user("director", password="director")
+    django_user_model.objects.create_user("dev", password="a real password")
+    said = serve_without_serving("0.0.0.0:8000", lambda *bound: None)
+
+    assert "the demo's sign-ins (director/director) still work" in said
+    assert "dev/dev" not in said
