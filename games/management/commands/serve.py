@@ -93,6 +93,7 @@ class Command(BaseCommand):
         # The run command answers at the addresses it announces, whatever
         # ALLOWED_HOSTS says (a deployment names its own in ALLOWED_HOSTS).
         settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, *hosts]
+        self._warn_of_demo_sign_ins()
         addresses = [h for h in hosts if _is_ip(h)]
         if not addresses:
             self.stdout.write(
@@ -100,7 +101,6 @@ class Command(BaseCommand):
                 "venue's network (or its hotspot) and start again."
             )
             return
-        self._warn_of_demo_sign_ins()
         self.stdout.write("The room's phones and tablets reach it at:")
         for ip in addresses:
             shown = f"[{ip}]" if ":" in ip else ip
