@@ -3,6 +3,8 @@
 # No DATABASE_URL: an embedded PostgreSQL in var/pgdata, stopped with the server.
 set -euo pipefail
 cd "$(dirname "$0")"
+# The site's packages only (test.sh installs the tests' tools as well).
+BOOTSTRAP_EXTRAS="${BOOTSTRAP_EXTRAS-}"
 source config/bootstrap.sh
 export DEBUG="${DEBUG:-1}"
 # The demo's games are played with web2 (shipped by a dependency): analysis works

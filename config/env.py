@@ -87,6 +87,33 @@ def env_mapping(name: str) -> dict[str, str]:
     return mapping
 
 
+def env_site_url(name: str = "SITE_URL") -> str:
+    """The site's address as the players' phones reach it (``http://192.168.1.20:8000``),
+    without a trailing slash; "" when unset. Only a scheme and a host (and port): the
+    links' paths come from the URL configuration."""
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return ""
+    parts = urlsplit(value)
+    if (
+        parts.scheme not in ("http", "https")
+        or not parts.hostname
+        or parts.path not in ("", "/")
+        or parts.query
+        or parts.fragment
+        or parts.username is not None
+    ):
+        raise EnvError(
+            f"{name}={value!r} is not a site address: use scheme://host[:port], "
+            "e.g. http://192.168.1.20:8000"
+        )
+    try:
+        parts.port  # noqa: B018 (raises ValueError on a bad port)
+    except ValueError:
+        raise EnvError(f"{name}={value!r} has a bad port") from None
+    return f"{parts.scheme}://{parts.netloc}"
+
+
 def parse_database_url(url: str, name: str = "DATABASE_URL") -> dict[str, object]:
     """Turn a ``postgresql://user:password@host:port/dbname?opt=val`` URL into Django's
     DATABASES entry; a Unix socket directory may be given as ``?host=/path``.

@@ -7,6 +7,7 @@ SECRET_KEY     required when DEBUG is off
 DEBUG          1/0 (default 0)
 EVENT_LOG_KEY  the event log's HMAC key; required when DEBUG is off
 ALLOWED_HOSTS  comma-separated (default 127.0.0.1,localhost)
+SITE_URL       the address printed in links and QR codes (default: the request's)
 EMAIL_URL      smtp+tls://user:password@host:587 (or EMAIL_HOST…), DEFAULT_FROM_EMAIL
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import datetime
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from csp.constants import NONE, SELF, UNSAFE_INLINE
 
@@ -25,6 +27,7 @@ from config.env import (
     env_int,
     env_list,
     env_mapping,
+    env_site_url,
     env_str,
     parse_database_url,
 )
@@ -47,6 +50,13 @@ if not DEBUG and len(EVENT_LOG_KEY) < 32:
     raise EnvError("EVENT_LOG_KEY is too short: use at least 32 random characters")
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost"])
+
+# The address the players' phones reach, printed in the scorecards' links and QR
+# codes and in share links (config/site_url.py); unset, each link takes the
+# address of the request that made it. Its host is served, whatever ALLOWED_HOSTS.
+SITE_URL = env_site_url("SITE_URL")
+if SITE_URL:
+    ALLOWED_HOSTS.append(urlsplit(SITE_URL).hostname or "")
 
 INSTALLED_APPS = [
     # The site's own system checks (config/checks.py).

@@ -27,6 +27,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.site_url import public_url
 from games import analysis, selectors, services
 from games import racks as hidden_racks
 from games import serializers as s
@@ -338,9 +339,7 @@ def _visibility_body(request: Request, game: GameProjection) -> dict[str, Any]:
     url = None
     if game.share_version is not None:
         token = selectors.share_token(game.game_id, game.share_version)
-        url = request.build_absolute_uri(
-            reverse("game-shared", args=[game.game_id, token])
-        )
+        url = public_url(request, reverse("game-shared", args=[game.game_id, token]))
     return {"visibility": game.visibility, "share_url": url}
 
 

@@ -23,8 +23,10 @@ from functools import lru_cache
 
 from rules import events as ev
 from rules import state as rs
+from rules.board import Position
 from rules.errors import RulesError
 from rules.movegen import Placement, WordGraph, generate
+from rules.moves import locate
 from rules.ruleset import Ruleset
 
 
@@ -63,18 +65,22 @@ class SimulatedGame:
 
 
 def _scored(state: rs.GameState, placement: Placement) -> tuple[int, ev.TilesPlaced]:
-    event = ev.TilesPlaced(
-        player=state.turn,
-        position=placement.gcg_position(),
-        word=placement.gcg_word(),
+    """A candidate's score, by the rules' own geometry and scoring (as
+    rules.analysis ranks plays): locating and scoring alone, not a whole new game
+    state for each of the hundreds of candidates of a turn (that was half of the
+    demo's load time). The play chosen is recorded through ``rs.apply``, which
+    checks it all again."""
+    position = placement.gcg_position()
+    word = placement.gcg_word()
+    located = locate(
+        state.board.squares, Position.from_gcg(position), word, state.context.letters
     )
-    after = rs.apply(state, event)
-    score = after.scores[state.turn] - state.scores[state.turn]
+    score = rs.placed_score(state, located)[1].total
     # Record the score as a scoresheet would (it equals the rules' score).
     return score, ev.TilesPlaced(
         player=state.turn,
-        position=event.position,
-        word=event.word,
+        position=position,
+        word=word,
         score=score,
         rack=state.racks[state.turn].known,
     )

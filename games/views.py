@@ -23,6 +23,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from config.site_url import public_url
 from games import analysis, selectors, services
 from games.apis import gcg_file
 from games.context import tournament_link
@@ -147,9 +148,7 @@ def _share_url(request: HttpRequest, game: selectors.GameHeader) -> str | None:
     if game.visibility != Visibility.LINK or game.share_version is None:
         return None
     token = selectors.share_token(game.game_id, game.share_version)
-    return request.build_absolute_uri(
-        reverse("game-shared", args=[game.game_id, token])
-    )
+    return public_url(request, reverse("game-shared", args=[game.game_id, token]))
 
 
 @require_GET

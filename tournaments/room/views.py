@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
 from config.auth import client_address
+from config.site_url import public_url
 from games.eventstore.errors import ConcurrencyError, EventRejectedError
 from games.readcache import cached_page
 from games.refusals import show_refusal
@@ -218,8 +219,8 @@ def scorecards_pdf(
         raise Http404("No such player in this division.")
 
     def link(player_id: str) -> str:
-        return request.build_absolute_uri(
-            reverse("scorecard", args=[tournament_id, player_id])
+        return public_url(
+            request, reverse("scorecard", args=[tournament_id, player_id])
         )
 
     code = None
