@@ -76,6 +76,6 @@ def table(case: dict[str, Any]) -> PrizeTable:
 @pytest.mark.parametrize("case", GOLDEN["cases"], ids=lambda c: c["name"])
 def test_the_prize_table_pays_as_worked_out_by_hand(case):
     won = prize_winners(division(case["division"]), "A", table(case))
-    assert [
-        [a.prize_index, a.player_id, a.amount, a.shared_with] for a in won
-    ] == [[i, p, Fraction(amount), n] for i, p, amount, n in case["awards"]]
+    assert [[a.prize_index, a.player_id, a.amount, a.shared_with] for a in won] == [
+        [i, p, Fraction(amount), n] for i, p, amount, n in case["awards"]
+    ]

@@ -196,6 +196,12 @@ def _heading(tournament: Tournament, title: str) -> Heading:
     return Heading(tournament.name, title, timezone.now())
 
 
+def _share(amount: str, shared_with: int) -> str:
+    """A winner's share as the prize page shows it: "(shared by N)" for a tie, on
+    a line of its own so it stays inside the narrow Share column."""
+    return amount if shared_with < 2 else f"{amount}\n(shared by {shared_with})"
+
+
 def _who(name: str, number: int) -> str:
     return f"{name} (#{number})"
 
@@ -663,7 +669,7 @@ def _prize_rows(lines: list[dict[str, Any]]) -> list[list[Any]]:
                     line["amount"] if i == 0 else "",
                     _who(winner.name, winner.number),
                     won["figure"],
-                    won["amount"],
+                    _share(won["amount"], winner.shared_with),
                 ]
             )
     return rows

@@ -4,6 +4,7 @@ tables and scores the room needs, read back from the PDF's text."""
 from __future__ import annotations
 
 import io
+from html.parser import HTMLParser
 
 import pytest
 from pypdf import PdfReader
@@ -205,3 +206,70 @@ def test_the_print_page_lists_every_printout_for_the_team(client, director, club
         f"/tournaments/{tid}/divisions/A/display/",
     ):
         assert url in page
+
+
+class _PrizeRows(HTMLParser):
+    """The prize page's winners' rows: each row's cells' text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[list[str]] = []
+        self.cell: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "tr":
+            self.rows.append([])
+        elif tag in ("td", "th"):
+            self.cell = []
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self.cell is not None:
+            self.rows[-1].append(" ".join("".join(self.cell).split()))
+            self.cell = None
+
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell.append(data)
+
+
+@pytest.mark.django_db
+def test_the_prize_page_and_the_printed_list_agree(client, director, club_night):
+    """Issue 32: the page and the PDF list the same winners, amounts and shares, in
+    the same order. After round 1 Zoë (1-0 +52) is 1st and Ann (1-0 +40) 2nd; both
+    have one win, so most wins (split, as the golden tables' ties) is shared by 2."""
+    tid, _ = club_night
+    prize_table_set(
+        tournament_id=tid,
+        division="A",
+        table=PrizeTable(
+            (
+                Prize(PrizeKind.PLACE, 10000, place=1, exclusive="cash"),
+                Prize(PrizeKind.PLACE, 6000, place=2, exclusive="cash"),
+                Prize(PrizeKind.MOST_WINS, 3000),
+                Prize(PrizeKind.HIGH_GAME, 2000),
+            )
+        ),
+        user=director,
+    )
+    parser = _PrizeRows()
+    parser.feed(client.get(f"/tournaments/{tid}/prizes/").content.decode())
+    # A winner's row ends with: who ("Name #n"), what with, amount (and share).
+    page = [
+        (row[-3], row[-1]) for row in parser.rows if len(row) >= 3 and "#" in row[-3]
+    ]
+    assert page == [
+        ("Zoë Zane #4", "100.00"),
+        ("Ann Able #1", "60.00"),
+        ("Ann Able #1", "15.00 (shared by 2)"),
+        ("Zoë Zane #4", "15.00 (shared by 2)"),
+        ("Ann Able #1", "20.00"),
+    ]
+    text, _ = pdf_text(client.get(f"/tournaments/{tid}/prizes.pdf"))
+    at = text.index("Prize list")
+    for who, amount in page:
+        name, number = who.rsplit(" #", 1)
+        at = text.index(f"{name} (#{number})", at)
+        share, _, shared = amount.partition(" (")
+        at = text.index(share, at)
+        if shared:
+            at = text.index(f"({shared}", at)
