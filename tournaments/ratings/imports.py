@@ -194,7 +194,8 @@ def tsh_event_import(
 
     The tournament ranks as tsh does. From the config: the name and first day
     (``event_name``, ``event_date``) when not given, the rounds (``max_rounds``,
-    else the most of ``max_div_rounds``, else the most rounds of any file),
+    else the most of ``max_div_rounds``, else the most rounds of any file) and
+    each division's own fewer rounds (``max_div_rounds``: DivisionRoundsSet),
     ``spread_cap`` (one or one per round), ``bye_spread``, ``rating_system`` (one
     this system does not compute is kept as none, estimates switched off, and
     said in the notes), each division's pairing rules (``gibson``,
@@ -206,7 +207,7 @@ def tsh_event_import(
     texts = _division_files(parsed, files)
     notes: list[str] = []
     settings = parsed.settings
-    rounds = settings.get("max_rounds") or _div_rounds(parsed, texts, notes)
+    rounds = settings.get("max_rounds") or _div_rounds(parsed, texts)
     name = name or _text_setting(settings, "event_name")
     start_date = start_date or _event_date(settings)
     if not name or not start_date:
@@ -224,7 +225,10 @@ def tsh_event_import(
         tfiles,
         published,
         "tsh",
-        rules=_division_rules(parsed, texts),
+        rules=[
+            *_division_rounds(parsed, texts, created.rounds),
+            *_division_rules(parsed, texts),
+        ],
         tail=schedules,
         notes=tuple(notes),
     )
@@ -390,26 +394,43 @@ def _event_date(settings: Mapping[str, object]) -> str | None:
     return None
 
 
-def _div_rounds(
-    parsed: tsh.TshConfig, texts: Mapping[str, str], notes: list[str]
-) -> int:
+def _div_rounds(parsed: tsh.TshConfig, texts: Mapping[str, str]) -> int:
     """The event's rounds without ``max_rounds``: the most of ``max_div_rounds``
-    (this system has one number of rounds for every division), else the most
-    rounds of any file."""
-    by_division = parsed.settings.get("max_div_rounds")
-    if isinstance(by_division, dict) and by_division:
-        values = {str(k).upper(): v for k, v in by_division.items()}
-        rounds = max(v for v in values.values() if isinstance(v, int))
-        if len(set(values.values())) > 1:
-            listed = ", ".join(f"{k} {v}" for k, v in sorted(values.items()))
-            notes.append(
-                f"max_div_rounds gives the divisions different rounds ({listed}):"
-                f" the event has {rounds}, the most of them"
-            )
-        return rounds
-    if isinstance(by_division, int):
-        return by_division
+    (each division with fewer gets its own number: ``_division_rounds``), else
+    the most rounds of any file."""
+    by_division = _max_div_rounds(parsed)
+    if by_division:
+        return max(by_division.values())
+    single = parsed.settings.get("max_div_rounds")
+    if isinstance(single, int):
+        return single
     return max((tsh.read_t(text).rounds for text in texts.values()), default=1)
+
+
+def _max_div_rounds(parsed: tsh.TshConfig) -> dict[str, int]:
+    """``max_div_rounds`` as a hash (``{ 'A' => 7, 'B' => 5 }``): each division's
+    rounds by its name as config.tsh's ``division`` lines spell it."""
+    by_division = parsed.settings.get("max_div_rounds")
+    if not isinstance(by_division, dict):
+        return {}
+    return {
+        str(k).upper(): v
+        for k, v in by_division.items()
+        if isinstance(v, int) and not isinstance(v, bool)
+    }
+
+
+def _division_rounds(
+    parsed: tsh.TshConfig, texts: Mapping[str, str], rounds: int
+) -> list[object]:
+    """A ``DivisionRoundsSet`` for each division ``max_div_rounds`` gives fewer
+    rounds than the event's ``rounds``."""
+    by_division = _max_div_rounds(parsed)
+    return [
+        rt.DivisionRoundsSet(division=division, rounds=by_division[division.upper()])
+        for division in texts
+        if by_division.get(division.upper(), rounds) < rounds
+    ]
 
 
 def _division_rules(parsed: tsh.TshConfig, texts: Mapping[str, str]) -> list[object]:

@@ -157,9 +157,12 @@ def test_an_event_rated_by_a_body_not_computed_here_is_kept_with_its_settings(ap
     )
     assert made["rating_system"] == "none"
     assert any("'aus'" in note for note in body["notes"])
-    assert any("max_div_rounds" in note for note in body["notes"])
     assert body["not_taken"] == []
     stored = StoredEvent.objects.filter(stream_id=made["id"])
+    # max_div_rounds gives B 1 round: the event has 3, B its own 1.
+    assert [e.payload for e in stored.filter(event_type="division_rounds_set")] == [
+        {"division": "B", "rounds": 1}
+    ]
     schedule = stored.get(event_type="round_schedule_set").payload
     assert schedule["division"] == "A"
     rules = stored.get(event_type="pairing_rules_set", payload__division="A")
@@ -341,3 +344,30 @@ def test_a_t_with_an_off_player_given_byes_imports_with_notes(api):
     assert response.status_code == 201, response.json()
     assert any("Delta, Di is off" in note for note in response.json()["notes"])
     assert export(api, tournament["id"], "A") == "#division A\n" + text
+
+
+@pytest.mark.django_db
+def test_max_div_rounds_gives_each_division_its_own_rounds(api):
+    """config.tsh's max_div_rounds { 'A' => 7, 'B' => 5 }: the event plays 7 rounds
+    (the most), division B its own 5, division A the event's 7."""
+    config = (
+        "division a a.t\n"
+        "division b b.t\n"
+        'config event_name = "Two Lengths"\n'
+        "config event_date = 'July 1, 2026'\n"
+        "config max_div_rounds = { 'A' => 7, 'B' => 5 }\n"
+    )
+    response = api.post(
+        "/api/tournaments/import/tsh",
+        {
+            "config": upload("config.tsh", config),
+            "files": [upload("a.t", DIVISION_A), upload("b.t", DIVISION_B)],
+        },
+        format="multipart",
+    )
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert body["tournament"]["rounds"] == 7
+    assert not any("max_div_rounds" in note for note in body["notes"])
+    tournament = Tournament.objects.get(pk=body["tournament"]["id"])
+    assert (tournament.rounds_of("A"), tournament.rounds_of("B")) == (7, 5)
