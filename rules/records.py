@@ -82,6 +82,9 @@ class DivisionRecord:
 
     name: str
     players: tuple[PlayerRecord, ...]
+    # The rounds the division plays when fewer than the event's (tsh's
+    # max_div_rounds; the rules' ``rounds_of``); 0: the event's ``rounds``.
+    rounds: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -427,12 +427,18 @@ def division_estimates(
     return _elo_estimates(record, division, after)
 
 
+def rounds_of(record: TournamentRecord, division: DivisionRecord) -> int:
+    """The rounds the division plays (its own, else the event's): what decides a
+    NASPA split event's segments for its players."""
+    return division.rounds or record.rounds
+
+
 def _elo_estimates(
     record: TournamentRecord, division: DivisionRecord, after: int
 ) -> dict[int, PlayerEstimate]:
     """tsh's NASPA (the tournament's system, or nsa2008) and wespa estimates."""
     naspa_name = record.rating_system if record.rating_system != "wespa" else "nsa2008"
-    options = {"rounds": record.rounds, "after_round": after}
+    options = {"rounds": rounds_of(record, division), "after_round": after}
     naspa = rate_division(
         division, elo_system(naspa_name, club=record.club_event), **options
     )
@@ -471,7 +477,7 @@ def new_ratings(
     else:
         system = elo_system(record.rating_system, club=record.club_event)
     changes = rate_division(
-        division, system, rounds=record.rounds, after_round=after_round
+        division, system, rounds=rounds_of(record, division), after_round=after_round
     )
     return {number: change.new for number, change in changes.items()}
 
@@ -541,7 +547,13 @@ def tournament_record(tournament_id: uuid.UUID) -> TournamentRecord:
             for player in sorted(players, key=lambda p: p.number)
             if player.division == division
         ]
-        divisions.append(DivisionRecord(name=division, players=tuple(records)))
+        divisions.append(
+            DivisionRecord(
+                name=division,
+                players=tuple(records),
+                rounds=tournament.rounds_of(division),
+            )
+        )
     return TournamentRecord(
         name=tournament.name,
         date=tournament.start_date.isoformat(),

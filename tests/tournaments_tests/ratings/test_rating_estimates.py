@@ -15,15 +15,29 @@ from rules.ratings import (
     RatedPlayer,
     absp_running_rating,
     elo_system,
+    rate_division,
     rate_event,
+)
+from rules.records import (
+    DivisionRecord,
+    EntryKind,
+    PlayerRecord,
+    RoundEntry,
+    TournamentRecord,
 )
 from tests.refusals import refused
 
 # The estimates page mounted as in test_ratings_api (the project mounts it itself).
 from tests.tournaments_tests.ratings.test_ratings_api import urlpatterns  # noqa: F401
+from tests.tournaments_tests.ratings.test_tsh_files import (
+    DIVISION_A,
+    DIVISION_B,
+    upload,
+)
 from tournaments.core import aggregate
 from tournaments.pairing import services as pairing_services
 from tournaments.players import services as players_services
+from tournaments.ratings.estimates import division_estimates, tournament_record
 from tournaments.results import services as results_services
 from tournaments.setup import services as setup_services
 
@@ -242,3 +256,60 @@ def test_the_page_shows_the_system_the_club_rule_and_each_round(director, anon):
     )
     assert f'<td class="num">{expect[1].new}</td>' in after_one
     assert anon.get(f"/tournaments/{tid}/ratings", {"round": "x"}).status_code == 404
+
+
+def test_a_division_with_fewer_rounds_is_split_by_its_own_rounds():
+    """Issue 32: NASPA cuts an event into segments by its configured rounds (20:
+    rounds 1-10 and 11-20; 16: one segment). A division playing 16 of the event's
+    20 rounds (max_div_rounds) is estimated on 16, not the event's 20."""
+
+    def played(opponent, result):
+        return tuple(
+            RoundEntry(
+                r,
+                EntryKind.GAME,
+                opponent,
+                400 if result else 350,
+                350 if result else 400,
+                result=result,
+            )
+            for r in range(1, 12)
+        )
+
+    players = (
+        PlayerRecord(1, "Ann", 1500, played(2, 1.0)),
+        PlayerRecord(2, "Ben", 1500, played(1, 0.0)),
+    )
+    division = DivisionRecord("B", players, rounds=16)
+    record = TournamentRecord("Open", "2026-07-01", (division,), rounds=20)
+    estimate = division_estimates(record, division)[1].new_rating
+    own = rate_division(division, NSA2008, rounds=16)[1].new
+    event = rate_division(division, NSA2008, rounds=20)[1].new
+    assert own != event  # the test means something: the cut changes the figure
+    assert estimate == own
+
+
+@pytest.mark.django_db
+def test_the_record_carries_each_divisions_own_rounds(director):
+    """The estimates' record gives each division its rounds_of (max_div_rounds)."""
+    config = (
+        "division a a.t\n"
+        "division b b.t\n"
+        'config event_name = "Two Lengths"\n'
+        "config event_date = 'July 1, 2026'\n"
+        "config max_div_rounds = { 'A' => 7, 'B' => 5 }\n"
+    )
+    api = APIClient()
+    api.force_authenticate(director)
+    response = api.post(
+        "/api/tournaments/import/tsh",
+        {
+            "config": upload("config.tsh", config),
+            "files": [upload("a.t", DIVISION_A), upload("b.t", DIVISION_B)],
+        },
+        format="multipart",
+    )
+    assert response.status_code == 201, response.json()
+    record = tournament_record(response.json()["tournament"]["id"])
+    assert record.rounds == 7
+    assert [(d.name, d.rounds) for d in record.divisions] == [("A", 7), ("B", 5)]
