@@ -9,18 +9,19 @@ The same championship as tests/tournaments_tests/pairing/test_championship_walk.
   the one who did not come, and writes division A's round schedule, which then
   pairs every round by itself (division B's schedule is set through the API);
 - round 5 of division A is entered slip by slip, by keyboard, on the results
-  page, with the server unreachable during one slip: the slip stays on the
-  screen, is sent again when /api/health answers, and is stored exactly once;
+  page of a real server (gunicorn, a process of its own on the test database),
+  which is stopped during one slip and started again at the same address: the
+  slip stays on the screen with "Not sent", is sent again when /api/health
+  answers, and is stored exactly once (a result event per slip, none twice);
 - at phone width (390 px) a player opens the standings, their scorecard and the
   prize page: none is wider than the phone;
 - at the end the standings page and API, the scorecards, the prize page, API
   and PDF, and the .t and .TOU files (read back into new tournaments) agree.
 
-The other rounds' results go through the API, for speed. ``live_server`` runs in
-this process, so the server cannot really be stopped: "stopped" is simulated at
-the network edge with Playwright's routing (the slip's POST and /api/health
-refused), which is what a browser sees of a stopped server (htmx's
-``sendError``), as in test_slip_offline.py.
+The other rounds' results go through the API, for speed. The rest of the walk
+uses ``live_server``, which runs in this process (so it cannot be stopped: hence
+the separate server for the slips); tests/web_tests/test_slip_offline.py covers
+the same resend with the network cut at the browser's edge.
 """
 
 from __future__ import annotations
@@ -28,6 +29,11 @@ from __future__ import annotations
 import io
 import random
 import re
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
 
 import pytest
 from pypdf import PdfReader
@@ -35,6 +41,7 @@ from rest_framework.test import APIClient
 
 from games.eventstore.models import StoredEvent
 from tests.boards import round_games
+from tests.reliability_tests.conftest import PROJECT_DIR, free_port, subprocess_env
 from tests.tournaments_tests.pairing.test_championship_walk import (
     A_NAMES,
     B_NAMES,
@@ -54,6 +61,7 @@ from tournaments.models import Player
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+GENEROUS_S = 60  # a wait's ceiling, for a busy machine; it ends when ready
 SLIP_ROUND = 5  # division A's round entered by keyboard
 CUT_SLIP = 3  # the slip typed while the server is unreachable
 NO_SHOW = "Beta Absent"
@@ -206,9 +214,7 @@ def test_the_championship_from_check_in_to_prize_giving(
             url = f"/api/tournaments/{tid}/players/{ids['Beta E']}/withdraw"
             ok(co.post(url, withdraw, format="json"))
         if round_ == SLIP_ROUND:
-            _enter_by_keyboard_with_the_server_down(
-                page, live_server, tid, rng, champion
-            )
+            _enter_by_keyboard_with_the_server_down(page, tid, rng, api, champion)
         else:
             play(api, tid, "A", round_, rng, champion)
         play(co, tid, "B", round_, rng, champion)
@@ -231,59 +237,106 @@ def test_the_championship_from_check_in_to_prize_giving(
     _a_player_on_a_phone(browser, live_server, tid, ann)
     _the_pages_agree(page, live_server, tid, final)
     _the_prizes_agree(api, api, tid, final["A"])
+    _the_money_goes_by_rank(api, tid, final["A"])
     _the_prize_page_and_pdf_agree(page, live_server, api, tid)
     _the_files_read_back_the_same(api, tid, final)
 
 
-def _enter_by_keyboard_with_the_server_down(page, live_server, tid, rng, champion):
+class RealServer:
+    """gunicorn (one worker) on the test database at a fixed address, so that it
+    can be stopped and started again where the browser's page expects it."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "--workers=1",
+                f"--bind=127.0.0.1:{self.port}",
+                "config.wsgi",
+            ],
+            cwd=PROJECT_DIR,
+            env=subprocess_env(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        deadline = time.monotonic() + GENEROUS_S
+        while True:  # answers once it is up; no time is measured, only waited for
+            try:
+                urllib.request.urlopen(f"{self.url}/api/health", timeout=5)
+                return
+            except urllib.error.HTTPError:
+                return
+            except (urllib.error.URLError, ConnectionError):
+                assert self.process.poll() is None, self.process.stderr.read()
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.2)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(timeout=GENEROUS_S)
+            self.process.stderr.close()
+            self.process = None
+
+
+def _enter_by_keyboard_with_the_server_down(page, tid, rng, api, champion):
+    """Round 5 of A typed slip by slip on a real server, stopped during slip 3.
+
+    The round's last result goes through the API, in this process: it completes
+    the round, and the pairing the schedule then makes draws its coin flips from
+    the seeded generator, which a server process of its own does not have."""
     numbers = dict(
         Player.objects.filter(tournament_id=tid, division="A").values_list(
             "player_id", "number"
         )
     )
-    page.goto(
-        f"{live_server.url}/tournaments/{tid}/manage/divisions/A/"
-        f"rounds/{SLIP_ROUND}/results/"
-    )
-    wait_for_focus(page, "a_number")
-    down = {"on": False}
-
-    def cut(route):
-        if down["on"] and route.request.method == "POST":
-            route.abort("connectionrefused")
-        else:
-            route.continue_()
-
-    page.route(re.compile(rf".*/rounds/{SLIP_ROUND}/results/$"), cut)
-    page.route(
-        re.compile(r".*/api/health$"),
-        lambda route: route.abort() if down["on"] else route.continue_(),
-    )
-    before = results_events(tid)
-    games = games_of(tid, SLIP_ROUND, "A")
-    assert len(games) >= CUT_SLIP
-    for index, game in enumerate(games, 1):
-        first, second = game.first.player_id, game.second.player_id
-        a, b = scores(rng, first, second, champion)
-        recorded = page.locator(
-            ".flash", has_text=re.compile(rf"Recorded: #{numbers[first]}\b")
+    server = RealServer()
+    server.start()
+    try:
+        sign_in(page, server, "mara")
+        page.goto(
+            f"{server.url}/tournaments/{tid}/manage/divisions/A/"
+            f"rounds/{SLIP_ROUND}/results/"
         )
-        if index == CUT_SLIP:
-            down["on"] = True
-        type_slip(page, numbers[first], a, numbers[second], b)
-        if index == CUT_SLIP:
-            note = page.locator('form[data-slip] .note[data-for="__all__"]')
-            note.filter(has_text="Not sent").wait_for()
-            # Kept on the screen; nothing stored while the server is away.
-            assert page.input_value("#id_a_score") == str(a)
-            assert results_events(tid) == before + CUT_SLIP - 1
-            down["on"] = False  # the server is back: /api/health answers
-        recorded.wait_for()
         wait_for_focus(page, "a_number")
-        assert results_events(tid) == before + index
-    page.unroute("**/*")
-    # Every slip stored once, the resent one too: the round is complete.
-    assert results_events(tid) == before + len(games)
+        before = results_events(tid)
+        *typed, last = games_of(tid, SLIP_ROUND, "A")
+        assert len(typed) > CUT_SLIP
+        for index, game in enumerate(typed, 1):
+            first, second = game.first.player_id, game.second.player_id
+            a, b = scores(rng, first, second, champion)
+            recorded = page.locator(
+                ".flash", has_text=re.compile(rf"Recorded: #{numbers[first]}\b")
+            )
+            if index == CUT_SLIP:
+                server.stop()
+            type_slip(page, numbers[first], a, numbers[second], b)
+            if index == CUT_SLIP:
+                note = page.locator('form[data-slip] .note[data-for="__all__"]')
+                note.filter(has_text="Not sent").wait_for()
+                # Kept on the screen; nothing stored while the server is down.
+                assert page.input_value("#id_a_score") == str(a)
+                assert results_events(tid) == before + CUT_SLIP - 1
+                server.start()  # the page resends it once /api/health answers
+            recorded.wait_for()
+            wait_for_focus(page, "a_number")
+            assert results_events(tid) == before + index
+    finally:
+        server.stop()
+    # Every slip stored once, the resent one too.
+    assert results_events(tid) == before + len(typed)
+    first, second = last.first.player_id, last.second.player_id
+    a, b = scores(rng, first, second, champion)
+    body = {"round": SLIP_ROUND, "player_a": first, "player_b": second}
+    body |= {"score_a": a, "score_b": b}
+    ok(api.post(f"/api/tournaments/{tid}/results", body, format="json"))
     assert not games_of(tid, SLIP_ROUND, "A")
 
 
@@ -335,6 +388,19 @@ def _the_pages_agree(page, live_server, tid, final):
             r'<a href="/tournaments/[^"]+/players/[^"]+/">([^<]+)</a>', page.content()
         )
         assert names == [r["name"] for r in rows], division
+
+
+def _the_money_goes_by_rank(api, tid, rows):
+    """Issue 32, item 1: places 1 to 3 in the exclusive group go to ranks 1 to 3
+    (no ties among them in this seeded event), and the Lower class's prize to the
+    best-ranked Lower player who has not cashed already."""
+    board = ok(api.get(f"/api/tournaments/{tid}/divisions/A/prizes"), 200)
+    assert [r["rank"] for r in rows[:4]] == [1, 2, 3, 4]
+    places = [[w["player"] for w in line["winners"]] for line in board["prizes"][:3]]
+    assert places == [[r["player"]] for r in rows[:3]]
+    classes = board["player_classes"]
+    lower = next(r for r in rows[3:] if classes.get(r["player"]) == "Lower")
+    assert [w["player"] for w in board["prizes"][3]["winners"]] == [lower["player"]]
 
 
 def _the_prize_page_and_pdf_agree(page, live_server, api, tid):
