@@ -129,6 +129,8 @@ def prize_winners(
     # Per exclusive group, what each winner took: a share of a pooled place (tied
     # players sharing the places they occupy) or a prize of its own.
     won: dict[str, dict[str, object]] = {}
+    # Per pooled place: how many players share it and how many places they hold.
+    pools: dict[object, list[int]] = {}
     awards: list[Award] = []
     for index, prize in enumerate(table.prizes):
         taken = won.get(prize.exclusive, {}) if prize.exclusive else {}
@@ -139,21 +141,48 @@ def prize_winners(
             or classes.get(row.player_id) == prize.rating_class
         ]
         candidates = _candidates(state, prize, in_class, after_round)
-        for award in _award(index, prize, candidates, _may_take(prize, taken)):
-            awards.append(award)
-            if prize.exclusive:
-                pool = _pool(prize, award) or index
-                won.setdefault(prize.exclusive, {})[award.player_id] = pool
+        won_now = tuple(
+            _award(index, prize, candidates, _may_take(prize, taken, pools))
+        )
+        awards.extend(won_now)
+        if prize.exclusive and won_now:
+            _keep(won.setdefault(prize.exclusive, {}), pools, index, prize, won_now)
     return tuple(awards)
 
 
-def _may_take(prize: Prize, taken: dict[str, object]) -> Callable[[_Candidate], bool]:
+def _keep(
+    taken: dict[str, object],
+    pools: dict[object, list[int]],
+    index: int,
+    prize: Prize,
+    won_now: Sequence[Award],
+) -> None:
+    """Record what the winners of `prize` took in its exclusive group: a share of
+    a pooled place when they shared it, else a prize of its own."""
+    pool = _pool(prize, won_now[0]) if len(won_now) > 1 else None
+    if pool is not None:
+        members_places = pools.setdefault(pool, [len(won_now), 0])
+        members_places[1] += 1
+    for award in won_now:
+        taken[award.player_id] = pool if pool is not None else index
+
+
+def _may_take(
+    prize: Prize, taken: dict[str, object], pools: dict[object, list[int]]
+) -> Callable[[_Candidate], bool]:
     """Whether a candidate may take `prize`: they hold no prize of its exclusive
-    group yet, or only another share of the same pooled place."""
+    group yet, or a share of the same pooled place whose players still hold fewer
+    places than they are (two tied players pool two places, never a third, even
+    when the money of a place above them came down to them)."""
 
     def may_take(candidate: _Candidate) -> bool:
         earlier = taken.get(candidate.player_id)
-        return earlier is None or earlier == _pool(prize, candidate)
+        if earlier is None:
+            return True
+        if earlier != _pool(prize, candidate):
+            return False
+        members, places = pools[earlier]
+        return places < members
 
     return may_take
 

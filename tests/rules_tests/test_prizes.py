@@ -269,3 +269,42 @@ def test_a_class_prize_listed_first_hands_a_place_down():
         Prize(PrizeKind.PLACE, 25, place=3, exclusive="cash", **rule),
     )
     assert [(i, p) for i, p, *_ in won] == [(0, "p4"), (1, "p3"), (2, "p1"), (3, "p5")]
+
+
+def test_a_tie_shrunk_to_one_player_is_no_pool():
+    """p4 (tied 2nd with p1) takes the class B prize listed first: p1 alone is
+    2nd and takes 2nd's money; 3rd is not p1's too but the next player's, p5."""
+    split = {"exclusive": "cash"}
+    won = awards(
+        Prize(PrizeKind.PLACE, 500, rating_class="B", exclusive="cash"),
+        Prize(PrizeKind.PLACE, 10000, place=1, **split),
+        Prize(PrizeKind.PLACE, 6000, place=2, **split),
+        Prize(PrizeKind.PLACE, 4000, place=3, **split),
+    )
+    assert [(i, p, amount) for i, p, amount, *_ in won] == [
+        (0, "p4", 500),
+        (1, "p3", 10000),
+        (2, "p1", 6000),
+        (3, "p5", 4000),
+    ]
+
+
+def test_two_tied_players_pool_two_places_never_three():
+    """The champion p3 takes the class A prize listed first; 1st place's money
+    comes down to p1 and p4 (tied next): they pool 1st and 2nd, and 3rd goes to
+    the next player, p5."""
+    split = {"exclusive": "cash"}
+    won = awards(
+        Prize(PrizeKind.PLACE, 700, rating_class="A", exclusive="cash"),
+        Prize(PrizeKind.PLACE, 10000, place=1, **split),
+        Prize(PrizeKind.PLACE, 6000, place=2, **split),
+        Prize(PrizeKind.PLACE, 4000, place=3, **split),
+    )
+    assert [(i, p, amount) for i, p, amount, *_ in won] == [
+        (0, "p3", 700),
+        (1, "p1", 5000),
+        (1, "p4", 5000),
+        (2, "p1", 3000),
+        (2, "p4", 3000),
+        (3, "p5", 4000),
+    ]
