@@ -19,8 +19,6 @@ Usage::
 from __future__ import annotations
 
 import dataclasses
-import datetime
-import re
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -376,22 +374,12 @@ def _text_setting(settings: Mapping[str, object], key: str) -> str | None:
     return (value.strip() or None) if isinstance(value, str) else None
 
 
-# tsh's event_date is free text: an ISO date, or a date as people write one
-# ("July 1, 2026", "1 July 2026"); a range ("July 1-5, 2026") starts on its first.
-_DATE_FORMATS = ("%Y-%m-%d", "%B %d, %Y", "%b %d, %Y", "%d %B %Y", "%d %b %Y")
-
-
 def _event_date(settings: Mapping[str, object]) -> str | None:
+    """The first day of config.tsh's free-text ``event_date``, read as a
+    tourney.js's is (``rules.tourneyjs.event_dates``: one reader of tsh's dates)."""
     text = _text_setting(settings, "event_date")
-    if text is None:
-        return None
-    first_day = re.sub(r"(\d+)\s*[-–]\s*\d+", r"\1", text)
-    for pattern in _DATE_FORMATS:
-        try:
-            return datetime.datetime.strptime(first_day, pattern).date().isoformat()
-        except ValueError:
-            continue
-    return None
+    days = tourneyjs.event_dates(text) if text is not None else None
+    return days[0] if days else None
 
 
 def _div_rounds(parsed: tsh.TshConfig, texts: Mapping[str, str]) -> int:
