@@ -77,13 +77,19 @@ def cached_body(
     build: Callable[[], bytes],
     *,
     content_type: str,
+    last_modified: datetime.datetime | None = None,
+    public: bool = True,
 ) -> HttpResponse:
     """The body `build()` makes (a file, a JSON document), from the cache when this
-    version was served before: for every reader, so the caller checks who may read
-    first and puts in `parts` everything else the body depends on."""
+    version was served before (built once however many ask at once): for every
+    reader, so the caller checks who may read first and puts in `parts` everything
+    else the body depends on. A reader holding it gets a 304: ``ETag`` is the
+    version's key, ``Last-Modified`` (when given) the time of the version;
+    ``public=False`` (a tournament only its team reads) keeps shared caches from
+    storing it."""
     key = "read:" + ":".join(str(part) for part in parts) + f":v{version}"
     etag = _etag(key)
-    if request.headers.get("If-None-Match") == etag:
+    if _not_modified(request, etag, last_modified):
         response = HttpResponse(status=304)
     else:
         body = cache.get(key)
@@ -91,8 +97,10 @@ def cached_body(
             body = _build_once(key, build)
         response = HttpResponse(body, content_type=content_type)
     response["ETag"] = etag
+    if last_modified is not None:
+        response["Last-Modified"] = http_date(last_modified.timestamp())
     # Readers may keep the body but must ask again: results arrive at any time.
-    response["Cache-Control"] = "no-cache"
+    response["Cache-Control"] = "no-cache" if public else "private, no-cache"
     return response
 
 
@@ -106,30 +114,18 @@ def cached_file(
     last_modified: datetime.datetime | None = None,
     public: bool = True,
 ) -> HttpResponse:
-    """A file every reader allowed gets alike (tourney.js), from the cache when
-    this version was served before; 304 to a poller that holds it.
-
-    The caller checks who may read before asking. ``ETag`` is the version's key,
-    ``Last-Modified`` the time of the version (``If-Modified-Since`` answered when
-    no ``If-None-Match`` is sent); ``public=False`` (a tournament only its team
-    reads) keeps shared caches from storing it.
-    """
-    key = "file:" + ":".join(str(part) for part in parts) + f":v{version}"
-    etag = _etag(key)
-    if _not_modified(request, etag, last_modified):
-        response = HttpResponse(status=304)
-    else:
-        body = cache.get(key)
-        if body is None:
-            body = build().encode("utf-8")
-            cache.set(key, body, TIMEOUT)
-        response = HttpResponse(body, content_type=content_type)
-    response["ETag"] = etag
-    if last_modified is not None:
-        response["Last-Modified"] = http_date(last_modified.timestamp())
-    # Pollers may keep the file but must ask again: results arrive at any time.
-    response["Cache-Control"] = "no-cache" if public else "private, no-cache"
-    return response
+    """A text file every reader allowed gets alike (tourney.js), as ``cached_body``
+    keeps it: 304 to a poller that holds it, ``If-Modified-Since`` answered when
+    no ``If-None-Match`` is sent."""
+    return cached_body(
+        request,
+        ("file", *parts),
+        version,
+        lambda: build().encode("utf-8"),
+        content_type=content_type,
+        last_modified=last_modified,
+        public=public,
+    )
 
 
 def _not_modified(
