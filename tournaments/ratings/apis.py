@@ -136,7 +136,7 @@ def csv_response(
     return response
 
 
-def cached_file(
+def tournament_file(
     request: Request,
     tournament: Tournament,
     parts: tuple[object, ...],
@@ -419,7 +419,7 @@ class NaspaTExportApi(APIView):
             return text.encode("utf-8")
 
         suffix = f"-{slugify(division) or 'division'}.t" if division else ".t"
-        return cached_file(
+        return tournament_file(
             request,
             tournament,
             ("naspa.t", division, firsts),
@@ -441,7 +441,7 @@ class TouExportApi(APIView):
     )
     def get(self, request: Request, tournament_id: UUID) -> HttpResponse:
         tournament = get_tournament(request, tournament_id)
-        return cached_file(
+        return tournament_file(
             request,
             tournament,
             ("tou",),
@@ -465,7 +465,7 @@ class AbspCsvExportApi(APIView):
     )
     def get(self, request: Request, tournament_id: UUID) -> HttpResponse:
         tournament = get_tournament(request, tournament_id)
-        return cached_file(
+        return tournament_file(
             request,
             tournament,
             ("absp.csv",),
