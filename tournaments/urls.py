@@ -142,6 +142,11 @@ urlpatterns = [
         name="api-pairings",
     ),
     path(
+        f"{T}/rounds/<int:round_>/pairings/reasons",
+        pairing_apis.PairingReasonsApi.as_view(),
+        name="api-pairing-reasons",
+    ),
+    path(
         f"{T}/rounds/<int:round_>/pair",
         pairing_apis.PairRoundApi.as_view(),
         name="api-pair",

@@ -45,7 +45,9 @@ from rules.pairing.bye import choose_bye
 from rules.pairing.firsts import assign_firsts, coin_flips_needed
 from rules.pairing.from_state import pair_next_round, pair_round, pairing_inputs
 from rules.pairing.init_fontes import init_fontes_groups, pair_init_fontes
-from rules.pairing.last_rounds import PairingInputs, pair_chew, pair_cop, pair_ranked
+from rules.pairing.inputs import PairingInputs
+from rules.pairing.last_rounds import pair_chew, pair_cop, pair_ranked
+from rules.pairing.reasons import differences
 from rules.pairing.repeats import Repeat, count_repeats, meetings_before, round_repeats
 from rules.pairing.round_robin import pair_round_robin
 from rules.pairing.schedule import (
@@ -53,6 +55,7 @@ from rules.pairing.schedule import (
     pair_scheduled,
     projected_opponents,
     results_complete,
+    would_pair,
 )
 from rules.pairing.swiss import pair_king_of_the_hill, pair_swiss
 from rules.pairing.systems import DEFAULT_MAX_REPEATS, Pairing, System, repeat_limit
@@ -69,6 +72,7 @@ __all__ = [
     "choose_bye",
     "coin_flips_needed",
     "count_repeats",
+    "differences",
     "init_fontes_groups",
     "meetings_before",
     "next_due_round",
@@ -87,4 +91,5 @@ __all__ = [
     "repeat_limit",
     "results_complete",
     "round_repeats",
+    "would_pair",
 ]

@@ -32,27 +32,43 @@ def assign_firsts(
     (True: the pair's first-listed player goes first). Raises TournamentError
     (``not_enough_coin_flips``) when more ties need a flip than flips were given.
     """
+    oriented, used, _ = firsts_with_reasons(
+        pairs, firsts=firsts, seconds=seconds, coin_flips=coin_flips
+    )
+    return oriented, used
+
+
+def firsts_with_reasons(
+    pairs: Sequence[tuple[str, str]],
+    *,
+    firsts: Mapping[str, int],
+    seconds: Mapping[str, int],
+    coin_flips: Sequence[bool] = (),
+) -> tuple[tuple[tuple[str, str], ...], tuple[bool, ...], tuple[str, ...]]:
+    """``assign_firsts``, with how each pair's first player was decided:
+    ``fewer_firsts``, ``more_seconds`` or ``coin_flip``."""
     oriented = []
+    reasons = []
     used = 0
     for a, b in pairs:
         key_a = (firsts.get(a, 0), -seconds.get(a, 0))
         key_b = (firsts.get(b, 0), -seconds.get(b, 0))
-        if key_a < key_b:
-            oriented.append((a, b))
-        elif key_b < key_a:
-            oriented.append((b, a))
-        else:
-            if used >= len(coin_flips):
-                raise TournamentError(
-                    "not_enough_coin_flips",
-                    "More games need a coin flip for who goes first than coin flips"
-                    " were given.",
-                    "coin_flips",
-                )
-            flip = coin_flips[used]
-            used += 1
-            oriented.append((a, b) if flip else (b, a))
-    return tuple(oriented), tuple(coin_flips[:used])
+        if key_a != key_b:
+            oriented.append((a, b) if key_a < key_b else (b, a))
+            reasons.append("fewer_firsts" if key_a[0] != key_b[0] else "more_seconds")
+            continue
+        if used >= len(coin_flips):
+            raise TournamentError(
+                "not_enough_coin_flips",
+                "More games need a coin flip for who goes first than coin flips"
+                " were given.",
+                "coin_flips",
+            )
+        flip = coin_flips[used]
+        used += 1
+        oriented.append((a, b) if flip else (b, a))
+        reasons.append("coin_flip")
+    return tuple(oriented), tuple(coin_flips[:used]), tuple(reasons)
 
 
 def coin_flips_needed(state: TournamentState, division: str) -> int:

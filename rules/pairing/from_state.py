@@ -11,13 +11,16 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from enum import StrEnum
 
 from rules.division_rules import PairingOptions
 from rules.outcome import half_points
 from rules.pairing.boards import assign_boards
 from rules.pairing.init_fontes import pair_init_fontes
-from rules.pairing.last_rounds import PairingInputs, pair_ranked
+from rules.pairing.inputs import PairingInputs
+from rules.pairing.last_rounds import pair_ranked
+from rules.pairing.reasons import schedule_reasons
 from rules.pairing.repeats import meetings_before
 from rules.pairing.round_robin import pair_round_robin
 from rules.pairing.systems import Pairing, System
@@ -173,7 +176,7 @@ def pair_round(
         state.player(player_id, "options.fixed_boards")
     if system is System.ROUND_ROBIN:
         players = list(state.division_players.get(division, ()))
-        return _schedule_from_state(
+        pairing = _schedule_from_state(
             state,
             division,
             round_,
@@ -183,6 +186,7 @@ def pair_round(
             fixed,
             seat_late_entries=True,
         )
+        return replace(pairing, reasons=schedule_reasons(system, pairing))
     if system is System.INIT_FONTES:
         order = list(_checked_ranking(state, division))
         rounds = options.init_fontes_rounds
@@ -190,11 +194,16 @@ def pair_round(
         def schedule(players: Sequence[str], k: int) -> Pairing:
             return pair_init_fontes(players, rounds, k)
 
-        return _schedule_from_state(
+        pairing = _schedule_from_state(
             state, division, round_, schedule_start, order, schedule, fixed
         )
+        return replace(pairing, reasons=schedule_reasons(system, pairing))
     inputs = pairing_inputs(state, division, round_, based_on_round)
-    return pair_ranked(system, inputs, options, tuple(coin_flips))
+    pairing = pair_ranked(system, inputs, options, tuple(coin_flips))
+    based = round_ - 1 if based_on_round is None else based_on_round
+    if pairing.reasons is None:
+        return pairing
+    return replace(pairing, reasons=replace(pairing.reasons, based_on_round=based))
 
 
 def pair_next_round(
@@ -240,6 +249,7 @@ def pair_next_round(
         method=recorded,
         coin_flips=pairing.coin_flips,
         gibsons=pairing.gibsons,
+        reasons=pairing.reasons,
     )
 
 

@@ -8,33 +8,19 @@ Usage::
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import replace
 
 from rules.contention import Standing, best_finishes, gibsons
 from rules.cop import cop_costs
 from rules.division_rules import PairingOptions
 from rules.matching import min_cost_perfect_matching
 from rules.pairing.bye import _check_field
+from rules.pairing.inputs import PairingInputs
 from rules.pairing.planner import _Planner, _rank_order, _swiss_order
+from rules.pairing.reasons import ranked_reasons
 from rules.pairing.swiss import _give_bye
 from rules.pairing.systems import Pairing, System, repeat_limit
-
-
-@dataclass(frozen=True, slots=True)
-class PairingInputs:
-    """What the system pairings need to know before pairing a round."""
-
-    ranked: tuple[str, ...]  # players to pair, best first
-    score_groups: Mapping[str, int]  # twice the wins plus the draws
-    played: tuple[tuple[str, str], ...]  # earlier meetings, one pair per game
-    byes: Mapping[str, int]
-    firsts: Mapping[str, int]
-    seconds: Mapping[str, int]
-    spreads: Mapping[str, int] = field(default_factory=dict)
-    rounds_left: int = 1  # rounds still to play, the one being paired included
-    rounds: int = 1  # the tournament's number of rounds
-    previous: Mapping[str, str] = field(default_factory=dict)  # last round's opponent
 
 
 def pair_chew(
@@ -105,8 +91,11 @@ def pair_ranked(
         _fill_chew(planner, inputs, options)
     else:
         _fill_cop(planner, inputs, options)
-    return planner.pairing(
+    pairing = planner.pairing(
         inputs.firsts, inputs.seconds, coin_flips, options.boards(), gibsons
+    )
+    return replace(
+        pairing, reasons=ranked_reasons(system, inputs, options, planner, pairing)
     )
 
 
@@ -185,7 +174,9 @@ def _fit(planner: _Planner, a: int, order: Sequence[int]) -> int | None:
     none does."""
     for relax in (False, True):
         for b in order:
-            if not planner.over(a, b) and planner.try_pair(a, b, relax=relax):
+            if planner.over(a, b):
+                planner.refuse(a, b)
+            elif planner.try_pair(a, b, relax=relax):
                 return b
     return None
 

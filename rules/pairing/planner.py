@@ -89,6 +89,13 @@ class _Planner:
         self.unpaired = list(range(n))
         self.pairs: list[tuple[int, int]] = []
         self.bye: int | None = None
+        # Why each game is what it is (``rules.pairing.reasons``): the opponents
+        # each chooser was refused before the one they got, in the order tried,
+        # and the bye candidates passed over.
+        self.refused: dict[int, list[int]] = {}
+        self.passed: dict[tuple[int, int], tuple[int, ...]] = {}
+        self.bye_passed: tuple[int, ...] = ()
+        self.considered: dict[int, tuple[int, ...]] = {}
         self.budget = self._deficit(n)
         self.clean_budget = self._clean_deficit(n)
 
@@ -149,6 +156,7 @@ class _Planner:
             self.clean.restore(after[1])  # type: ignore[arg-type]
         self.unpaired.remove(chosen)
         self.bye = chosen
+        self.bye_passed = tuple(candidates[: list(candidates).index(chosen)])
         self.budget = deficit
         self.clean_budget = clean_deficit
 
@@ -174,15 +182,31 @@ class _Planner:
             ):
                 self.matcher.restore(before[0])
                 self.clean.restore(before[1])
+                self.refuse(a, b)
                 return False
         elif not force and over > self.budget:
+            self.refuse(a, b)
             return False
         self.budget = max(self.budget - over, deficit)
         self.clean_budget = max(self.clean_budget - avoided, clean_deficit)
         self.unpaired.remove(a)
         self.unpaired.remove(b)
         self.pairs.append((a, b))
+        self._note_passed(a, b)
         return True
+
+    def refuse(self, a: int, b: int) -> None:
+        """Note that a was not given b (kept for the pairing's reasons)."""
+        self.refused.setdefault(a, []).append(b)
+
+    def _note_passed(self, a: int, b: int) -> None:
+        # Only the opponents tried before b was first tried were preferred to b:
+        # a relaxed second pass tries the whole list again.
+        tried = self.refused.pop(a, [])
+        self.refused.pop(b, None)
+        if b in tried:
+            tried = tried[: tried.index(b)]
+        self.passed[(a, b)] = tuple(dict.fromkeys(tried))
 
     def pair_first_fit(
         self, a: int, candidates: Iterable[int], *, listed_first: bool = False
@@ -196,6 +220,7 @@ class _Planner:
         where who can catch whom comes first, as COP weighs a back-to-back game
         less than a leader's game against a non-contender)."""
         listed = [b for b in candidates if b != a and b in self.unpaired]
+        self.considered[a] = tuple(b for b in self.unpaired if b != a)
         rest = sorted(
             (b for b in self.unpaired if b != a and b not in listed),
             key=lambda b: (self.rematch_cost(a, b), abs(b - a), b),

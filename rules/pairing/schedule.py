@@ -25,6 +25,7 @@ from rules.pairing.from_state import pair_next_round, pair_round
 from rules.records import EntryKind
 from rules.tournament import (
     PairingMethod,
+    PairingReasons,
     RoundPaired,
     ScheduledRound,
     TournamentState,
@@ -103,6 +104,7 @@ def pair_scheduled(
         coin_flips=event.coin_flips,
         gibsons=event.gibsons,
         scheduled=True,
+        reasons=event.reasons,
     )
 
 
@@ -160,3 +162,49 @@ def projected_opponents(
         for player_id in pairing.byes:
             projected.setdefault(player_id, {})[round_] = None
     return projected
+
+
+def would_pair(
+    state: TournamentState,
+    division: str,
+    round_: int,
+    coin_flips: Sequence[bool] = (),
+) -> PairingReasons:
+    """What the system would pair ``round_`` of ``division`` as, with its reasons:
+    shown beside a director's hand pairing and kept in its event.
+
+    The method is the round schedule's for the round; else the division's last
+    system pairing's (a director pairing by hand mid-event replaces the system they
+    were using); else Swiss, which on round 1's pre-event order pairs the top half
+    against the bottom half, as tsh's first-round default does. When the system
+    cannot pair the round (an earlier round without results, say), the reasons
+    say why and hold no boards.
+    """
+    line = next((s for s in state.schedule_of(division) if s.round == round_), None)
+    method = line.method if line is not None else _last_system_method(state, division)
+    start = 1
+    if line is not None and method in _TABLES:
+        start = schedule_start(state.schedule_of(division), round_, method)
+    try:
+        pairing = pair_round(
+            state,
+            division,
+            round_,
+            method,
+            coin_flips,
+            based_on_round=line.based_on_round if line is not None else None,
+            schedule_start=start,
+            options=state.options_of(division),
+        )
+    except TournamentError as error:
+        return PairingReasons(system=method.value, unavailable=error.message)
+    assert pairing.reasons is not None
+    return pairing.reasons
+
+
+def _last_system_method(state: TournamentState, division: str) -> PairingMethod:
+    for round_ in range(state.paired_rounds(division), 0, -1):
+        paired = state.round_state(division, round_)
+        if paired is not None and paired.pairing.method is not PairingMethod.MANUAL:
+            return paired.pairing.method
+    return PairingMethod.SWISS

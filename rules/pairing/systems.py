@@ -15,6 +15,7 @@ from enum import StrEnum
 from rules.division_rules import PairingOptions
 from rules.tournament import (
     Board,
+    PairingReasons,
 )
 
 
@@ -53,9 +54,12 @@ def repeat_limit(options: PairingOptions, system: System) -> int | None:
 @dataclass(frozen=True, slots=True)
 class Pairing:
     """A round's games (board 1 first), its byes, the coin flips consumed, and
-    the players Gibsonized (their place decided, paired as the Gibson rule says)."""
+    the players Gibsonized (their place decided, paired as the Gibson rule says),
+    and why it is what it is (``rules.pairing.reasons``; None from the pairing
+    functions called on their own)."""
 
     games: tuple[Board, ...]
     byes: tuple[str, ...] = ()
     coin_flips: tuple[bool, ...] = ()
     gibsons: tuple[str, ...] = ()
+    reasons: PairingReasons | None = None

@@ -143,6 +143,77 @@ class Board:
 
 
 @dataclass(frozen=True, slots=True)
+class BoardReason:
+    """Why one board of a system pairing is what it is.
+
+    ``chooser`` is the player whose choice made the game (the planner pairs from
+    the top, each player in turn taking the first opponent the system prefers
+    who keeps the round within the fewest repeats); ``passed_over`` are the
+    opponents the system preferred for them but did not give them, because the
+    pair had met (``met``) or because taking them would have forced a repeat or a
+    back-to-back game elsewhere in the round. Ranks are the standings the round
+    was paired on (0 for a fixed schedule); groups are score groups in half
+    points (twice the wins plus the draws). ``first_by`` says how who goes first
+    was decided: ``fewer_firsts``, ``more_seconds``, ``coin_flip`` (then
+    ``coin_flip`` holds the flip) or ``schedule``.
+    """
+
+    board: int
+    first: str
+    second: str
+    chooser: str = ""
+    rank_first: int = 0
+    rank_second: int = 0
+    group_first: int | None = None
+    group_second: int | None = None
+    met_before: int = 0
+    back_to_back: bool = False
+    passed_over: tuple[str, ...] = ()
+    passed_over_met: tuple[str, ...] = ()
+    gibson: tuple[str, ...] = ()
+    fixed_board: bool = False
+    first_by: str = ""
+    coin_flip: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ByeReason:
+    """Why the bye went where it did: the fewest-byes rule (the lowest-ranked of
+    those with the fewest byes), ``passed_over`` the candidates ahead of the
+    player in that order whose bye would have forced a repeat, or ``gibson``."""
+
+    player: str
+    byes_before: int = 0
+    rank: int = 0
+    passed_over: tuple[str, ...] = ()
+    gibson: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PairingReasons:
+    """Why a round's pairing is what it is, kept in its ``RoundPaired``.
+
+    For a system pairing the boards are the event's games. For a director's hand
+    pairing they are what the system (``system``) would have done on the same
+    log, so the page can set the two side by side. ``repeat_limit`` is the limit
+    the system paired under (None: no limit); ``over_limit`` and
+    ``back_to_back`` count the games of the round beyond it and against last
+    round's opponent (the fewest the field allowed); ``unavailable`` says why
+    the system could not pair the round (then there are no boards).
+    """
+
+    system: str
+    based_on_round: int = 0
+    repeat_limit: int | None = None
+    over_limit: int = 0
+    back_to_back: int = 0
+    boards: tuple[BoardReason, ...] = ()
+    byes: tuple[ByeReason, ...] = ()
+    schedule: bool = False
+    unavailable: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class RoundPaired:
     """The complete pairing of one round of one division.
 
@@ -152,7 +223,9 @@ class RoundPaired:
     pairing has none). ``gibsons`` are the players the system Gibsonized (their
     place decided, paired by the Gibson rule): every reader marks them from here.
     ``scheduled`` says the round schedule paired it when its results were in (the
-    system's pairing, not a director's click).
+    system's pairing, not a director's click). ``reasons`` says why each board is
+    what it is (``PairingReasons``; for a hand pairing, what the system would
+    have done); events stored before reasons were kept have none.
     """
 
     type_name: ClassVar[str] = "round_paired"
@@ -165,6 +238,7 @@ class RoundPaired:
     coin_flips: tuple[bool, ...] = ()
     gibsons: tuple[str, ...] = ()
     scheduled: bool = False
+    reasons: PairingReasons | None = None
 
 
 @dataclass(frozen=True, slots=True)

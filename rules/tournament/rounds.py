@@ -13,6 +13,7 @@ Usage (through ``apply``)::
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from rules.errors import TournamentError
@@ -57,10 +58,13 @@ def _round_paired(event: RoundPaired, state: TournamentState) -> TournamentState
     _check_pairing_shape(event)
     seats = _pairing_seats(state, event, division, round_)
     _check_gibsons(event, seats)
+    _check_reasons(event, state.division_players[division])
     round_state = RoundState(
         division=division,
         round=round_,
-        pairing=event,
+        # The reasons decide nothing later: they stay in the log (read from there
+        # by the pages), not in every kept state a cold worker unpickles.
+        pairing=replace(event, reasons=None),
         seats=seats,
         results={},
         unpaired={},
@@ -135,6 +139,30 @@ def _check_gibsons(event: RoundPaired, seats: dict[str, Seat]) -> None:
         raise TournamentError(
             "invalid_pairing", "scheduled must be true or false.", "scheduled"
         )
+
+
+def _check_reasons(event: RoundPaired, players: Sequence[str]) -> None:
+    """Check that a pairing's reasons speak of its own games (a system pairing)
+    or of players of its division (a hand pairing's system alternative)."""
+    reasons = event.reasons
+    if reasons is None:
+        return
+    boards = {(b.board, b.first, b.second) for b in reasons.boards}
+    byes = {bye.player for bye in reasons.byes}
+    if event.method is PairingMethod.MANUAL:
+        named = {p for b in reasons.boards for p in (b.first, b.second)} | byes
+        if named <= set(players):
+            return
+    elif boards == {(g.board, g.first, g.second) for g in event.games} and byes == set(
+        event.byes
+    ):
+        return
+    raise TournamentError(
+        "invalid_pairing",
+        "The pairing's reasons must describe its own boards and byes (a hand"
+        " pairing's, players of its division).",
+        "reasons",
+    )
 
 
 def _pairing_seats(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from uuid import UUID
 
+from django.http import Http404
 from drf_spectacular.utils import extend_schema
 from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
@@ -19,7 +20,7 @@ from tournaments.core.api import (
     get_tournament,
     require_division,
 )
-from tournaments.pairing import selectors, services
+from tournaments.pairing import presenters, selectors, services
 from tournaments.pairing import serializers as pairing_serializers
 
 
@@ -74,6 +75,26 @@ class PairingsApi(APIView):
         division = division_param(request, tournament)
         boards = selectors.round_boards(tournament.tournament_id, division, round_)
         return Response(pairing_serializers.PairingOutput(boards, many=True).data)
+
+
+class PairingReasonsApi(APIView):
+    @extend_schema(
+        parameters=[DIVISION], responses=pairing_serializers.PairingReasonsOutput
+    )
+    def get(self, request: Request, tournament_id: UUID, round_: int) -> Response:
+        """Why the round is paired as it is: per board and bye, as the pairing
+        recorded it; for a hand pairing, what the system would have done."""
+        tournament = get_tournament(request, tournament_id)
+        division = division_param(request, tournament)
+        found = selectors.round_explanation(tournament.tournament_id, division, round_)
+        if found is None:
+            raise Http404(f"Round {round_} of division {division} is not paired.")
+        event, names = found
+        return Response(
+            pairing_serializers.reasons_document(
+                event, presenters.explain(event, names)
+            )
+        )
 
 
 class PairRoundApi(APIView):

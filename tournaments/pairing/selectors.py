@@ -5,13 +5,15 @@ foretold."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import uuid
 from dataclasses import dataclass
 
 from config.replicas import reading
+from games.eventstore.streams import stream_type
 from rules import pairing as rp
 from rules import tournament as rt
-from tournaments.core.aggregate import tournament_state
+from tournaments.core.aggregate import STREAM_TYPE, tournament_state
 
 # --- Results: standings ------------------------------------------------------------
 
@@ -145,6 +147,51 @@ def round_pairing(
     if found is None:
         return rt.RoundPaired(division=division, round=round_, games=())
     return found.pairing
+
+
+def round_explanation(
+    tournament_id: uuid.UUID, division: str, round_: int
+) -> tuple[rt.RoundPaired, dict[str, str]] | None:
+    """The round's pairing in force, with the players' names its reasons need;
+    None when the round is not paired."""
+    _, aggregate = tournament_state(tournament_id)
+    rules = aggregate.rules
+    assert rules is not None
+    found = rules.round_state(division, round_)
+    if found is None:
+        return None
+    names = {p: rules.players[p].name for p in rules.division_players[division]}
+    version = aggregate.stream_version_of(found.version)
+    return _stored_pairing(tournament_id, version) or found.pairing, names
+
+
+def _stored_pairing(tournament_id: uuid.UUID, version: int) -> rt.RoundPaired | None:
+    """The ``RoundPaired`` at ``version`` of the tournament's log, as stored
+    (its reasons included: the kept state leaves them out)."""
+    with reading().cursor() as cursor:
+        cursor.execute(
+            "SELECT event_type, schema_version, payload FROM event_log"
+            " WHERE stream_id = %s AND version = %s",
+            [tournament_id, version],
+        )
+        row = cursor.fetchone()
+    if row is None or row[0] != rt.RoundPaired.type_name:
+        return None
+    payload = row[2] if isinstance(row[2], dict) else json.loads(row[2])
+    event = stream_type(STREAM_TYPE).codec.decode(row[0], row[1], payload)
+    return event if isinstance(event, rt.RoundPaired) else None
+
+
+def next_round_preview(
+    tournament_id: uuid.UUID, division: str, round_: int
+) -> tuple[rt.PairingReasons, dict[str, str]]:
+    """What the system would pair ``round_`` as now, shown beside the hand
+    pairing form. Who goes first is left out: the coin flips are drawn only
+    when the round is paired, so every tie reads as a flip still to come."""
+    rules = _rules(tournament_id)
+    flips = (True,) * rp.coin_flips_needed(rules, division)
+    names = {p: rules.players[p].name for p in rules.division_players.get(division, ())}
+    return rp.would_pair(rules, division, round_, flips), names
 
 
 def round_schedule(

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
 from rest_framework import serializers
 
 from games.serializer_base import BoundedListField, StrictSerializer
+from rules import pairing as rp
 from rules import tournament as rt
 from rules.division_rules import (
     DEFAULT_GIBSON_SPREAD,
@@ -107,6 +109,113 @@ class PairingOutput(serializers.Serializer):
     )
     amended = serializers.BooleanField(source="first.amended")
     game_id = serializers.UUIDField(allow_null=True)
+
+
+class BoardReasonOutput(serializers.Serializer):
+    board = serializers.IntegerField()
+    first = serializers.CharField(help_text="Player id; goes first.")
+    second = serializers.CharField()
+    chooser = serializers.CharField(
+        help_text="The player whose choice made the game (pairing from the top)."
+    )
+    rank_first = serializers.IntegerField(help_text="0 for a fixed schedule.")
+    rank_second = serializers.IntegerField()
+    group_first = serializers.IntegerField(
+        allow_null=True, help_text="Score group: twice the wins plus the draws."
+    )
+    group_second = serializers.IntegerField(allow_null=True)
+    met_before = serializers.IntegerField()
+    back_to_back = serializers.BooleanField()
+    passed_over = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Opponents preferred but not given: the game would have forced a"
+        " repeat elsewhere in the round.",
+    )
+    passed_over_met = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Players nearer in the standings the chooser had met: the repeats"
+        " avoided.",
+    )
+    gibson = serializers.ListField(child=serializers.CharField())
+    fixed_board = serializers.BooleanField()
+    first_by = serializers.ChoiceField(
+        ["fewer_firsts", "more_seconds", "coin_flip", "schedule"]
+    )
+    coin_flip = serializers.BooleanField(allow_null=True)
+    text = serializers.CharField(help_text="The reasons in words.")
+
+
+class ByeReasonOutput(serializers.Serializer):
+    player = serializers.CharField()
+    byes_before = serializers.IntegerField()
+    rank = serializers.IntegerField()
+    passed_over = serializers.ListField(child=serializers.CharField())
+    gibson = serializers.BooleanField()
+    text = serializers.CharField()
+
+
+class PairingReasonsOutput(serializers.Serializer):
+    """Why a round is paired as it is. For a hand pairing (``hand_paired``) the
+    boards are what the system would have done, and ``differences`` the players
+    it would have given another opponent."""
+
+    division = serializers.CharField()
+    round = serializers.IntegerField()
+    method = serializers.CharField()
+    hand_paired = serializers.BooleanField()
+    kept = serializers.BooleanField(
+        help_text="False for a round paired before pairings kept their reasons."
+    )
+    system = serializers.CharField(allow_null=True)
+    based_on_round = serializers.IntegerField(allow_null=True)
+    repeat_limit = serializers.IntegerField(allow_null=True)
+    over_limit = serializers.IntegerField(allow_null=True)
+    back_to_back = serializers.IntegerField(allow_null=True)
+    unavailable = serializers.CharField(
+        allow_blank=True, help_text="Why the system could not have paired the round."
+    )
+    summary = serializers.CharField()
+    boards = BoardReasonOutput(many=True)
+    byes = ByeReasonOutput(many=True)
+    differences = serializers.ListField(child=serializers.CharField())
+
+
+def reasons_document(event: rt.RoundPaired, explanation: Any) -> dict[str, Any]:
+    """The API's document of a round's reasons (``PairingReasonsOutput``)."""
+    reasons = event.reasons
+    texts = {line.board: line.text for line in explanation.boards}
+    return {
+        "division": event.division,
+        "round": event.round,
+        "method": event.method.value,
+        "hand_paired": explanation.hand,
+        "kept": explanation.kept,
+        "system": reasons.system if reasons else None,
+        "based_on_round": reasons.based_on_round if reasons else None,
+        "repeat_limit": reasons.repeat_limit if reasons else None,
+        "over_limit": reasons.over_limit if reasons else None,
+        "back_to_back": reasons.back_to_back if reasons else None,
+        "unavailable": reasons.unavailable if reasons else "",
+        "summary": explanation.summary,
+        "boards": [
+            {**dataclasses.asdict(b), "text": texts.get(b.board, "")}
+            for b in (reasons.boards if reasons else ())
+        ],
+        "byes": [
+            {**dataclasses.asdict(bye), "text": text}
+            for bye, text in zip(
+                reasons.byes if reasons else (), explanation.byes, strict=False
+            )
+        ],
+        "differences": [
+            p
+            for p in (
+                rp.differences(reasons, [(g.first, g.second) for g in event.games])
+                if reasons and explanation.hand
+                else ()
+            )
+        ],
+    }
 
 
 # --- A division's round schedule -----------------------------------------------------

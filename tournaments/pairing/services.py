@@ -83,6 +83,13 @@ def round_pair(
             ),
             byes=tuple(byes),
             method=pairing_method,
+            # What the system would have done, kept beside the director's choice.
+            reasons=rp.would_pair(
+                state.rules,
+                division,
+                round_,
+                _coin_flips(rp.coin_flips_needed(state.rules, division)),
+            ),
         )
         if not allow_repeats:
             _refuse_repeats(state.rules, event)

@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
+from rules import tournament as rt
 from rules.numbers import NumberError, whole_number
 from tournaments.core import access
 from tournaments.core.pages import (
@@ -24,6 +25,7 @@ from tournaments.core.pages import (
     tournament_rules,
 )
 from tournaments.models import Tournament
+from tournaments.pairing import presenters as pairing_presenters
 from tournaments.pairing import selectors as pairing_selectors
 from tournaments.pairing import serializers, services
 from tournaments.pairing.forms import PairForm, PairingRulesForm, RoundScheduleForm
@@ -157,8 +159,40 @@ def round_pairings(
             "rows": pairing_rows(tournament, division, round_),
             "rounds": range(1, paired + 1),
             "is_director": access.tournament_is_director(tournament, request.user),
+            "explanation": round_explanation(tournament, division, round_),
         },
     )
+
+
+def round_explanation(
+    tournament: Tournament, division: str, round_: int
+) -> pairing_presenters.Explanation | None:
+    """Why the round is paired as it is, in words (None: not paired)."""
+    found = pairing_selectors.round_explanation(
+        tournament.tournament_id, division, round_
+    )
+    return None if found is None else pairing_presenters.explain(*found)
+
+
+def _preview(
+    tournament: Tournament, division: str, paired: int
+) -> pairing_presenters.Explanation | None:
+    """What the system would pair the next round as (beside the hand form)."""
+    if paired >= tournament.rounds_of(division):
+        return None
+    reasons, names = pairing_selectors.next_round_preview(
+        tournament.tournament_id, division, paired + 1
+    )
+    if reasons.unavailable:
+        return pairing_presenters.Explanation(summary=reasons.unavailable)
+    event = rt.RoundPaired(
+        division=division,
+        round=paired + 1,
+        games=(),
+        method=rt.PairingMethod(reasons.system),
+        reasons=reasons,
+    )
+    return pairing_presenters.explain(event, names, preview=True)
 
 
 @login_required
@@ -223,6 +257,10 @@ def manage_pair(
             "shown_has_results": shown_state is not None and shown_state.has_results,
             "schedule": rules.schedule_of(division),
             "schedule_status": services.schedule_status(rules, division),
+            "explanation": round_explanation(tournament, division, shown_round)
+            if shown_round
+            else None,
+            "preview": _preview(tournament, division, paired),
         },
         status=status,
     )
