@@ -151,7 +151,9 @@ def _hand_summary(reasons: rt.PairingReasons, differ: Sequence[str]) -> str:
 
 def _board(b: rt.BoardReason, name: Namer) -> str:
     parts = []
-    if b.first_by != "schedule":
+    if b.first_by == "schedule":
+        parts.append("the schedule's game for this round")
+    else:
         chooser, other = (
             (b.first, b.second) if b.chooser != b.second else (b.second, b.first)
         )
