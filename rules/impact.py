@@ -37,7 +37,7 @@ from fractions import Fraction
 
 from rules.pairing import coin_flips_needed, pair_round
 from rules.pairing.systems import Pairing, System
-from rules.prizes import Award, prize_winners
+from rules.prizes import Award, Prize, prize_winners
 from rules.tournament import (
     Board,
     Event,
@@ -169,7 +169,7 @@ class PrizeChange:
     """A prize whose winners change: (player id, amount) before and after."""
 
     prize_index: int
-    label: str
+    prize: Prize
     before: tuple[tuple[str, Fraction], ...]
     after: tuple[tuple[str, Fraction], ...]
 
@@ -385,7 +385,7 @@ def _prizes(
     return tuple(
         PrizeChange(
             prize_index=index,
-            label=prize.label,
+            prize=prize,
             before=old.get(index, ()),
             after=new.get(index, ()),
         )
@@ -400,7 +400,8 @@ def _by_prize(
     found: dict[int, list[tuple[str, Fraction]]] = {}
     for award in awards:
         found.setdefault(award.prize_index, []).append((award.player_id, award.amount))
-    return {index: tuple(sorted(won)) for index, won in found.items()}
+    # In the order the rules award them (the standings' order).
+    return {index: tuple(won) for index, won in found.items()}
 
 
 def _meeting(game: Board) -> frozenset[str]:
