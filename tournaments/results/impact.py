@@ -13,13 +13,16 @@ Usage::
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.cache import cache
+
 from games.eventstore.errors import ConcurrencyError
-from games.eventstore.store import read_stream
+from games.eventstore.store import current_version, read_stream
 from rules import tournament as rt
 from rules.impact import AmendmentImpact, PairingChange, PrizeChange, amendment_impact
 from rules.tournament import Board
@@ -35,8 +38,11 @@ class AmendmentPreview:
     """The impact of an amendment on the log at ``version``, as a document."""
 
     version: int
-    impact: AmendmentImpact
     document: dict[str, Any]
+
+
+# How long a preview is kept for its confirm (the director reads it meanwhile).
+PREVIEW_SECONDS = 15 * 60
 
 
 def amendment_preview(
@@ -51,14 +57,26 @@ def amendment_preview(
     TournamentError when the rules refuse the amendment.
     """
     stream = tournament_stream(tournament_id)
-    recorded = read_stream(stream)
-    version = recorded[-1].version if recorded else 0
+    version = current_version(stream)
     if expected_version is not None and expected_version != version:
         raise ConcurrencyError(stream, expected_version, version)
-    log = [r.event for r in recorded if not isinstance(r.event, _SYSTEM_TYPES)]
-    impact = amendment_impact(log, event)
-    names = _names(log, impact)
-    return AmendmentPreview(version, impact, impact_document(impact, names, version))
+    # The log at a version never changes and the impact is a pure function of it
+    # and the amendment: the confirm of a preview (a national's later rounds
+    # paired again take seconds) finds it here, in this process's cache.
+    key = f"amend-impact:{tournament_id}:{version}:{_digest(event)}"
+    document = cache.get(key)
+    if document is None:
+        recorded = read_stream(stream, to_version=version)
+        log = [r.event for r in recorded if not isinstance(r.event, _SYSTEM_TYPES)]
+        impact = amendment_impact(log, event)
+        document = impact_document(impact, _names(log, impact), version)
+        cache.set(key, document, PREVIEW_SECONDS)
+    return AmendmentPreview(version, document)
+
+
+def _digest(event: rt.ResultAmended) -> str:
+    """The amendment's fields, hashed into a cache key."""
+    return hashlib.sha256(repr(event).encode()).hexdigest()
 
 
 def _names(log: Sequence[object], impact: AmendmentImpact) -> dict[str, str]:
