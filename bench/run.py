@@ -210,6 +210,7 @@ class Bench:
             ("chain", self.bench_chain),
             ("verify", self.bench_verify),
             ("rules", self.bench_rules),
+            ("amend_impact", self.bench_amend_impact),
             ("standings", self.bench_standings_after_result),
             ("replay", self.bench_replay),
             ("http", self.bench_http),
@@ -559,6 +560,15 @@ class Bench:
             "seconds": seconds,
             "events_per_second": events / seconds,
         }
+
+    def bench_amend_impact(self) -> None:
+        """An amendment's preview against a replay (bench/amend_impact_bench.py)."""
+        from bench import amend_impact_bench
+
+        scale = (
+            self.scale_name if self.scale_name in amend_impact_bench.SCALES else "club"
+        )
+        self.results["amend_impact"] = amend_impact_bench.measure(scale, repeats=3)
 
     # --- standings after a result -------------------------------------------
 
@@ -1277,7 +1287,16 @@ def main(argv: list[str] | None = None) -> int:
         "--skip",
         action="append",
         default=[],
-        choices=["chain", "verify", "rules", "standings", "replay", "http", "bulk"],
+        choices=[
+            "chain",
+            "verify",
+            "rules",
+            "amend_impact",
+            "standings",
+            "replay",
+            "http",
+            "bulk",
+        ],
         help="leave a stage out (repeat for several)",
     )
     parser.add_argument(

@@ -153,6 +153,11 @@ urlpatterns = [
     ),
     path(f"{T}/results", results_apis.ResultsApi.as_view(), name="api-results"),
     path(f"{T}/results/amend", results_apis.AmendResultApi.as_view(), name="api-amend"),
+    path(
+        f"{T}/results/amend/preview",
+        results_apis.AmendPreviewApi.as_view(),
+        name="api-amend-preview",
+    ),
     path(f"{T}/forfeits", results_apis.ForfeitApi.as_view(), name="api-forfeits"),
     path(f"{T}/standings", results_apis.StandingsApi.as_view(), name="api-standings"),
     path(f"{T}/audit", audit_apis.AuditApi.as_view(), name="api-audit"),

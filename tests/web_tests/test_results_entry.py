@@ -403,7 +403,13 @@ def test_an_amendment_changes_every_later_standing_and_is_audited(
     version = page.context["form"].initial["version"]
     response = director_client.post(
         amend_url(t, 1),
-        {"a_score": 432, "b_score": 388, "reason": "slip misread", "version": version},
+        {
+            "a_score": 432,
+            "b_score": 388,
+            "reason": "slip misread",
+            "version": version,
+            "confirm": "1",
+        },
     )
     assert response.status_code == 302
     assert (spread(1, "Ann Able"), spread(2, "Ann Able")) == (44, 54)
@@ -432,7 +438,8 @@ def test_a_stale_amendment_is_told_to_reload(director_client, two_rounds, direct
     )
     before = events()
     response = director_client.post(
-        amend_url(t, 1), {"a_score": 432, "b_score": 388, "version": version}
+        amend_url(t, 1),
+        {"a_score": 432, "b_score": 388, "version": version, "confirm": "1"},
     )
     assert response.status_code == 400
     assert "Someone else changed this tournament" in response.content.decode()
@@ -463,7 +470,8 @@ def test_an_amendment_to_a_forfeit(director_client, two_rounds):
     version = director_client.get(amend_url(t, 2)).context["form"].initial["version"]
     ids = ids_by_number(t)
     response = director_client.post(
-        amend_url(t, 2), {"absentee": ids[3], "version": version, "reason": "no show"}
+        amend_url(t, 2),
+        {"absentee": ids[3], "version": version, "reason": "no show", "confirm": "1"},
     )
     assert response.status_code == 302
     board = result_of(t, 2)

@@ -38,6 +38,13 @@ class AuditEntry:
     # An import's report kept with its first event: what was odd in the file and
     # how it is kept (tournaments.ratings.imports).
     notes: tuple[str, ...] = ()
+    # An amendment's impact as previewed and confirmed (tournaments.results.impact):
+    # the whole report, and its lines in words.
+    impact: dict[str, Any] | None = None
+
+    @property
+    def impact_summary(self) -> tuple[str, ...]:
+        return tuple(str(line) for line in (self.impact or {}).get("summary", ()))
 
 
 def tournament_audit(tournament: Tournament) -> list[AuditEntry]:
@@ -79,6 +86,7 @@ def tournament_audit(tournament: Tournament) -> list[AuditEntry]:
                 payload=payload,
                 supersedes=supersedes,
                 notes=_import_notes(recorded.metadata),
+                impact=(recorded.metadata or {}).get("impact"),
             )
         )
     return entries

@@ -19,3 +19,9 @@ class AuditEntryOutput(serializers.Serializer):
         help_text="An import's report, on its first event: what was odd in the "
         "file and how it is kept (.t, .TOU, config.tsh, tourney.js).",
     )
+    impact = serializers.JSONField(
+        allow_null=True,
+        help_text="An amendment's impact as the director previewed and confirmed "
+        "it (the amend preview's report); null for other events and for "
+        "amendments stored before reports were kept.",
+    )

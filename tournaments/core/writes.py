@@ -29,6 +29,7 @@ from django.db import connection, transaction
 from games.eventstore.errors import ConcurrencyError
 from games.eventstore.store import (
     AppendResult,
+    NewEvent,
     append,
     append_queued,
     current_version,
@@ -147,7 +148,9 @@ def _pair_scheduled_rounds(
 ) -> None:
     """Right after a write, pair the rounds the division's round schedule says
     are due now (tsh's ``autopair``), as the system, in the same write path."""
-    if not any(isinstance(event, _SCHEDULE_TRIGGERS) for event in events):
+    # An event may come with metadata (an amendment with its impact).
+    plain = [e.event if isinstance(e, NewEvent) else e for e in events]
+    if not any(isinstance(event, _SCHEDULE_TRIGGERS) for event in plain):
         return
     rules = getattr(result.state, "rules", None)
     if rules is None or not rules.round_schedules:

@@ -53,27 +53,55 @@ class ResultsApi(APIView):
         return command_response(result)
 
 
+def _amendment_fields(request: Request) -> dict[str, Any]:
+    """An amendment's fields as the API reads them (AmendInput)."""
+    data = results_serializers.AmendInput(data=request.data)
+    data.is_valid(raise_exception=True)
+    v = dict(data.validated_data)
+    game_id = v.pop("game_id", None)
+    v["game_id"] = str(game_id) if game_id else None
+    v["round_"] = v.pop("round")
+    return v
+
+
 class AmendResultApi(APIView):
     permission_classes = (IsAuthenticated,)
 
     @extend_schema(
         request=results_serializers.AmendInput,
         responses={201: core_serializers.CommandOutput},
+        description="Amend a result. What it changes (the preview's report) is "
+        "worked out on the log at expected_version (409 when the log has moved "
+        "since) and kept with the amendment in the audit.",
     )
     def post(self, request: Request, tournament_id: UUID) -> Response:
         get_tournament(request, tournament_id)
-        data = results_serializers.AmendInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        v = dict(data.validated_data)
-        game_id = v.pop("game_id", None)
         result = services.result_amend(
-            tournament_id=tournament_id,
-            round_=v.pop("round"),
-            game_id=str(game_id) if game_id else None,
-            user=request.user,
-            **v,
+            tournament_id=tournament_id, user=request.user, **_amendment_fields(request)
         )
         return command_response(result)
+
+
+class AmendPreviewApi(APIView):
+    permission_classes = (IsAuthenticated,)
+
+    @extend_schema(
+        request=results_serializers.AmendInput,
+        responses={200: results_serializers.AmendPreviewOutput},
+        description="What an amendment would change, before it is stored: the "
+        "standings after every later round, the later system pairings that would "
+        "differ (paired again with their recorded coin flips), Gibson decisions "
+        "and prize winners. Nothing is stored; confirm with POST results/amend "
+        "and this answer's version as expected_version.",
+    )
+    def post(self, request: Request, tournament_id: UUID) -> Response:
+        get_tournament(request, tournament_id)
+        fields = _amendment_fields(request)
+        fields.pop("expected_version", None)
+        preview = services.result_amend_preview(
+            tournament_id=tournament_id, user=request.user, **fields
+        )
+        return Response(preview.document)
 
 
 class ForfeitApi(APIView):

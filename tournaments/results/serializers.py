@@ -79,6 +79,80 @@ class AmendInput(ExpectedVersionMixin):
     )
 
 
+class _StandingChangeOutput(serializers.Serializer):
+    player = serializers.CharField()
+    name = serializers.CharField()
+    rank_before = serializers.IntegerField(allow_null=True)
+    rank_after = serializers.IntegerField(allow_null=True)
+    record_before = serializers.CharField()
+    record_after = serializers.CharField()
+    spread_before = serializers.IntegerField()
+    spread_after = serializers.IntegerField()
+    moved = serializers.BooleanField()
+
+
+class _RoundStandingsOutput(serializers.Serializer):
+    round = serializers.IntegerField()
+    changes = _StandingChangeOutput(many=True, help_text="Only the lines that change.")
+
+
+class _PairingChangeOutput(serializers.Serializer):
+    round = serializers.IntegerField()
+    method = serializers.CharField()
+    reproducible = serializers.BooleanField(
+        help_text="False: the recorded pairing is not the system's on the log as it"
+        " is (rules changed since); not compared (see note)."
+    )
+    based_on_round = serializers.IntegerField(allow_null=True)
+    differs = serializers.BooleanField()
+    games_before = serializers.ListField(child=serializers.CharField())
+    games_after = serializers.ListField(child=serializers.CharField())
+    games_gone = serializers.ListField(child=serializers.CharField())
+    games_new = serializers.ListField(child=serializers.CharField())
+    firsts_changed = serializers.ListField(child=serializers.CharField())
+    byes_before = serializers.ListField(child=serializers.CharField())
+    byes_after = serializers.ListField(child=serializers.CharField())
+    gibsons_before = serializers.ListField(child=serializers.CharField())
+    gibsons_after = serializers.ListField(child=serializers.CharField())
+    new_coin_flips = serializers.BooleanField(
+        help_text="The corrected pairing needs coin flips the round did not record."
+    )
+    note = serializers.CharField()
+
+
+class _GibsonChangeOutput(serializers.Serializer):
+    round = serializers.IntegerField()
+    before = serializers.ListField(child=serializers.CharField())
+    after = serializers.ListField(child=serializers.CharField())
+
+
+class _PrizeWinnerOutput(serializers.Serializer):
+    player = serializers.CharField()
+    name = serializers.CharField()
+    amount = serializers.CharField()
+
+
+class _PrizeChangeOutput(serializers.Serializer):
+    prize = serializers.CharField()
+    before = _PrizeWinnerOutput(many=True)
+    after = _PrizeWinnerOutput(many=True)
+
+
+class AmendPreviewOutput(serializers.Serializer):
+    """What an amendment would change (``rules.impact``)."""
+
+    version = serializers.IntegerField(
+        help_text="The log's version previewed: send it as expected_version."
+    )
+    division = serializers.CharField()
+    round = serializers.IntegerField()
+    standings = _RoundStandingsOutput(many=True)
+    pairings = _PairingChangeOutput(many=True)
+    gibsons = _GibsonChangeOutput(many=True)
+    prizes = _PrizeChangeOutput(many=True)
+    summary = serializers.ListField(child=serializers.CharField())
+
+
 class ForfeitInput(ExpectedVersionMixin):
     round = serializers.IntegerField(min_value=1, max_value=rt.MAX_ROUNDS)
     absentee = player_id_field()

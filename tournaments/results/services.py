@@ -21,10 +21,13 @@ from typing import Any
 from games import selectors as game_selectors
 from games.eventstore.store import (
     AppendResult,
+    NewEvent,
 )
 from rules import tournament as rt
-from tournaments.core.aggregate import TournamentAggregate
+from tournaments.core.access import may_enter_results, refuse_unless
+from tournaments.core.aggregate import TournamentAggregate, tournament_state
 from tournaments.core.writes import append_as_director
+from tournaments.results.impact import AmendmentPreview, amendment_preview
 
 Loaded = tuple[int, TournamentAggregate]
 
@@ -87,9 +90,9 @@ def result_record(
     )
 
 
-def result_amend(
-    *,
+def _amendment(
     tournament_id: uuid.UUID,
+    *,
     round_: int,
     player_a: str,
     player_b: str,
@@ -100,11 +103,7 @@ def result_amend(
     absentee: str | None = None,
     game_id: str | None = None,
     reason: str = "",
-    user: Any,
-    expected_version: int | None = None,
-) -> AppendResult:
-    """Replace a recorded result as a whole (new scores, or a forfeit by
-    `absentee`): what the amendment does not give is not carried over."""
+) -> rt.ResultAmended:
     event = rt.ResultAmended(
         round=round_,
         player_a=player_a,
@@ -117,11 +116,42 @@ def result_amend(
         absentee=absentee,
         reason=reason,
     )
+    linked: rt.ResultAmended = _linked_game(tournament_id, event)
+    return linked
+
+
+def result_amend_preview(
+    *, tournament_id: uuid.UUID, user: Any, **amendment: Any
+) -> AmendmentPreview:
+    """What the amendment (``result_amend``'s fields) would change, stored
+    nowhere: for a user who may amend results (403 for anyone else). Raises
+    TournamentError when the rules refuse it."""
+    version, state = tournament_state(tournament_id)
+    refuse_unless(may_enter_results, version, state, user, tournament_id)
+    return amendment_preview(tournament_id, _amendment(tournament_id, **amendment))
+
+
+def result_amend(
+    *,
+    tournament_id: uuid.UUID,
+    user: Any,
+    expected_version: int | None = None,
+    **amendment: Any,
+) -> AppendResult:
+    """Replace a recorded result as a whole (new scores, or a forfeit by
+    `absentee`): what the amendment does not give is not carried over.
+
+    What it changes (``impact.amendment_preview``) is worked out on the log at
+    `expected_version` (a ConcurrencyError when the log has moved since: the
+    preview the director confirmed is no longer what it would do) and kept in
+    the event's metadata (``impact``), which the audit shows."""
+    event = _amendment(tournament_id, **amendment)
+    preview = amendment_preview(tournament_id, event, expected_version)
     return append_as_director(
         tournament_id=tournament_id,
-        events=[_linked_game(tournament_id, event)],
+        events=[NewEvent(event, {"impact": preview.document})],
         user=user,
-        expected_version=expected_version,
+        expected_version=preview.version,
         results_only=True,
     )
 

@@ -17,12 +17,12 @@ from django.utils.functional import SimpleLazyObject
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import services as game_services
-from games.eventstore.errors import EventRejectedError
+from games.eventstore.errors import ConcurrencyError, EventRejectedError
 from games.eventstore.store import AppendResult
 from games.models import GameProjection
 from games.quotas import QuotaExceededError
 from games.readcache import cached_page
-from games.refusals import show_gcg_problems
+from games.refusals import show_gcg_problems, show_refusal
 from games.views import flagged_note
 from rules import tournament as rt
 from rules.errors import GcgError, RulesError
@@ -450,6 +450,20 @@ def _amend_initial(board: pairing_selectors.Board, version: int) -> dict[str, An
     return initial
 
 
+# The amend form's fields a confirm carries over from the preview, unchanged.
+_AMEND_FIELDS = ("a_score", "b_score", "a_pre", "b_pre", "absentee", "reason")
+
+
+def stale_preview_message(error: ConcurrencyError) -> str:
+    """Why a confirm was refused: the log moved after its preview."""
+    return (
+        "Someone else changed this tournament since this preview (it was made on"
+        f" version {error.expected}; the tournament is now at version"
+        f" {error.current}): nothing was stored. Below is what the amendment would"
+        " do now: confirm again if it is still right."
+    )
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def manage_amend(
@@ -459,7 +473,12 @@ def manage_amend(
     round_: int,
     board: int,
 ) -> HttpResponse:
-    """Amend a board's result as a whole: new scores or a forfeit, with a reason."""
+    """Amend a board's result as a whole: new scores or a forfeit, with a reason.
+
+    Two steps: the form's POST shows what the amendment would change (the
+    preview: ``results.impact``) and a Confirm button carrying the same values
+    and the version previewed; only the confirm stores it, refused with the
+    fresh preview when the log moved since."""
     tournament = team_member(request, tournament_id)
     division = division_or_404(tournament, division)
     line = _board_pairing(tournament, division, round_, board)
@@ -468,34 +487,33 @@ def manage_amend(
     initial = _amend_initial(line, tournament.version)
     form = AmendForm(initial=initial, first=first, second=second)
     status = 200
+    preview = None
     if request.method == "POST":
         form = AmendForm(request.POST, first=first, second=second)
         data = form.cleaned_data if form.is_valid() else None
-        if data is not None and submit(
-            form,
-            lambda: services.result_amend(
-                tournament_id=tournament_id,
-                round_=round_,
-                player_a=first.player_id,
-                player_b=second.player_id,
-                score_a=data["a_score"],
-                score_b=data["b_score"],
-                pre_adjustment_a=data["a_pre"],
-                pre_adjustment_b=data["b_pre"],
-                absentee=data["absentee"],
-                reason=data.get("reason") or "",
-                user=request.user,
-                expected_version=data["version"],
-            ),
-            RESULT_RULE_FIELDS,
-        ):
-            messages.success(
-                request,
-                f"Round {round_} board {board} amended: every later standing "
-                "is recomputed.",
-            )
-            return redirect("manage-results", tournament_id, division, round_)
         status = 400
+        if data is not None:
+            fields = {
+                "round_": round_,
+                "player_a": first.player_id,
+                "player_b": second.player_id,
+                "score_a": data["a_score"],
+                "score_b": data["b_score"],
+                "pre_adjustment_a": data["a_pre"],
+                "pre_adjustment_b": data["b_pre"],
+                "absentee": data["absentee"],
+                "reason": data.get("reason") or "",
+            }
+            stored, preview, status = _amend_step(
+                request, form, tournament_id, fields, data["version"]
+            )
+            if stored:
+                messages.success(
+                    request,
+                    f"Round {round_} board {board} amended: every later standing "
+                    "is recomputed.",
+                )
+                return redirect("manage-results", tournament_id, division, round_)
     values = form.data if form.is_bound else initial
     tied = values.get("a_score") not in (None, "") and str(
         values.get("a_score")
@@ -513,9 +531,49 @@ def manage_amend(
             "second": second,
             "form": form,
             "tied": tied,
+            "preview": preview.document if preview else None,
+            "confirm_values": [
+                (name, form.data.get(name, "")) for name in _AMEND_FIELDS
+            ]
+            if preview
+            else (),
+            "preview_version": preview.version if preview else None,
         },
         status=status,
     )
+
+
+def _amend_step(
+    request: HttpRequest,
+    form: AmendForm,
+    tournament_id: uuid.UUID,
+    fields: dict[str, Any],
+    version: int,
+) -> tuple[bool, Any, int]:
+    """Preview the amendment, or store it when the POST confirms a preview.
+
+    Returns (stored, the preview to show, status). A refusal by the rules goes
+    on the field it names; a confirm on a log that moved since its preview is
+    refused with that preview made again on the log as it is now."""
+    try:
+        if request.POST.get("confirm"):
+            try:
+                services.result_amend(
+                    tournament_id=tournament_id,
+                    user=request.user,
+                    expected_version=version,
+                    **fields,
+                )
+                return True, None, 200
+            except ConcurrencyError as error:
+                form.add_error(None, stale_preview_message(error))
+        preview = services.result_amend_preview(
+            tournament_id=tournament_id, user=request.user, **fields
+        )
+    except (EventRejectedError, RulesError) as error:
+        show_refusal(form, error, RESULT_RULE_FIELDS)
+        return False, None, 400
+    return False, preview, 400 if form.non_field_errors() else 200
 
 
 def _game_header(first: Player, second: Player) -> str:

@@ -189,6 +189,7 @@ def test_the_amend_page_shows_the_result_and_sends_only_what_is_confirmed(
             "b_pre": 365,
             "reason": "misread",
             "version": initial["version"],
+            "confirm": "1",  # the preview's Confirm (tests/.../test_amend_impact.py)
         },
     )
     assert response.status_code == 302
