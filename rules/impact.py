@@ -270,8 +270,11 @@ def _later_round(
 
 
 def _bases(state: TournamentState, event: RoundPaired) -> tuple[int, ...]:
-    """The rounds the pairing may have read: the schedule's line for a scheduled
+    """The rounds the pairing may have read: the one its reasons record (kept
+    since pairings explain themselves), else the schedule's line for a scheduled
     round, else the round before and the one before that (tsh's usual bases)."""
+    if event.reasons is not None and event.method is not PairingMethod.MANUAL:
+        return (event.reasons.based_on_round,)
     if event.scheduled:
         for line in state.schedule_of(event.division):
             if line.round == event.round:
