@@ -97,6 +97,9 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # Last: it turns a sign-in that django-axes refused into the 429 (config/auth.py).
     "axes.middleware.AxesMiddleware",
+    # After every other's process_view: serves a tournament's read with ?at= as the
+    # record stood then, running the view itself (tournaments/core/past.py).
+    "tournaments.core.past.PastMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -112,6 +115,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "tournaments.core.past.context",
             ],
         },
     },

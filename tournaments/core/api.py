@@ -24,7 +24,11 @@ from rest_framework.response import Response
 from games.eventstore.store import AppendResult
 from rules.numbers import NumberError, whole_number
 from tournaments.core import access
-from tournaments.core.aggregate import TournamentAggregate, tournament_state
+from tournaments.core.aggregate import (
+    TournamentAggregate,
+    rights_state,
+    tournament_state,
+)
 from tournaments.core.errors import TournamentNotFoundError
 from tournaments.core.uploads import (
     UploadTooLargeError,
@@ -51,7 +55,7 @@ def get_loaded(
         loaded = tournament_state(tournament_id)
     except TournamentNotFoundError:
         raise Http404 from None
-    if not access.can_read(loaded[1], request.user):
+    if not access.can_read(rights_state(tournament_id, loaded), request.user):
         raise Http404
     return loaded
 
