@@ -324,6 +324,8 @@ SPECTACULAR_SETTINGS = {
     # Every documented 400 answers the one shape of games.api_errors.
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
+        # ?at= on every read of a tournament (tournaments/core/past.py).
+        "tournaments.core.api.document_at",
         "games.api_errors.document_rejections",
     ],
     # One schema name for the ruleset presets (GameStartInput.ruleset and
