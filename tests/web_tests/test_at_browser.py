@@ -59,6 +59,13 @@ def test_a_director_opens_the_standings_as_they_stood_at_a_past_time(
     assert f"after event {last.version}" in banner.inner_text()
     assert "this is the past" in banner.inner_text()
     assert page.locator("table").first.inner_text() == then
+    # Its links to the tournament's other pages keep the point.
+    scorecard = page.locator("main table a").first
+    assert "at=" in scorecard.get_attribute("href")
+    with page.expect_navigation():
+        scorecard.click()
+    assert f"after event {last.version}" in page.locator(".past-banner").inner_text()
+    page.go_back()
 
     # A round's pairing moment: when round 2 was paired, the amendment was in.
     page.locator("select[name=at]").select_option(label=_label_of(page, 2))
