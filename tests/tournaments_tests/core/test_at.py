@@ -229,3 +229,72 @@ def test_an_unpublished_tournament_stays_hidden_at_any_at(client, club_night, di
             client.get(reverse("standings", args=[tid, "A"]), {"at": at}).status_code
             == 404
         )
+
+
+def _reads(tid, ids):
+    """Every read of the tournament that can show round 1's scores: (url, whether
+    its body shows them, so that a corrected score must differ in the present)."""
+    player = ids[1]
+    return [
+        (reverse("tournament-detail", args=[tid]), False),
+        (reverse("division-detail", args=[tid, "A"]), False),
+        (reverse("standings", args=[tid, "A"]), True),
+        (reverse("standings-after", args=[tid, "A", 1]), True),
+        (reverse("round-pairings", args=[tid, "A", 1]), False),
+        (reverse("scorecard", args=[tid, player]), True),
+        (reverse("prizes", args=[tid, "A"]), False),
+        (reverse("division-games", args=[tid, "A"]), False),
+        (reverse("wall-chart", args=[tid, "A"]), True),
+        (reverse("prize-list", args=[tid]), False),
+        (reverse("reports", args=[tid]), False),
+        (reverse("reports-csv", args=[tid]), False),
+        (reverse("tourney-js", args=[tid]), True),
+        (reverse("pairings-pdf", args=[tid, "A", 1]), False),
+        (reverse("standings-pdf", args=[tid, "A"]), False),
+        (reverse("wall-chart-pdf", args=[tid, "A"]), False),
+        (reverse("scorecards-pdf", args=[tid, "A"]), False),
+        (reverse("prize-list-pdf", args=[tid]), False),
+        (reverse("api-tournament", args=[tid]), False),
+        (reverse("api-players", args=[tid]), False),
+        (reverse("api-scorecard", args=[tid, player]), True),
+        (reverse("api-pairings", args=[tid, 1]), False),
+        (reverse("api-prizes", args=[tid, "A"]), False),
+        (reverse("api-export-absp-csv", args=[tid]), False),
+    ]
+
+
+def test_every_read_answers_at_a_past_position(client, club_night, director):
+    """Each page, API answer and file of the tournament answers at a past position
+    as it answered then (a page with the banner); those that show round 1's scores
+    differ from the present after they were corrected."""
+    tid, ids = club_night
+    _play_round_two(tid, ids, director)
+    version = StoredEvent.objects.filter(stream_id=tid).count()
+    reads = _reads(tid, ids)
+    then = {url: client.get(url) for url, _ in reads}
+    _amend_round_one(tid, ids, director)
+    for url, shows_scores in reads:
+        past = client.get(url, {"at": str(version)})
+        assert past.status_code == then[url].status_code, url
+        assert past["Content-Type"] == then[url]["Content-Type"], url
+        if shows_scores:
+            assert client.get(url).content != then[url].content, url
+        if past["Content-Type"].startswith("text/html"):
+            text = past.content.decode()
+            assert f"after event {version}" in text, url
+            if "<table" in text:
+                assert _table(text) == _table(then[url].content.decode()), url
+        elif past["Content-Type"] == "application/json":
+            assert _without_update_time(past) == _without_update_time(then[url]), url
+        elif "pdf" not in past["Content-Type"]:
+            assert past.content == then[url].content, url
+
+
+def _without_update_time(response):
+    """The JSON body but the tournament's update time: the past's is its event's
+    recording time, the present's was the moment its projection was written (a few
+    milliseconds later)."""
+    body = response.json()
+    if isinstance(body, dict):
+        body.pop("updated_at", None)
+    return body
