@@ -201,7 +201,7 @@ def viewing(at: At) -> Iterator[None]:
                 for table in _SHADOWED:
                     cursor.execute(
                         f'CREATE TEMPORARY TABLE "{table}" (LIKE "{table}"'
-                        " INCLUDING DEFAULTS INCLUDING IDENTITY INCLUDING INDEXES)"
+                        " INCLUDING DEFAULTS INCLUDING IDENTITY)"
                         " ON COMMIT DROP"
                     )
             project_past(
