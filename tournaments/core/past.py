@@ -40,7 +40,7 @@ from __future__ import annotations
 import contextvars
 import datetime
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -60,6 +60,8 @@ from tournaments.core.aggregate import (
     showing_past,
     tournament_stream,
 )
+from tournaments.core.projection import project_past
+from tournaments.models import Tournament
 
 PARAMETER = "at"
 # Longer than any ISO 8601 time with microseconds and a zone: nothing longer is read.
@@ -178,6 +180,23 @@ def shown_at() -> At | None:
     return None if found is None else found[0]
 
 
+# What a read of the past does that must outlive it (after_the_past).
+_after: contextvars.ContextVar[list[Callable[[], None]] | None] = (
+    contextvars.ContextVar("tournament_after_the_past", default=None)
+)
+
+
+def after_the_past(action: Callable[[], None]) -> None:
+    """Run `action` (a write: the record of a file issued at a past position) once
+    the past's transaction is rolled back, or now when no past is shown. Anything
+    written while the past is shown is undone with its temporary tables."""
+    pending = _after.get()
+    if pending is None:
+        action()
+    else:
+        pending.append(action)
+
+
 # The read models a tournament's pages read: shadowed by temporary tables of the
 # same names. The team (Director) is not: access is the present's.
 _SHADOWED = ("tournaments_tournament", "tournaments_player", "tournaments_player_round")
@@ -187,11 +206,23 @@ _SHADOWED = ("tournaments_tournament", "tournaments_player", "tournaments_player
 def viewing(at: At) -> Iterator[None]:
     """Run the body with the tournament's read models and aggregate as they were
     at `at`; nothing of it outlives the body (the transaction is rolled back)."""
-    from tournaments.core.projection import project_past  # the projection's code
-    from tournaments.models import Tournament
-
     aggregate = fold_tournament_log(at.tournament_id, at.version)
     present = Tournament.objects.filter(tournament_id=at.tournament_id).first()
+    pending: list[Callable[[], None]] = []
+    after = _after.set(pending)
+    try:
+        with _shadowed(at, aggregate, present):
+            yield
+    finally:
+        _after.reset(after)
+    for action in pending:  # the body ended well: now, in the present
+        action()
+
+
+@contextmanager
+def _shadowed(
+    at: At, aggregate: TournamentAggregate, present: Tournament | None
+) -> Iterator[None]:
     with (
         transaction.atomic(),
         reading_point(PARAMETER, f"{at.tournament_id}.{at.version}"),

@@ -18,6 +18,7 @@ from games.eventstore.store import read_stream
 from games.eventstore.streams import stream_type
 from rules.tournament.standings import standings as rules_standings
 from tournaments.core.aggregate import tournament_stream
+from tournaments.core.past import after_the_past, resolve_at, viewing
 from tournaments.results import services as results_services
 
 pytestmark = pytest.mark.django_db
@@ -298,3 +299,18 @@ def _without_update_time(response):
     if isinstance(body, dict):
         body.pop("updated_at", None)
     return body
+
+
+def test_what_a_past_read_must_keep_is_written_after_it(club_night, django_user_model):
+    """A read of the past writes nothing that lasts (its transaction is rolled
+    back), but what it hands to after_the_past (a file's issue record) is written
+    once the past is over."""
+    tid, _ = club_night
+    at = resolve_at(tid, 3)
+    assert at is not None
+    with viewing(at):
+        django_user_model.objects.create_user("lost")
+        after_the_past(lambda: django_user_model.objects.create_user("kept"))
+        assert not django_user_model.objects.filter(username="kept").exists()
+    assert not django_user_model.objects.filter(username="lost").exists()
+    assert django_user_model.objects.filter(username="kept").exists()
