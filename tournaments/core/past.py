@@ -55,6 +55,7 @@ from games.eventstore.store import load_state
 from games.readcache import reading_point
 from rules.numbers import NumberError, whole_number
 from tournaments.core.aggregate import (
+    STREAM_TYPE,
     TournamentAggregate,
     present_state,
     showing_past,
@@ -100,7 +101,10 @@ def parse_at(text: str) -> int | datetime.datetime:
         try:
             return whole_number(value, low=0, max_digits=_MAX_DIGITS)
         except NumberError as error:
-            raise AtError(f"A log position is {error}.") from error
+            raise AtError(
+                f"at as a log position is an event number of at most {_MAX_DIGITS}"
+                " digits."
+            ) from error
     try:
         moment = datetime.datetime.fromisoformat(value)
     except ValueError as error:
@@ -131,7 +135,9 @@ class At:
 def resolve_at(tournament_id: uuid.UUID, asked: int | datetime.datetime) -> At | None:
     """The past point `asked` names in the tournament's log, or None for the
     present (past the end, or a tournament with no events)."""
-    events = StoredEvent.objects.filter(stream_id=tournament_id)
+    events = StoredEvent.objects.filter(
+        stream_type=STREAM_TYPE, stream_id=tournament_id
+    )
     latest = events.order_by("-version").values_list("version", flat=True).first()
     if latest is None:
         return None
