@@ -97,6 +97,9 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # Last: it turns a sign-in that django-axes refused into the 429 (config/auth.py).
     "axes.middleware.AxesMiddleware",
+    # After every other's process_view: serves a tournament's read with ?at= as the
+    # record stood then, running the view itself (tournaments/core/past.py).
+    "tournaments.core.past.PastMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -112,6 +115,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "tournaments.core.past.context",
             ],
         },
     },
@@ -320,6 +324,8 @@ SPECTACULAR_SETTINGS = {
     # Every documented 400 answers the one shape of games.api_errors.
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
+        # ?at= on every read of a tournament (tournaments/core/past.py).
+        "tournaments.core.api.document_at",
         "games.api_errors.document_rejections",
     ],
     # One schema name for the ruleset presets (GameStartInput.ruleset and

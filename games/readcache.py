@@ -17,10 +17,12 @@ CSRF token and forms.
 
 from __future__ import annotations
 
+import contextvars
 import datetime
 import hashlib
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django.conf import settings
@@ -32,6 +34,31 @@ from django.utils.http import http_date, parse_http_date_safe
 from rest_framework.renderers import JSONRenderer
 
 TIMEOUT = 300
+
+
+# The point of the record a read shows, when not the present (a tournament read with
+# ``?at=``: tournaments.core.past): (its query parameter, the point). Every key
+# below ends with it, so the past and the present never share a body or an ETag;
+# the past never changes, so its bodies cache as well as the present's.
+_point: contextvars.ContextVar[tuple[str, str] | None] = contextvars.ContextVar(
+    "read_point", default=None
+)
+
+
+@contextmanager
+def reading_point(parameter: str, point: str) -> Iterator[None]:
+    """Within the body, read caches key on `point` (named by the query
+    `parameter`, which cached pages then count as read)."""
+    token = _point.set((parameter, point))
+    try:
+        yield
+    finally:
+        _point.reset(token)
+
+
+def _point_part() -> str:
+    point = _point.get()
+    return "" if point is None else f":{point[0]}={point[1]}"
 
 
 # Builds of one key wait for each other (striped locks, so that a few locks serve
@@ -87,7 +114,9 @@ def cached_body(
     version's key, ``Last-Modified`` (when given) the time of the version;
     ``public=False`` (a tournament only its team reads) keeps shared caches from
     storing it."""
-    key = "read:" + ":".join(str(part) for part in parts) + f":v{version}"
+    key = (
+        "read:" + ":".join(str(part) for part in parts) + f":v{version}" + _point_part()
+    )
     etag = _etag(key)
     if _not_modified(request, etag, last_modified):
         response = HttpResponse(status=304)
@@ -186,8 +215,10 @@ def cached_page(
         + ":".join(str(part) for part in parts)
         + f":v{version}:"
         + (page or request.path)
+        + _point_part()
     )
-    keep = set(request.GET) <= set(reads)
+    point = _point.get()
+    keep = set(request.GET) <= {*reads, *(() if point is None else (point[0],))}
     etag = _etag(key)
     if request.headers.get("If-None-Match") == etag:
         response = HttpResponse(status=304)

@@ -14,8 +14,10 @@ Usage::
 
 from __future__ import annotations
 
+import contextvars
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 from games.eventstore.store import (
@@ -296,8 +298,51 @@ def tournament_stream(tournament_id: uuid.UUID) -> StreamKey:
     return StreamKey(STREAM_TYPE, tournament_id)
 
 
+# The past point a read shows (``core.past.viewing`` sets it for one request):
+# (tournament, version, the aggregate folded up to it).
+_shown_past: contextvars.ContextVar[
+    tuple[uuid.UUID, int, TournamentAggregate] | None
+] = contextvars.ContextVar("tournament_shown_past", default=None)
+
+
+@contextmanager
+def showing_past(
+    tournament_id: uuid.UUID, version: int, aggregate: TournamentAggregate
+) -> Iterator[None]:
+    """Within the body, ``tournament_state`` of this tournament is `aggregate` at
+    `version` (a read of the past; writes never run inside it)."""
+    token = _shown_past.set((tournament_id, version, aggregate))
+    try:
+        yield
+    finally:
+        _shown_past.reset(token)
+
+
 def tournament_state(tournament_id: uuid.UUID) -> tuple[int, TournamentAggregate]:
-    """Return (version, state) of a tournament; raise TournamentNotFoundError."""
+    """Return (version, state) of a tournament as the request shows it: the
+    present, or the past point ``?at=`` asked for (``core.past``); raise
+    TournamentNotFoundError."""
+    shown = _shown_past.get()
+    if shown is not None and shown[0] == tournament_id:
+        return shown[1], shown[2]
+    return present_state(tournament_id)
+
+
+def rights_state(
+    tournament_id: uuid.UUID, loaded: tuple[int, TournamentAggregate]
+) -> TournamentAggregate:
+    """The aggregate a right is decided on, given the one a request `loaded`: the
+    present's, even while the request shows the past (access never changes with
+    ``?at=``)."""
+    shown = _shown_past.get()
+    if shown is None or shown[0] != tournament_id:
+        return loaded[1]
+    return present_state(tournament_id)[1]
+
+
+def present_state(tournament_id: uuid.UUID) -> tuple[int, TournamentAggregate]:
+    """Return (version, state) of a tournament now, whatever point a read shows:
+    what rights are decided on; raise TournamentNotFoundError."""
     version, state = load_state(tournament_stream(tournament_id))
     if version == 0:
         raise TournamentNotFoundError(f"No tournament {tournament_id}.")

@@ -23,8 +23,12 @@ from rest_framework.response import Response
 
 from games.eventstore.store import AppendResult
 from rules.numbers import NumberError, whole_number
-from tournaments.core import access
-from tournaments.core.aggregate import TournamentAggregate, tournament_state
+from tournaments.core import access, past
+from tournaments.core.aggregate import (
+    TournamentAggregate,
+    rights_state,
+    tournament_state,
+)
 from tournaments.core.errors import TournamentNotFoundError
 from tournaments.core.uploads import (
     UploadTooLargeError,
@@ -51,7 +55,7 @@ def get_loaded(
         loaded = tournament_state(tournament_id)
     except TournamentNotFoundError:
         raise Http404 from None
-    if not access.can_read(loaded[1], request.user):
+    if not access.can_read(rights_state(tournament_id, loaded), request.user):
         raise Http404
     return loaded
 
@@ -102,3 +106,31 @@ def upload_text(upload: Any, limit: int, field: str, what: str) -> str:
         return read_upload(upload, limit, what)
     except UploadTooLargeError as error:
         raise ValidationError({field: [str(error)]}) from None
+
+
+def document_at(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """drf-spectacular post-processing hook: every read of a tournament takes
+    ``?at=`` (``core.past``, served by its middleware for every such view, so
+    documented here once rather than on each view), and answers 400 naming it
+    for a bad value."""
+    for path, operations in result.get("paths", {}).items():
+        operation = operations.get("get")
+        # The live feed is the present as it happens: it takes no point.
+        if operation is None or "{tournament_id}" not in path or path.endswith("/feed"):
+            continue
+        operation.setdefault("parameters", []).append(
+            {
+                "in": "query",
+                "name": past.PARAMETER,
+                "schema": {"type": "string"},
+                "description": past.at_help(),
+                "examples": {
+                    "position": {"value": "312", "summary": "after event 312"},
+                    "time": {"value": "2026-11-27T14:05", "summary": "at 14:05"},
+                },
+            }
+        )
+        operation.setdefault("responses", {}).setdefault(
+            "400", {"description": "A bad value of at (or of another parameter)."}
+        )
+    return result

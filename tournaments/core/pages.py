@@ -85,7 +85,9 @@ def team_aggregate(request: HttpRequest, tournament_id: uuid.UUID) -> TeamReques
     decides it."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     version, aggregate = core_aggregate.tournament_state(tournament_id)
-    access.require_team(aggregate, request.user)
+    access.require_team(
+        core_aggregate.rights_state(tournament_id, (version, aggregate)), request.user
+    )
     return TeamRequest(tournament, version, aggregate)
 
 

@@ -414,3 +414,33 @@ def _stamp(tournament: Tournament, rows: list[dict[str, Any]]) -> None:
     )
     for row in rows:
         row["changed_position"], row["changed_at"] = found[row["changed_version"]]
+
+
+def project_past(
+    tournament_id: uuid.UUID,
+    state: TournamentAggregate,
+    *,
+    version: int,
+    recorded_at: datetime.datetime,
+    present: Tournament | None,
+) -> None:
+    """Write the read models of `state`, the aggregate after event `version`, into
+    empty tables (``core.past.viewing``'s temporary ones), by the code that
+    projects the present. Access stays the present's: publication and the rack
+    delay are copied from `present`, the tournament's row today."""
+    rules = state.rules
+    assert rules is not None
+    values = _tournament_values(state, version, recorded_at)
+    values["division_versions"] = {division: version for division in rules.divisions}
+    if present is not None:
+        values["published"] = present.published
+        values["rack_delay_minutes"] = present.rack_delay_minutes
+    tournament = Tournament(
+        tournament_id=tournament_id,
+        created_at=present.created_at if present is not None else recorded_at,
+        **values,
+    )
+    tournament.save(force_insert=True)
+    _project_players(tournament, state)
+    for division in rules.divisions:
+        _project_rounds(tournament, state, division, 0)
