@@ -94,6 +94,8 @@ def on_starting(server: Any) -> None:
     environment (config.settings.WEB_WRITER_SOCKET)."""
     if os.environ.get("WEB_WRITER", "1") in {"0", "false", "no"}:
         return
+    if server.cfg.worker_class_str != worker_class:
+        return  # ``--worker-class gthread config.wsgi``: WSGI workers never hand over
     folder = tempfile.mkdtemp(prefix="scrabble-writer-")  # this user's only
     path = os.path.join(folder, "writer.sock")
     _writer["folder"] = folder
