@@ -3,7 +3,8 @@
 
 The live feed is followed on the event loop, every other request runs in Django's
 WSGI application on ``WEB_THREADS`` threads a process (games/feedserver.py says
-why).
+why), and under gunicorn every unsafe request (a write) in the writer process
+(config/writer.py, started by config/gunicorn.conf.py).
 """
 
 from __future__ import annotations
@@ -20,4 +21,6 @@ from django.conf import settings  # noqa: E402  (after Django is set up)
 
 from games.feedserver import site_application  # noqa: E402
 
-application = site_application(_wsgi, threads=settings.WEB_THREADS)
+application = site_application(
+    _wsgi, threads=settings.WEB_THREADS, writer_socket=settings.WEB_WRITER_SOCKET
+)

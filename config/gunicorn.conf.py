@@ -34,14 +34,27 @@ whichever worker is free accept the next request (CPU 42/42/40%; p95 81 ms). Beh
 a reverse proxy that keeps upstream connections open, or for few long-lived
 clients, set ``WEB_KEEPALIVE`` (seconds).
 
-``WEB_CONCURRENCY``, ``WEB_THREADS`` and ``WEB_KEEPALIVE`` override these; ``--bind``
-and the other command-line options still apply on top of this file.
+Writes in a process of their own (config/writer.py says why): the master starts
+``python -m config.writer`` before the workers, on a Unix socket in a private
+temporary directory, and stops it after them; each worker hands it every unsafe
+request (a result, a pairing, a sign-in) instead of running it on its page threads.
+A worker that cannot reach it (still warming up, or gone) writes itself, as before.
+``WEB_WRITER=0`` turns it off (the benchmark's anchor). A reload (HUP) restarts the
+workers, not the writer: restart the server to deploy new code.
+
+``WEB_CONCURRENCY``, ``WEB_THREADS``, ``WEB_KEEPALIVE`` and ``WEB_WRITER`` override
+these; ``--bind`` and the other command-line options still apply on top of this
+file.
 """
 
 from __future__ import annotations
 
 import gc
 import os
+import shutil
+import subprocess
+import sys
+import tempfile
 from typing import Any
 
 
@@ -71,3 +84,38 @@ def post_worker_init(worker: Any) -> None:
     # collection no longer walks them (60 ms with a national event warmed, every
     # thread of the worker stalled meanwhile).
     gc.freeze()
+
+
+_writer: dict[str, Any] = {}
+
+
+def on_starting(server: Any) -> None:
+    """Start the writer process; its socket's path goes to the workers by their
+    environment (config.settings.WEB_WRITER_SOCKET)."""
+    if os.environ.get("WEB_WRITER", "1") in {"0", "false", "no"}:
+        return
+    if server.cfg.worker_class_str != worker_class:
+        return  # ``--worker-class gthread config.wsgi``: WSGI workers never hand over
+    folder = tempfile.mkdtemp(prefix="scrabble-writer-")  # this user's only
+    path = os.path.join(folder, "writer.sock")
+    _writer["folder"] = folder
+    _writer["process"] = subprocess.Popen(
+        [sys.executable, "-m", "config.writer", path],
+        cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+    )
+    os.environ["WEB_WRITER_SOCKET"] = path
+
+
+def on_exit(server: Any) -> None:
+    """Stop the writer once the workers have stopped (their writes answered)."""
+    process = _writer.pop("process", None)
+    if process is not None:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    folder = _writer.pop("folder", None)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)

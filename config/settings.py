@@ -250,6 +250,10 @@ CACHES = {
 # Threads a server process runs the pages on (gunicorn's uvicorn worker and
 # `manage.py serve`: the bounded pool of config/asgi.py; gthread: its threads).
 WEB_THREADS = env_int("WEB_THREADS", default=8)
+# The writer process's socket (config/writer.py): set by config/gunicorn.conf.py for
+# its workers, which hand every unsafe request to it; empty (``manage.py serve``,
+# tests): each process writes on its own page threads.
+WEB_WRITER_SOCKET = env_str("WEB_WRITER_SOCKET", default="")
 # The live feed (games/livefeed.py, games/feedserver.py): Server-Sent Events held
 # open per process at most (each a coroutine under uvicorn; followers beyond are
 # answered at once and retry), how long each is held before the browser

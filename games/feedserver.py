@@ -63,6 +63,7 @@ from a2wsgi.wsgi import Body, build_environ
 from django.conf import settings
 from django.db import DatabaseError, close_old_connections
 
+from config.writer import WriterClient
 from games import livefeed
 from games.eventstore.feed import feed_head
 
@@ -140,8 +141,17 @@ class FeedHub:
 class Site:
     """The ASGI application: feed URLs followed here, the rest through a2wsgi."""
 
-    def __init__(self, wsgi: Callable[..., Any], *, threads: int) -> None:
+    def __init__(
+        self,
+        wsgi: Callable[..., Any],
+        *,
+        threads: int,
+        writer: WriterClient | None = None,
+    ) -> None:
         self.wsgi = wsgi
+        # Unsafe requests go to the writer process (config/writer.py) when there
+        # is one, never through the page pool.
+        self.writer = writer
         self.pages = WSGIMiddleware(wsgi, workers=threads)  # type: ignore[arg-type]
         self.executor: Executor = self.pages.executor
         self._hub: FeedHub | None = None
@@ -152,6 +162,8 @@ class Site:
             await self._lifespan(receive, send)
         elif scope["type"] == "http" and FEED_PATH.match(scope["path"]):
             await self._feed(scope, receive, send)
+        elif self.writer is not None and self.writer.forwards(scope):
+            await self.writer.handle(scope, receive, send, self.pages)  # type: ignore[arg-type]
         else:
             await self.pages(scope, receive, send)  # type: ignore[arg-type]
 
@@ -308,6 +320,10 @@ async def _disconnect(receive: Receive) -> None:
         pass
 
 
-def site_application(wsgi: Callable[..., Any], *, threads: int) -> Site:
-    """The ASGI application serving `wsgi` (Django's) with the feed on the loop."""
-    return Site(wsgi, threads=threads)
+def site_application(
+    wsgi: Callable[..., Any], *, threads: int, writer_socket: str = ""
+) -> Site:
+    """The ASGI application serving `wsgi` (Django's) with the feed on the loop,
+    and its writes by the writer process listening on `writer_socket` if any."""
+    writer = WriterClient(writer_socket) if writer_socket else None
+    return Site(wsgi, threads=threads, writer=writer)

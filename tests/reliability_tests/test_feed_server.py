@@ -72,7 +72,8 @@ def production_server(**env: str) -> Iterator[str]:
                 break
             except urllib.error.HTTPError:
                 break
-            except (urllib.error.URLError, ConnectionError):
+            # TimeoutError: the worker accepted but is still warming up (busy host).
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
                 assert process.poll() is None, process.stderr.read().decode()
                 assert time.monotonic() < deadline, "the server did not start"
                 time.sleep(0.2)

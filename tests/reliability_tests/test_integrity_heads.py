@@ -166,7 +166,8 @@ def _wait_until_it_answers(process: subprocess.Popen, url: str) -> None:
             return
         except urllib.error.HTTPError:
             return
-        except (urllib.error.URLError, ConnectionError):
+        # TimeoutError: the worker accepted but is still warming up (busy host).
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
             assert process.poll() is None, process.stderr.read().decode()
             assert time.monotonic() < deadline, "the server did not start"
             time.sleep(0.2)
