@@ -55,7 +55,7 @@ def file_signing_key(
 ) -> list[checks.CheckMessage]:
     """The signing key is required in production and must load wherever it is
     set (tournaments.issued.signing)."""
-    if not settings.FILE_SIGNING_KEY and not settings.DEBUG:
+    if not settings.FILE_SIGNING_KEY and not settings.FILE_SIGNING_KEY_FROM_SECRET:
         return [
             checks.Error(
                 "FILE_SIGNING_KEY is not set: issued files cannot be signed.",

@@ -58,6 +58,7 @@ if not DEBUG and len(EVENT_LOG_KEY) < 32:
 # still published so that files signed before verify (docs/RELIABILITY.md,
 # "Signed files").
 FILE_SIGNING_KEY = env_str("FILE_SIGNING_KEY", default="")
+FILE_SIGNING_KEY_FROM_SECRET = DEBUG and not FILE_SIGNING_KEY
 FILE_SIGNING_OLD_KEYS = env_list("FILE_SIGNING_OLD_KEYS", default=[])
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost"])

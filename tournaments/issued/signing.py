@@ -126,18 +126,26 @@ def load_public_key(data: bytes, where: str) -> Ed25519PublicKey:
 
 
 @cache
-def _site_key(path: str, secret: str) -> Ed25519PrivateKey:
+def _site_key(path: str, secret: str | None) -> Ed25519PrivateKey:
     if path:
         return load_private_key(path)
-    # DEBUG only (config.checks refuses production without FILE_SIGNING_KEY): a
-    # key derived from SECRET_KEY, the same in every worker, nothing to set up.
+    if secret is None:
+        raise SignatureError(
+            "FILE_SIGNING_KEY is not set: the site cannot sign the files it issues"
+        )
+    # Started with DEBUG on and no key (config.checks refuses production without
+    # one): a key derived from SECRET_KEY, the same in every worker, nothing to
+    # set up for the demo and the tests.
     seed = hashlib.sha256(b"file-signing:" + secret.encode()).digest()
     return Ed25519PrivateKey.from_private_bytes(seed)
 
 
 def site_key() -> Ed25519PrivateKey:
     """The key the site signs with now."""
-    return _site_key(settings.FILE_SIGNING_KEY, settings.SECRET_KEY)
+    return _site_key(
+        settings.FILE_SIGNING_KEY,
+        settings.SECRET_KEY if settings.FILE_SIGNING_KEY_FROM_SECRET else None,
+    )
 
 
 @cache
@@ -153,7 +161,13 @@ def public_keys() -> dict[str, Ed25519PublicKey]:
 
 
 def current_key_id() -> str:
-    return key_id(site_key().public_key())
+    return _key_id_of(site_key())
+
+
+@cache
+def _key_id_of(key: Ed25519PrivateKey) -> str:
+    # Once per key: every issued response names it.
+    return key_id(key.public_key())
 
 
 def sign(payload: Payload) -> bytes:

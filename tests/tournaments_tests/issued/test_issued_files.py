@@ -25,14 +25,17 @@ from tests.refusals import refused
 from tests.tournaments_tests.ratings.test_exports import drive_open
 from tournaments.issued import registry, signing, verification
 from tournaments.models import IssuedFile, Tournament
+from tournaments.setup import services as setup_services
 
 
 @pytest.fixture(autouse=True)
 def _fresh_signatures():
     """Each test starts with no remembered signatures (they are per process)."""
     registry._SIGNED.clear()
+    registry._BY_TAG.clear()
     yield
     registry._SIGNED.clear()
+    registry._BY_TAG.clear()
 
 
 def _download(client, url):
@@ -172,7 +175,9 @@ def test_downloads_add_nothing_to_the_stream_and_a_repeat_adds_no_row(director):
         again = _download(APIClient(), url)
         assert again["ETag"] == first["ETag"]
         assert again["X-Signature"] == first["X-Signature"]
-    registry._SIGNED.clear()  # another worker: the row is there, not written again
+    # Another worker: the row is there, not written again.
+    registry._SIGNED.clear()
+    registry._BY_TAG.clear()
     _download(APIClient(), url)
     assert IssuedFile.objects.count() == 1
     assert Tournament.objects.get(pk=tid).version == version
@@ -180,6 +185,15 @@ def test_downloads_add_nothing_to_the_stream_and_a_repeat_adds_no_row(director):
     # A poller holding the body gets a 304, with nothing recorded.
     assert APIClient().get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
     assert IssuedFile.objects.count() == 1
+    # A change to the tournament: a new body, recorded at its new position.
+    setup_services.settings_change(
+        tournament_id=tid, changes={"bye_spread": 75}, user=director
+    )
+    changed = _download(APIClient(), url)
+    assert changed["ETag"] != first["ETag"]
+    row = IssuedFile.objects.get(sha256=signing.digest(changed.content))
+    assert row.position == Tournament.objects.get(pk=tid).version > version
+    assert IssuedFile.objects.count() == 2
 
 
 @pytest.mark.django_db
@@ -309,7 +323,10 @@ def test_after_a_rotation_files_signed_under_the_old_key_still_verify(
 def test_production_requires_a_signing_key(settings, tmp_path):
     settings.DEBUG = False
     settings.FILE_SIGNING_KEY = ""
+    settings.FILE_SIGNING_KEY_FROM_SECRET = False
     assert [m.id for m in site_checks.file_signing_key()] == ["site.E001"]
+    with pytest.raises(signing.SignatureError, match="FILE_SIGNING_KEY is not set"):
+        signing.site_key()
     settings.FILE_SIGNING_KEY = str(tmp_path / "missing.pem")
     assert [m.id for m in site_checks.file_signing_key()] == ["site.E001"]
     private, _ = _key_file(tmp_path, "site")
