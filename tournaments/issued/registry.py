@@ -44,6 +44,9 @@ from tournaments.models import IssuedFile
 MAX_LINES = 8192
 # Candidates compared line by line when an unsigned file matches no record.
 MAX_CANDIDATES = 50
+# The share of lines an unsigned changed copy must have in common with an issued
+# file to be named as a changed copy of it (one line always may differ).
+SAME_SHARE = 0.8
 
 # digest -> signature document, per process: the hot path of a poller.
 _SIGNED: LRUCache[tuple[str, str], bytes] = LRUCache(maxsize=4096)
@@ -258,7 +261,8 @@ def _common_lines(lines: Sequence[bytes], row: IssuedFile) -> int:
 
 def _best_match(body: bytes) -> IssuedFile | None:
     """The issued file an unsigned, changed copy most likely came from: among the
-    records sharing its first or last line, the one with most lines in common."""
+    records sharing its first or last line, the one with most lines in common, if
+    it shares all but a fifth of them (all but one of a short file)."""
     lines = split_lines(body)
     if not lines:
         return None
@@ -272,12 +276,19 @@ def _best_match(body: bytes) -> IssuedFile | None:
             :MAX_CANDIDATES
         ]
     )
-    if not candidates:
+    scored = [
+        (_common_lines(lines, row), -abs(row.size - len(body)), row)
+        for row in candidates
+    ]
+    if not scored:
         return None
-    return max(
-        candidates,
-        key=lambda row: (_common_lines(lines, row), -abs(row.size - len(body))),
-    )
+    common, _, best = max(scored, key=lambda item: item[:2])
+    # Only a near copy names its record: a few lines many files share ("#division
+    # A") must not name another tournament, perhaps one not published.
+    size = max(len(lines), best.line_count)
+    if common < size - max(1, int(size * (1 - SAME_SHARE))):
+        return None
+    return best
 
 
 def verify(body: bytes, signature: bytes | None) -> Verdict:

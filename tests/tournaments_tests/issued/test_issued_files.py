@@ -117,6 +117,16 @@ def test_a_downloaded_file_verifies_and_a_one_byte_change_is_refused_with_its_li
     verdict = _verify(officer, body, signature).json()
     assert verdict["valid"] is True, verdict
     assert "signature checks" in verdict["reason"]
+    # The header's value itself, saved as a file, is a signature too.
+    verdict = _verify(officer, body, response["X-Signature"].encode()).json()
+    assert verdict["valid"] is True, verdict
+
+    # A file sharing only its first line with the record is no copy of it: it
+    # names no tournament (perhaps one not published).
+    stranger = body.split(b"\n")[0] + b"\nsomething else entirely\n"
+    verdict = _verify(officer, stranger).json()
+    assert verdict["valid"] is False
+    assert verdict["tournament"] is None
 
 
 @pytest.mark.django_db
@@ -209,6 +219,22 @@ def test_a_printout_is_issued_once_and_verifies(director):
     assert IssuedFile.objects.count() == len({first.content, second.content})
     assert IssuedFile.objects.filter(kind="standings.pdf").exists()
     assert _verify(client, first.content, name="s.pdf").json()["valid"] is True
+
+
+@pytest.mark.django_db
+def test_a_copy_with_a_line_added_or_missing_names_it(director):
+    tid = drive_open(director).tournament_id
+    client = APIClient()
+    body = _download(client, reverse("api-export-naspa-t", args=[tid])).content
+    lines = body.split(b"\n")
+    count = len(lines) - 1  # the last line ends the file
+    added = body + b"Extra Player 1500 0 ; 0\n"
+    assert f"line {count + 1} was added" in _verify(client, added).json()["reason"]
+    missing = b"\n".join([*lines[: count - 2], lines[count - 1], b""])
+    reason = _verify(client, missing).json()["reason"]
+    assert f"line {count - 1} differs" in reason, reason
+    crlf = body.replace(b"\n", b"\r\n")
+    assert "line ends differ" in _verify(client, crlf).json()["reason"]
 
 
 @pytest.mark.django_db
