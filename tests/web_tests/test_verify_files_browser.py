@@ -51,7 +51,7 @@ def _verify(page, file, signature=None):
 
 
 def test_an_officer_verifies_a_t_and_a_tou_and_sees_a_one_byte_change_refused(
-    live_server, page, director, tmp_path
+    live_server, page, director, tmp_path, artifacts
 ):
     tid = drive_open(director).tournament_id
     position = Tournament.objects.get(pk=tid).version
@@ -72,6 +72,7 @@ def test_an_officer_verifies_a_t_and_a_tou_and_sees_a_one_byte_change_refused(
     assert verdict.locator("h2").inner_text() == "Valid: issued by this site"
     assert "the signature checks" in verdict.inner_text()
     assert f"Log position\n{position}" in verdict.inner_text()
+    assert verdict.get_by_role("link", name="Riverside Ratings Open").is_visible()
 
     verdict = _verify(page, tou_file)
     assert verdict.locator("h2").inner_text() == "Valid: issued by this site"
@@ -84,3 +85,4 @@ def test_an_officer_verifies_a_t_and_a_tou_and_sees_a_one_byte_change_refused(
         assert f"Line {line} differs from the file issued at position {position}" in (
             verdict.locator("#reason").inner_text()
         )
+    page.screenshot(path=str(artifacts / "verify-refused.png"), full_page=True)

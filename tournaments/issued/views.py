@@ -17,10 +17,12 @@ from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
 from games.ratelimit import RateLimitedError, limit_anonymous
-from tournaments.issued import signing
+from tournaments.core import access
+from tournaments.issued import registry, signing
 from tournaments.issued.apis import signature_file, signing_keys
 from tournaments.issued.forms import VerifyForm
 from tournaments.issued.verification import UploadRefusedError, verify_uploads
+from tournaments.models import Tournament
 
 
 @require_http_methods(["GET", "POST"])
@@ -47,9 +49,25 @@ def verify_page(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "tournaments/verify.html",
-        {"form": form, "verdict": verdict, "keys": signing_keys()},
+        {
+            "form": form,
+            "verdict": verdict,
+            "tournament": _readable(request, verdict),
+            "keys": signing_keys(),
+        },
         status=status,
     )
+
+
+def _readable(request: HttpRequest, verdict: registry.Verdict | None) -> Any:
+    """The verdict's tournament, named on the page when the reader may read it
+    (else only its id, which the file's holder has anyway)."""
+    if verdict is None or verdict.tournament is None:
+        return None
+    tournament = Tournament.objects.filter(pk=verdict.tournament).first()
+    if tournament is None or not access.tournament_can_read(tournament, request.user):
+        return None
+    return tournament
 
 
 def detached(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:

@@ -399,3 +399,36 @@ def test_verify_file_checks_offline_with_only_the_public_key(tmp_path, settings)
         call_command(
             "verify_file", str(tmp_path / "open.t"), "--public-key", str(stranger)
         )
+
+
+@pytest.mark.django_db
+def test_the_page_names_the_tournament_only_to_its_readers(director, client):
+    """An unpublished tournament's file: the officer signed out sees the verdict
+    and the id (the file's holder has it), its director sees the name too."""
+    tid = drive_open(director, published=False).tournament_id
+    reader = APIClient()
+    reader.force_authenticate(director)
+    body = _download(reader, reverse("api-export-tou", args=[tid])).content
+    page = client.post(reverse("verify"), {"file": _upload(body, "open.TOU")})
+    text = page.content.decode()
+    assert page.status_code == 200
+    assert "Valid: issued by this site" in text
+    assert str(tid) in text
+    assert "Riverside Ratings Open" not in text
+    client.force_login(director)
+    page = client.post(reverse("verify"), {"file": _upload(body, "open.TOU")})
+    assert "Riverside Ratings Open" in page.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_page_puts_bad_input_on_its_field(client):
+    page = client.post(reverse("verify"), {})
+    assert page.status_code == 400
+    assert 'id="id_file-error"' in page.content.decode()
+    page = client.post(
+        reverse("verify"),
+        {"file": _upload(b"x\n", "x.t"), "signature": _upload(b"junk", "x.sig")},
+    )
+    assert page.status_code == 400
+    assert 'id="id_signature-error"' in page.content.decode()
+    assert "not a signature" in page.content.decode()
