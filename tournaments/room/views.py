@@ -127,7 +127,7 @@ BAD_PAPER = "paper: a4 or letter."
 
 
 def _pdf(
-    request: HttpRequest, tournament: Tournament, body: bytes, name: str
+    request: HttpRequest, tournament: Tournament, body: bytes, name: str, kind: str
 ) -> HttpResponse:
     """A printout as issued: recorded and signed (tournaments.issued)."""
     response = HttpResponse(body, content_type="application/pdf")
@@ -137,7 +137,7 @@ def _pdf(
         response,
         tournament_id=tournament.tournament_id,
         position=tournament.version,
-        kind=name.split("-")[0] + ".pdf",
+        kind=kind,
         name=name,
     )
 
@@ -166,7 +166,13 @@ def pairings_pdf(
     if (paper := _paper(request)) is None:
         return _bad(BAD_PAPER)
     body = printouts.pairings_pdf(tournament, division, round_, paper=paper)
-    return _pdf(request, tournament, body, f"pairings-{division}-round-{round_}.pdf")
+    return _pdf(
+        request,
+        tournament,
+        body,
+        f"pairings-{division}-round-{round_}.pdf",
+        "pairings.pdf",
+    )
 
 
 def _division_pdf(
@@ -186,6 +192,7 @@ def _division_pdf(
         tournament,
         make(tournament, division, paper=paper),
         f"{name}-{division}.pdf",
+        f"{name}.pdf",
     )
 
 
@@ -216,6 +223,7 @@ def prize_list_pdf(request: HttpRequest, tournament_id: uuid.UUID) -> HttpRespon
         request,
         tournament,
         printouts.prize_list_pdf(tournament, paper=paper),
+        "prize-list.pdf",
         "prize-list.pdf",
     )
 
@@ -250,7 +258,8 @@ def scorecards_pdf(
     body = printouts.scorecards_pdf(
         tournament, division, link=link, code=code, player_ids=wanted, paper=paper
     )
-    return _pdf(request, tournament, body, f"scorecards-{division}.pdf")
+    name = f"scorecards-{division}.pdf"
+    return _pdf(request, tournament, body, name, "scorecards.pdf")
 
 
 @require_GET

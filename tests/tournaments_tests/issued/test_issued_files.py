@@ -218,6 +218,8 @@ def test_a_printout_is_issued_once_and_verifies(director):
     # (its "Printed" line) is a second.
     assert IssuedFile.objects.count() == len({first.content, second.content})
     assert IssuedFile.objects.filter(kind="standings.pdf").exists()
+    _download(client, reverse("wall-chart-pdf", args=[tid, "A"]))
+    assert IssuedFile.objects.filter(kind="wall-chart.pdf").exists()
     assert _verify(client, first.content, name="s.pdf").json()["valid"] is True
 
 
