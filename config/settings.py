@@ -6,6 +6,8 @@ REPLICA_MAX_LAG_MS     a replica further behind than this serves nothing (1000)
 SECRET_KEY     required when DEBUG is off
 DEBUG          1/0 (default 0)
 EVENT_LOG_KEY  the event log's HMAC key; required when DEBUG is off
+FILE_SIGNING_KEY  path of the Ed25519 PEM key that signs issued files; required
+               when DEBUG is off (FILE_SIGNING_OLD_KEYS: retired public keys)
 ALLOWED_HOSTS  comma-separated (default 127.0.0.1,localhost)
 SITE_URL       the address printed in links and QR codes (default: the request's)
 EMAIL_URL      smtp+tls://user:password@host:587 (or EMAIL_HOST…), DEFAULT_FROM_EMAIL
@@ -48,6 +50,16 @@ if not DEBUG and SECRET_KEY == _DEV_SECRET_KEY:
 EVENT_LOG_KEY = env_str("EVENT_LOG_KEY", default=SECRET_KEY if DEBUG else None)
 if not DEBUG and len(EVENT_LOG_KEY) < 32:
     raise EnvError("EVENT_LOG_KEY is too short: use at least 32 random characters")
+
+# The Ed25519 key the site signs the files it issues with (tournaments/issued/):
+# the path of a PEM private key, outside the database; with DEBUG on and none set,
+# a key derived from SECRET_KEY. Required in production (config/checks.py,
+# site.E001). FILE_SIGNING_OLD_KEYS: paths of the public keys rotations retired,
+# still published so that files signed before verify (docs/RELIABILITY.md,
+# "Signed files").
+FILE_SIGNING_KEY = env_str("FILE_SIGNING_KEY", default="")
+FILE_SIGNING_KEY_FROM_SECRET = DEBUG and not FILE_SIGNING_KEY
+FILE_SIGNING_OLD_KEYS = env_list("FILE_SIGNING_OLD_KEYS", default=[])
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost"])
 

@@ -8,6 +8,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from config.auth import LoginView, TokenApi
 from config.health import HealthApi
+from tournaments.issued.urls import page_urlpatterns as issued_page_urls
 from tournaments.ratings.urls import page_urlpatterns as ratings_page_urls
 
 urlpatterns = [
@@ -16,6 +17,7 @@ urlpatterns = [
     path("api/", include("games.urls")),
     path("api/", include("tournaments.urls")),
     path("api/", include("tournaments.ratings.urls")),
+    path("api/", include("tournaments.issued.urls")),
     # Above the pages' accounts/ URLs, so that sign-in is the rate-limited view.
     path("accounts/login/", LoginView.as_view(), name="login"),
     path("api/auth/token", TokenApi.as_view(), name="api-token"),
@@ -25,6 +27,7 @@ urlpatterns = [
     ),
     path("", include("games.page_urls")),
     path("", include("tournaments.page_urls")),
+    path("", include(issued_page_urls)),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves its start-up script as a file: no inline <script>, so
     # the Content-Security-Policy holds on the docs too.

@@ -339,3 +339,55 @@ class SelfEntryCodeFailure(models.Model):
 
     def __str__(self) -> str:
         return f"wrong code for {self.player_id} round {self.round} from {self.address}"
+
+
+class IssuedFile(models.Model):
+    """A file the system issued (``tournaments.issued``): each distinct body once.
+
+    Not a projection and not the record: the register a verifier asks whether a
+    file is one the site issued. Append-only (a trigger refuses UPDATE and
+    DELETE); a body issued again (a poller of tourney.js, a second download at the
+    same version) adds nothing, so the row says who first asked, when, and at which
+    position of the tournament's log. No foreign key to ``Tournament``: a rebuild
+    empties the projections, never this register. The bytes are not kept (they may
+    hold what only the team may read, such as self-entry codes): ``lines`` holds an
+    8-byte digest of each line, enough to name the first line a changed copy
+    differs in.
+    """
+
+    sha256 = models.CharField(max_length=64, primary_key=True)
+    tournament_id = models.UUIDField()
+    position = models.PositiveIntegerField()
+    kind = models.CharField(max_length=32)
+    name = models.CharField(max_length=200)
+    size = models.PositiveIntegerField()
+    line_count = models.PositiveIntegerField()
+    lines = models.BinaryField()
+    # The first and last lines' digests: a copy changed in one line keeps one of
+    # them, so the best-matching record is found by an index, never a scan.
+    first_line = models.BigIntegerField()
+    last_line = models.BigIntegerField()
+    issued_at = models.DateTimeField()
+    issued_to = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        # Append-only: an account deleted later leaves its id here.
+        on_delete=models.DO_NOTHING,
+        related_name="+",
+        db_constraint=False,
+    )
+    key_id = models.CharField(max_length=40)
+
+    class Meta:
+        db_table = "tournaments_issued_file"
+        indexes = [
+            models.Index(fields=["first_line"], name="issued_file_first_line"),
+            models.Index(fields=["last_line"], name="issued_file_last_line"),
+            models.Index(
+                fields=["tournament_id", "position"], name="issued_file_position"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} at {self.position} ({self.sha256[:12]})"

@@ -1,15 +1,34 @@
 """Production settings: `check --deploy` is clean, and secrets come only from the
 environment (with DEBUG off, a missing or development SECRET_KEY, or a missing or
-short EVENT_LOG_KEY, stops start-up)."""
+short EVENT_LOG_KEY, or no FILE_SIGNING_KEY, stops start-up)."""
 
 from __future__ import annotations
 
+import functools
 import secrets
 import subprocess
+import tempfile
+from pathlib import Path
 
 import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from tests.reliability_tests.conftest import PROJECT_DIR, manage, subprocess_env
+
+
+@functools.cache
+def signing_key_file() -> str:
+    """A deployment's Ed25519 key for the files it issues (tournaments.issued)."""
+    path = Path(tempfile.mkdtemp(prefix="signing-")) / "signing.pem"
+    path.write_bytes(
+        Ed25519PrivateKey.generate().private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    return str(path)
 
 
 def production_env(**extra: str) -> dict[str, str]:
@@ -17,6 +36,7 @@ def production_env(**extra: str) -> dict[str, str]:
         "DEBUG": "0",
         "SECRET_KEY": secrets.token_urlsafe(50),
         "EVENT_LOG_KEY": secrets.token_urlsafe(50),
+        "FILE_SIGNING_KEY": signing_key_file(),
         "ALLOWED_HOSTS": "records.example.org",
         # A mail server, as a deployment gives one (else a system check warns).
         "EMAIL_URL": "smtp+tls://records:secret@mail.example.org:587",
@@ -70,6 +90,17 @@ def test_without_an_event_log_key_production_settings_refuse_to_start(value, mes
     done = run(manage("check"), env)
     assert done.returncode != 0
     assert message in done.stderr
+
+
+@pytest.mark.django_db
+def test_without_a_file_signing_key_production_does_not_start():
+    """The key that signs issued files is not in the database and not derived in
+    production: the system check every start runs (migrate) names it."""
+    env = production_env()
+    del env["FILE_SIGNING_KEY"]
+    done = run(manage("check"), env)
+    assert done.returncode != 0
+    assert "(site.E001) FILE_SIGNING_KEY is not set" in done.stderr
 
 
 @pytest.mark.django_db

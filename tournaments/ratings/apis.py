@@ -61,6 +61,7 @@ from tournaments.core.uploads import (
     MAX_T_FILE_BYTES,
     MAX_TOURNEY_JS_BYTES,
 )
+from tournaments.issued.registry import issued_response
 from tournaments.models import Player, PlayerRound, Tournament
 from tournaments.ratings import estimates, imports
 from tournaments.ratings import serializers as ratings_serializers
@@ -159,7 +160,16 @@ def tournament_file(
         content_type=content_type,
     )
     response["Content-Disposition"] = content_disposition_header(True, filename)
-    return response
+    # Recorded as issued and signed (tournaments.issued): a wrapper around the
+    # body as built, which a download never adds to the tournament's stream.
+    return issued_response(
+        request,
+        response,
+        tournament_id=tournament.pk,
+        position=tournament.version,
+        kind=str(parts[0]),
+        name=filename,
+    )
 
 
 LIST_RENDERERS = (*api_settings.DEFAULT_RENDERER_CLASSES, CsvRenderer)

@@ -28,6 +28,7 @@ from rules.ratings import TIE_BREAK_RATED_AS, RatingsError
 from rules.tourneyjs import NewtNote
 from tournaments.core import access, headers
 from tournaments.core.pages import submit
+from tournaments.issued.registry import issued_response
 from tournaments.models import Player, PlayerRound, Tournament
 from tournaments.ratings import estimates, imports, tourneyjs
 from tournaments.ratings.forms import TourneyJsImportForm, TshEventImportForm
@@ -106,7 +107,7 @@ def tourney_js(request: HttpRequest, tournament_id: uuid.UUID) -> HttpResponse:
     header = access.readable_header(
         headers.tournament_header(tournament_id), request.user
     )
-    return cached_file(
+    response = cached_file(
         request,
         ("tourney.js", tournament_id),
         header.version,
@@ -114,6 +115,15 @@ def tourney_js(request: HttpRequest, tournament_id: uuid.UUID) -> HttpResponse:
         content_type="application/javascript; charset=utf-8",
         last_modified=header.updated_at,
         public=header.published,
+    )
+    # Recorded once per distinct body (a poller's repeats add nothing) and signed.
+    return issued_response(
+        request,
+        response,
+        tournament_id=tournament_id,
+        position=header.version,
+        kind="tourney.js",
+        name="tourney.js",
     )
 
 

@@ -25,6 +25,7 @@ from games.readcache import cached_page
 from games.refusals import show_refusal
 from rules.errors import RulesError
 from tournaments.core import access, aggregate, headers, pages
+from tournaments.issued.registry import issued_response
 from tournaments.models import Player, Tournament
 from tournaments.pairing import selectors as pairing_selectors
 from tournaments.prizes import presenters as prizes_presenters
@@ -125,10 +126,20 @@ def _paper(request: HttpRequest) -> str | None:
 BAD_PAPER = "paper: a4 or letter."
 
 
-def _pdf(body: bytes, name: str) -> HttpResponse:
+def _pdf(
+    request: HttpRequest, tournament: Tournament, body: bytes, name: str, kind: str
+) -> HttpResponse:
+    """A printout as issued: recorded and signed (tournaments.issued)."""
     response = HttpResponse(body, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{name}"'
-    return response
+    return issued_response(
+        request,
+        response,
+        tournament_id=tournament.tournament_id,
+        position=tournament.version,
+        kind=kind,
+        name=name,
+    )
 
 
 def _bad(message: str) -> HttpResponse:
@@ -155,7 +166,13 @@ def pairings_pdf(
     if (paper := _paper(request)) is None:
         return _bad(BAD_PAPER)
     body = printouts.pairings_pdf(tournament, division, round_, paper=paper)
-    return _pdf(body, f"pairings-{division}-round-{round_}.pdf")
+    return _pdf(
+        request,
+        tournament,
+        body,
+        f"pairings-{division}-round-{round_}.pdf",
+        "pairings.pdf",
+    )
 
 
 def _division_pdf(
@@ -170,7 +187,13 @@ def _division_pdf(
     division = _division_of(tournament, division)
     if (paper := _paper(request)) is None:
         return _bad(BAD_PAPER)
-    return _pdf(make(tournament, division, paper=paper), f"{name}-{division}.pdf")
+    return _pdf(
+        request,
+        tournament,
+        make(tournament, division, paper=paper),
+        f"{name}-{division}.pdf",
+        f"{name}.pdf",
+    )
 
 
 @require_GET
@@ -196,7 +219,13 @@ def prize_list_pdf(request: HttpRequest, tournament_id: uuid.UUID) -> HttpRespon
     tournament = _readable_tournament(request, tournament_id)
     if (paper := _paper(request)) is None:
         return _bad(BAD_PAPER)
-    return _pdf(printouts.prize_list_pdf(tournament, paper=paper), "prize-list.pdf")
+    return _pdf(
+        request,
+        tournament,
+        printouts.prize_list_pdf(tournament, paper=paper),
+        "prize-list.pdf",
+        "prize-list.pdf",
+    )
 
 
 @require_GET
@@ -229,7 +258,8 @@ def scorecards_pdf(
     body = printouts.scorecards_pdf(
         tournament, division, link=link, code=code, player_ids=wanted, paper=paper
     )
-    return _pdf(body, f"scorecards-{division}.pdf")
+    name = f"scorecards-{division}.pdf"
+    return _pdf(request, tournament, body, name, "scorecards.pdf")
 
 
 @require_GET
@@ -341,7 +371,14 @@ def reports_csv(request: HttpRequest, tournament_id: uuid.UUID) -> HttpResponse:
     text = reports.reports_csv(reports.tournament_reports(tournament))
     response = HttpResponse(text, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="reports.csv"'
-    return response
+    return issued_response(
+        request,
+        response,
+        tournament_id=tournament.tournament_id,
+        position=tournament.version,
+        kind="reports.csv",
+        name="reports.csv",
+    )
 
 
 # --- self-entry --------------------------------------------------------------------

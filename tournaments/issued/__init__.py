@@ -1,0 +1,1 @@
+"""Files the system issues, recorded and signed: anyone can verify one."""
