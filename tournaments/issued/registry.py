@@ -35,6 +35,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils import timezone
 
+from tournaments.core import past
 from tournaments.issued import signing
 from tournaments.models import IssuedFile
 
@@ -103,6 +104,30 @@ def record(
     found = primary.filter(sha256=sha).first()
     if found is not None:
         return found
+    row = _new_row(body, sha, tournament_id, position, kind, name, user)
+    if past.shown_at() is not None:
+        # A read of the past runs in a transaction that is rolled back: the row
+        # is written once it is, and this one is signed meanwhile.
+        past.after_the_past(lambda: _insert(row))
+        return row
+    _insert(row)
+    # Another worker may have written it since: the first issue's row is kept.
+    return primary.get(sha256=sha)
+
+
+def _insert(row: IssuedFile) -> None:
+    IssuedFile.objects.bulk_create([row], ignore_conflicts=True)
+
+
+def _new_row(
+    body: bytes,
+    sha: str,
+    tournament_id: uuid.UUID,
+    position: int,
+    kind: str,
+    name: str,
+    user: object,
+) -> IssuedFile:
     lines = split_lines(body)
     digests = [line_digest(line) for line in lines[:MAX_LINES]]
     first = digests[0] if digests else b"\0" * 8
@@ -124,9 +149,7 @@ def record(
         else None,
         key_id=signing.current_key_id(),
     )
-    IssuedFile.objects.bulk_create([row], ignore_conflicts=True)
-    # Another worker may have written it since: the first issue's row is kept.
-    return primary.get(sha256=sha)
+    return row
 
 
 def signature_for(
@@ -154,8 +177,9 @@ def signature_for(
             user=user,
         )
         document = signing.sign(payload_of(row))
-        with _SIGNED_LOCK:
-            _SIGNED[key] = document
+        if past.shown_at() is None:  # a past body's row is written after it
+            with _SIGNED_LOCK:
+                _SIGNED[key] = document
     return sha, document
 
 
@@ -173,6 +197,10 @@ def issued_response(
     200 with a body is a file issued (a 304 or an error is not)."""
     if response.status_code != 200 or getattr(response, "streaming", False):
         return response
+    shown = past.shown_at()
+    if shown is not None:
+        # ``?at=``: the file is the record as it stood at that position.
+        position = shown.version
     body = response.content
     # A body served from the read cache carries its version's ETag, which already
     # promises every client the same bytes (a 304 rests on it): the poller's hot
@@ -180,7 +208,7 @@ def issued_response(
     # 241 KB on a loaded machine, bench/issued_bench.py).
     tag = (response.get("ETag", ""), len(body), signing.current_key_id())
     with _SIGNED_LOCK:
-        known = _BY_TAG.get(tag) if tag[0] else None
+        known = _BY_TAG.get(tag) if tag[0] and shown is None else None
     if known is None:
         known = signature_for(
             body,
@@ -190,7 +218,7 @@ def issued_response(
             name=name,
             user=getattr(request, "user", None),
         )
-        if tag[0]:
+        if tag[0] and shown is None:
             with _SIGNED_LOCK:
                 _BY_TAG[tag] = known
     sha, document = known

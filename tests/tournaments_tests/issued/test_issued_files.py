@@ -434,3 +434,25 @@ def test_the_page_puts_bad_input_on_its_field(client):
     assert page.status_code == 400
     assert 'id="id_signature-error"' in page.content.decode()
     assert "not a signature" in page.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_file_downloaded_at_a_past_position_is_recorded_at_it_and_verifies(
+    director,
+):
+    """``?at=`` (issue 34, item 2) with signed files: the past's read runs in a
+    transaction that is rolled back, so its record is written after it, at the
+    position shown, not the present's."""
+    tid = drive_open(director).tournament_id
+    present = Tournament.objects.get(pk=tid).version
+    client = APIClient()
+    now = _download(client, reverse("tourney-js", args=[tid]))
+    then = _download(client, reverse("tourney-js", args=[tid]) + f"?at={present - 2}")
+    assert then.content != now.content
+    row = IssuedFile.objects.get(sha256=signing.digest(then.content))
+    assert row.position == present - 2
+    registry._SIGNED.clear()
+    registry._BY_TAG.clear()
+    verdict = _verify(client, then.content, base64.b64decode(then["X-Signature"]))
+    assert verdict.json()["valid"] is True, verdict.json()
+    assert verdict.json()["position"] == present - 2
