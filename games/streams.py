@@ -50,6 +50,9 @@ class GameStream(StreamType[GameAggregate]):
 
     name = "game"
     rejection_errors = (RulesError,)
+    # Its projection is raw statements and reads no row count: an append's
+    # transaction is three round trips in pipeline mode instead of seven.
+    pipelined = True
 
     def summary(self, type_name: str, payload: Mapping[str, Any]) -> str:
         return summaries.summary(type_name, payload)

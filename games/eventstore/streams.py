@@ -78,6 +78,10 @@ class StreamType(Generic[State]):
     # Few, long streams (a tournament has thousands of events): a parallel rebuild
     # starts them first, in fewer shares.
     long_streams: bool = False
+    # Whether an append may send its statements in psycopg's pipeline mode: only
+    # when `project` reads back no row count before its statements are synced
+    # (the ORM's save() does, and would insert a row it just updated).
+    pipelined: bool = False
 
     def initial_state(self, stream: StreamKey) -> State:
         raise NotImplementedError
