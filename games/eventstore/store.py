@@ -324,6 +324,7 @@ def append(
     recorded_by: Any = None,
     correlation_id: uuid.UUID | None = None,
     after_validate: Callable[[Any], None] | None = None,
+    applied: Any = None,
 ) -> AppendResult:
     """Validate `events` against the stream and append them, all or nothing.
 
@@ -331,6 +332,10 @@ def append(
     EventRejectedError when the rules refuse an event; in both cases nothing is
     written. `after_validate`, when given, sees the state after the new events and may
     raise to refuse the append (a service's own check that needs the final state).
+    `applied`, for a new stream (`expected_version` 0), is the rules' state a
+    reader reached applying exactly `events` (a GCG file's): the store adopts it
+    (StreamType.adopt) and checks only the limits, instead of applying the rules
+    a second time.
     """
     if not events:
         raise ValueError("append needs at least one event")
@@ -345,7 +350,7 @@ def append(
             current, state, previous_hash = _starting_point(
                 handler, stream, expected_version
             )
-            new_state = _validate(handler, state, new_events, current)
+            new_state = _validated(handler, stream, state, new_events, current, applied)
             if after_validate is not None:
                 after_validate(new_state)
             positions = reserve_positions(len(new_events))
@@ -397,6 +402,40 @@ def _starting_point(
         raise ConcurrencyError(stream, expected_version, current)
     state, _ = _state_at(stream, current)
     return current, state, previous_hash
+
+
+def _validated(
+    handler: StreamType[Any],
+    stream: StreamKey,
+    state: Any,
+    new_events: list[NewEvent],
+    current: int,
+    applied: Any,
+) -> Any:
+    """The state after the new events: adopted from `applied` (see append) where
+    the stream type can, with the limits checked; else validated here."""
+    if applied is not None and current == 0:
+        adopted = handler.adopt(stream, new_events, applied)
+        if adopted is not None:
+            for index in range(len(new_events)):
+                with _rejected_as(handler, index):
+                    handler.admit_adopted(new_events, index)
+            return adopted
+    return _validate(handler, state, new_events, current)
+
+
+@contextmanager
+def _rejected_as(handler: StreamType[Any], index: int) -> Iterator[None]:
+    """A rule's refusal of the `index`-th new event as EventRejectedError."""
+    try:
+        yield
+    except handler.rejection_errors as error:
+        raise EventRejectedError(
+            getattr(error, "code", "rejected"),
+            getattr(error, "message", str(error)),
+            index,
+            getattr(error, "field", None),
+        ) from error
 
 
 def _validate(
@@ -549,16 +588,18 @@ def chain_rows(
 
 
 def validate_new_stream(
-    stream: StreamKey, new_events: Sequence[NewEvent]
+    stream: StreamKey, new_events: Sequence[NewEvent], *, applied: Any = None
 ) -> tuple[Any, list[EncodedEvent]]:
     """The state of a new stream after `new_events` and the events encoded, each
     validated (limits and rules) and encoded exactly as :func:`append` does it,
     without the database: bulk writers (``games.eventstore.bulk``) validate in
     worker processes and chain the rows once positions are reserved
-    (:func:`chain_rows`). EventRejectedError for the first event refused."""
+    (:func:`chain_rows`). EventRejectedError for the first event refused.
+    `applied` as for :func:`append`."""
     handler = stream_type(stream.type)
     events = list(new_events)
-    state = _validate(handler, handler.initial_state(stream), events, 0)
+    initial = handler.initial_state(stream)
+    state = _validated(handler, stream, initial, events, 0, applied)
     return state, encode_events(handler.codec.encode, events)
 
 
