@@ -1149,7 +1149,8 @@ def _stage_lines(results: dict[str, Any]) -> list[tuple[str, str]]:
                 "append interleaved: ours / application recorder (events/s)",
                 f"{paired['ours_events_per_second']:,.0f} / "
                 f"{paired['anchor_events_per_second']:,.0f} "
-                f"({paired['ratio']:.2f}x)",
+                f"(median round {paired['ratio']:.2f}x, "
+                f"best {paired['best_ratio']:.2f}x)",
             )
         )
     for stage, label in (("bulk_games", "games"), ("bulk_gcg", "GCG files")):
