@@ -51,7 +51,7 @@ class GameStream(StreamType[GameAggregate]):
     name = "game"
     rejection_errors = (RulesError,)
     # Its projection is raw statements and reads no row count: an append's
-    # transaction is three round trips in pipeline mode instead of seven.
+    # transaction is four waits for the server in pipeline mode instead of seven.
     pipelined = True
 
     def summary(self, type_name: str, payload: Mapping[str, Any]) -> str:

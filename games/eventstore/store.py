@@ -747,8 +747,10 @@ def _end_aborted_pipeline() -> None:
 def pipelined(wanted: bool = True) -> Iterator[None]:
     """Send the statements of the block in psycopg's pipeline mode: each goes out
     at once and only a statement whose result is read (or the commit) waits for
-    the server, so an append's transaction is two or three round trips instead of
-    seven. Errors are the same, raised at the next read or the commit."""
+    the server, so a game's append waits four times (the positions, the events
+    with the projections, the commit, and psycopg's sync as the transaction
+    opens) instead of seven. Errors are the same, raised at the next read or the
+    commit."""
     connection.ensure_connection()
     raw = connection.connection
     if not wanted or raw._pipeline is not None:  # not, or in a caller's already
