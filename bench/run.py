@@ -206,6 +206,8 @@ class Bench:
         # The append stage's anchors right after it, not minutes apart.
         if not getattr(self, "skip_eventsourcing", False):
             self.bench_eventsourcing()
+            if "append" not in self.skip:
+                self.bench_append_interleaved()
         for name, stage in (
             ("chain", self.bench_chain),
             ("verify", self.bench_verify),
@@ -515,6 +517,17 @@ class Bench:
             figure["ours_ratio"] = ours / figure["events_per_second"]
         self.results["eventsourcing"] = figures
         print("eventsourcing comparison done", flush=True)
+
+    def bench_append_interleaved(self, games: int = 40) -> None:
+        """Whole-game appends against the application recorder, alternating
+        rounds (bench/append_bench.py)."""
+        from bench import append_bench
+
+        dealt = [(events, context) for events, context, _ in self.dealt[:games]]
+        self.results["append_interleaved"] = append_bench.interleaved(
+            dealt, self.user, self.conninfo
+        )
+        print("interleaved append done", flush=True)
 
     # --- bulk ingest --------------------------------------------------------
 
@@ -1139,6 +1152,17 @@ def _stage_lines(results: dict[str, Any]) -> list[tuple[str, str]]:
                 f"(ours {figure['ours_ratio']:.2f}x)",
             )
         )
+    paired = results.get("append_interleaved")
+    if paired:
+        lines.append(
+            (
+                "append interleaved: ours / application recorder (events/s)",
+                f"{paired['ours_events_per_second']:,.0f} / "
+                f"{paired['anchor_events_per_second']:,.0f} "
+                f"(median round {paired['ratio']:.2f}x, "
+                f"best {paired['best_ratio']:.2f}x)",
+            )
+        )
     for stage, label in (("bulk_games", "games"), ("bulk_gcg", "GCG files")):
         bulk = results.get(stage)
         if not bulk:
@@ -1288,6 +1312,7 @@ def main(argv: list[str] | None = None) -> int:
         action="append",
         default=[],
         choices=[
+            "append",
             "chain",
             "verify",
             "rules",

@@ -176,7 +176,13 @@ def prepare_file(path: str, plan: services.GcgImportPlan, user_id: int) -> Outco
         return Rejected(path, list(error.problems))
     stream = services.game_stream(uuid.uuid4())
     try:
-        prepared = prepare_new_stream(path, stream, wrapped, recorded_by_id=user_id)
+        prepared = prepare_new_stream(
+            path,
+            stream,
+            wrapped,
+            recorded_by_id=user_id,
+            applied=services.gcg_applied_state(record, wrapped),
+        )
     except EventRejectedError as error:
         line = record.event_lines[error.index]
         return Rejected(path, [(line, error.code, error.message)])

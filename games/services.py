@@ -775,6 +775,7 @@ def game_import_gcg(
             wrapped,
             expected_version=0,
             recorded_by=user,
+            applied=gcg_applied_state(record, wrapped),
         )
     return result, record
 
@@ -854,6 +855,16 @@ def gcg_new_events(
         )
     ]
     return record, wrapped
+
+
+def gcg_applied_state(record: gcg.GcgRecord, wrapped: Sequence[NewEvent]) -> Any:
+    """The rules' state the reader reached applying exactly the events to append
+    (the store adopts it instead of applying the rules again), or None when an
+    event was changed since (a division's lexicon named in the start)."""
+    same = len(wrapped) == len(record.events) and all(
+        new.event is event for new, event in zip(wrapped, record.events, strict=True)
+    )
+    return record.state if same else None
 
 
 def gcg_metadata(context: Mapping[str, Any]) -> gcg.GcgMetadata | None:

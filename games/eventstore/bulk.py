@@ -135,12 +135,14 @@ def prepare_new_stream(
     *,
     recorded_by_id: int | None,
     report: Any = None,
+    applied: Any = None,
 ) -> Prepared:
     """A new stream validated and encoded as :func:`append` would write it (in a
-    worker); EventRejectedError for the first event the rules refuse."""
+    worker); EventRejectedError for the first event the rules refuse. `applied`
+    as for :func:`append` (a GCG file's state, from its reader)."""
     new_events = [e if isinstance(e, NewEvent) else NewEvent(e) for e in events]
     now = timezone.now()
-    state, encoded = validate_new_stream(stream, new_events)
+    state, encoded = validate_new_stream(stream, new_events, applied=applied)
     rows = [
         BulkRow(
             None,

@@ -33,6 +33,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+import psycopg
 from django.db import connection as default_connection
 from django.db import transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
@@ -66,7 +67,7 @@ _NEXT = _ENTRIES.format(after="%(after)s")
 # its commit does not wait for the disk (set_config local to its transaction).
 _SEAL = """
 INSERT INTO event_feed_seal (feed_position, stream_type, stream_id, mac)
-SELECT * FROM unnest(%s::bigint[], %s::text[], %s::uuid[], %s::text[])
+SELECT * FROM unnest(%b::bigint[], %b::text[], %b::uuid[], %b::text[])
 WHERE NOT EXISTS (SELECT 1 FROM event_log_key WHERE fingerprint <> %s)
   {flush}
 ON CONFLICT (feed_position) DO NOTHING
@@ -104,13 +105,26 @@ def seal_feed(
             seals = _seals(key, previous, entries)
             if seals:
                 columns = [list(column) for column in zip(*seals, strict=True)]
-                cursor.execute(insert, [*columns, fingerprint])
+                _insert_binary(connection, insert, [*columns, fingerprint])
                 sealed += len(seals)
                 previous = seals[-1][3]
             if len(seals) < _BATCH:
                 return sealed
             cursor.execute(_NEXT, {"after": seals[-1][0], "limit": _BATCH})
             entries = cursor.fetchall()
+
+
+def _insert_binary(
+    connection: BaseDatabaseWrapper, statement: str, parameters: list[Any]
+) -> None:
+    """Run `statement` with its arrays bound in binary on the server: a bulk
+    write's seals are thousands, and Django's client-side binding quoted each
+    element in Python (a third of the sealing)."""
+    with (
+        connection.wrap_database_errors,
+        psycopg.Cursor(connection.connection) as cursor,
+    ):
+        cursor.execute(statement, parameters)
 
 
 def _seals(

@@ -27,11 +27,13 @@ from __future__ import annotations
 import threading
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from django.db import IntegrityError, connection, transaction
+import psycopg
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.utils import timezone
 from psycopg.types.json import set_json_loads
 
@@ -322,6 +324,7 @@ def append(
     recorded_by: Any = None,
     correlation_id: uuid.UUID | None = None,
     after_validate: Callable[[Any], None] | None = None,
+    applied: Any = None,
 ) -> AppendResult:
     """Validate `events` against the stream and append them, all or nothing.
 
@@ -329,6 +332,10 @@ def append(
     EventRejectedError when the rules refuse an event; in both cases nothing is
     written. `after_validate`, when given, sees the state after the new events and may
     raise to refuse the append (a service's own check that needs the final state).
+    `applied`, for a new stream (`expected_version` 0), is the rules' state a
+    reader reached applying exactly `events` (a GCG file's): the store adopts it
+    (StreamType.adopt) and checks only the limits, instead of applying the rules
+    a second time.
     """
     if not events:
         raise ValueError("append needs at least one event")
@@ -339,11 +346,11 @@ def append(
     # keeps it usable (to read the current version for the ConcurrencyError).
     savepoint = connection.in_atomic_block
     try:
-        with transaction.atomic():
+        with pipelined(handler.pipelined), transaction.atomic():
             current, state, previous_hash = _starting_point(
                 handler, stream, expected_version
             )
-            new_state = _validate(handler, state, new_events, current)
+            new_state = _validated(handler, stream, state, new_events, current, applied)
             if after_validate is not None:
                 after_validate(new_state)
             positions = reserve_positions(len(new_events))
@@ -351,8 +358,17 @@ def append(
             rows = _rows(
                 stream, handler.codec.encode, new_events, current, previous_hash, stamp
             )
-            recorded = _insert(stream, rows, new_events, stamp, current, savepoint)
-            handler.project(stream, new_state, recorded, previous=state)
+            recorded = _insert(
+                stream,
+                rows,
+                new_events,
+                stamp,
+                current,
+                savepoint,
+                then=lambda recorded: handler.project(
+                    stream, new_state, recorded, previous=state
+                ),
+            )
             seal_after_commit()
             version, last_hash = rows[-1].version, rows[-1].chain_hash
             transaction.on_commit(
@@ -386,6 +402,40 @@ def _starting_point(
         raise ConcurrencyError(stream, expected_version, current)
     state, _ = _state_at(stream, current)
     return current, state, previous_hash
+
+
+def _validated(
+    handler: StreamType[Any],
+    stream: StreamKey,
+    state: Any,
+    new_events: list[NewEvent],
+    current: int,
+    applied: Any,
+) -> Any:
+    """The state after the new events: adopted from `applied` (see append) where
+    the stream type can, with the limits checked; else validated here."""
+    if applied is not None and current == 0:
+        adopted = handler.adopt(stream, new_events, applied)
+        if adopted is not None:
+            for index in range(len(new_events)):
+                with _rejected_as(handler, index):
+                    handler.admit_adopted(new_events, index)
+            return adopted
+    return _validate(handler, state, new_events, current)
+
+
+@contextmanager
+def _rejected_as(handler: StreamType[Any], index: int) -> Iterator[None]:
+    """A rule's refusal of the `index`-th new event as EventRejectedError."""
+    try:
+        yield
+    except handler.rejection_errors as error:
+        raise EventRejectedError(
+            getattr(error, "code", "rejected"),
+            getattr(error, "message", str(error)),
+            index,
+            getattr(error, "field", None),
+        ) from error
 
 
 def _validate(
@@ -538,16 +588,18 @@ def chain_rows(
 
 
 def validate_new_stream(
-    stream: StreamKey, new_events: Sequence[NewEvent]
+    stream: StreamKey, new_events: Sequence[NewEvent], *, applied: Any = None
 ) -> tuple[Any, list[EncodedEvent]]:
     """The state of a new stream after `new_events` and the events encoded, each
     validated (limits and rules) and encoded exactly as :func:`append` does it,
     without the database: bulk writers (``games.eventstore.bulk``) validate in
     worker processes and chain the rows once positions are reserved
-    (:func:`chain_rows`). EventRejectedError for the first event refused."""
+    (:func:`chain_rows`). EventRejectedError for the first event refused.
+    `applied` as for :func:`append`."""
     handler = stream_type(stream.type)
     events = list(new_events)
-    state = _validate(handler, handler.initial_state(stream), events, 0)
+    initial = handler.initial_state(stream)
+    state = _validated(handler, stream, initial, events, 0, applied)
     return state, encode_events(handler.codec.encode, events)
 
 
@@ -604,9 +656,12 @@ def _insert(
     stamp: Stamp,
     current: int,
     savepoint: bool,
+    then: Callable[[tuple[RecordedEvent, ...]], None] | None = None,
 ) -> tuple[RecordedEvent, ...]:
-    """Write the rows and move the stream's head in one statement; the recorded
-    events. Raises TamperedStreamError when the head is not where the log ended."""
+    """Write the rows and move the stream's head in one statement, then call
+    `then` with the recorded events (the projections: in pipeline mode their
+    statements go out with the insert, in one round trip); the recorded events.
+    Raises TamperedStreamError when the head was not where the log ended."""
     parameters = _INSERT_EVENTS.parameters(
         [
             (
@@ -633,22 +688,7 @@ def _insert(
     new_mac = head_mac(key, stream.type, stream.id, last.version, last.chain_hash)
     previous_hash = rows[0].previous_hash
     expected_mac = head_mac(key, stream.type, stream.id, current, previous_hash)
-    try:
-        with transaction.atomic(savepoint=savepoint), binary_cursor() as cursor:
-            cursor.execute(_APPEND, [*parameters, new_mac, current, expected_mac])
-            moved = cursor.fetchall()
-    except IntegrityError as error:
-        # Another appender committed this version after we read the stream.
-        if "event_log_stream_version" not in str(error):
-            raise
-        raise _VersionTaken from error
-    if not moved:
-        # What this process cached of the stream may be what was rewritten.
-        state_cache.discard(stream)
-        if not log_key_matches(key):
-            raise LogKeyChangedError(stream)
-        raise TamperedStreamError(stream)
-    return tuple(
+    recorded = tuple(
         RecordedEvent(
             position=row.position,
             stream=stream,
@@ -664,6 +704,60 @@ def _insert(
         )
         for row, new in zip(rows, new_events, strict=True)
     )
+    try:
+        # The projections run before the head's move is read back: in pipeline
+        # mode that read is the round trip that sends them all. Should the head
+        # not have moved, the error below rolls them back with the events.
+        with transaction.atomic(savepoint=savepoint), binary_cursor() as cursor:
+            try:
+                cursor.execute(_APPEND, [*parameters, new_mac, current, expected_mac])
+                if then is not None:
+                    then(recorded)
+                moved = cursor.fetchall()
+            except (psycopg.Error, DatabaseError):
+                _end_aborted_pipeline()
+                raise
+    except IntegrityError as error:
+        # Another appender committed this version after we read the stream.
+        if "event_log_stream_version" not in str(error):
+            raise
+        raise _VersionTaken from error
+    if not moved:
+        # What this process cached of the stream may be what was rewritten.
+        state_cache.discard(stream)
+        if not log_key_matches(key):
+            raise LogKeyChangedError(stream)
+        raise TamperedStreamError(stream)
+    return recorded
+
+
+def _end_aborted_pipeline() -> None:
+    """After an error in pipeline mode, take the pipeline out of its aborted
+    state: until then the server drops every statement sent, the rollback to the
+    savepoint included."""
+    pipeline = connection.connection._pipeline
+    if pipeline is None:
+        return
+    # The error being raised already says what failed.
+    with suppress(psycopg.Error):
+        pipeline.sync()
+
+
+@contextmanager
+def pipelined(wanted: bool = True) -> Iterator[None]:
+    """Send the statements of the block in psycopg's pipeline mode: each goes out
+    at once and only a statement whose result is read (or the commit) waits for
+    the server, so a game's append waits four times (the positions, the events
+    with the projections, the commit, and psycopg's sync as the transaction
+    opens) instead of seven. Errors are the same, raised at the next read or the
+    commit."""
+    connection.ensure_connection()
+    raw = connection.connection
+    if not wanted or raw._pipeline is not None:  # not, or in a caller's already
+        yield
+        return
+    with raw.pipeline():
+        yield
 
 
 def database_is_postgresql() -> bool:

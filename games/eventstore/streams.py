@@ -78,6 +78,10 @@ class StreamType(Generic[State]):
     # Few, long streams (a tournament has thousands of events): a parallel rebuild
     # starts them first, in fewer shares.
     long_streams: bool = False
+    # Whether an append may send its statements in psycopg's pipeline mode: only
+    # when `project` reads back no row count before its statements are synced
+    # (the ORM's save() does, and would insert a row it just updated).
+    pipelined: bool = False
 
     def initial_state(self, stream: StreamKey) -> State:
         raise NotImplementedError
@@ -156,6 +160,21 @@ class StreamType(Generic[State]):
         """The stream's `state` at `version`, replayed or appended since version
         `since`: keep it for ``stored_state`` when this type keeps states. Called
         outside any transaction (after the append's commit)."""
+
+    def adopt(
+        self, stream: StreamKey, new_events: Sequence[NewEvent], applied: Any
+    ) -> State | None:
+        """The state of a new stream after `new_events`, made from `applied`: the
+        rules' own state a reader reached by applying exactly these events in
+        order (a GCG file's), so the rules are not applied a second time. None
+        when this type cannot (the store then validates the events itself);
+        the limits are still checked, by :meth:`admit_adopted`."""
+        return None
+
+    def admit_adopted(self, new_events: Sequence[NewEvent], index: int) -> None:
+        """:meth:`admit`'s limits for the `index`-th of `new_events` adopted by
+        :meth:`adopt` (from the events before it: there is no state between)."""
+        raise NotImplementedError
 
     def replay(self, stream: StreamKey, events: Iterable[RecordedEvent]) -> State:
         state = self.initial_state(stream)

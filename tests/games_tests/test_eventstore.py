@@ -282,3 +282,63 @@ def test_a_cache_behind_the_log_catches_up_with_only_the_newer_events(
     assert (version, state) == (4, 15)
     assert result.state == 31
     assert [e.version for e in read_stream(stream)] == [1, 2, 3, 4, 5]
+
+
+# --- issue 33: a game's append in psycopg's pipeline mode ---------------------------
+
+
+@pytest.fixture
+def pipelined_counter(counter, monkeypatch):
+    monkeypatch.setattr(counter, "pipelined", True, raising=False)
+    return counter
+
+
+@pytest.mark.django_db
+def test_a_game_append_sends_its_statements_in_one_pipeline(
+    monkeypatch, django_user_model
+):
+    """Before: seven round trips an append (BEGIN, positions, events and head,
+    game row, kept state, score sheet, COMMIT), each waiting for the server."""
+    from games import services
+    from games.streams import GameStream
+
+    seen = []
+    original = GameStream.project
+
+    def project(self, *args, **options):
+        seen.append(connection.connection._pipeline is not None)
+        return original(self, *args, **options)
+
+    monkeypatch.setattr(GameStream, "project", project)
+    user = django_user_model.objects.create_user("pia")
+    services.game_import_gcg(
+        text="#player1 ann Ann\n#player2 bob Bob\n>ann: DINNVWY 8D WINDY +30 30\n",
+        user=user,
+    )
+    assert seen == [True]
+    # Out of pipeline mode once the append is done.
+    assert connection.connection._pipeline is None
+
+
+@pytest.mark.django_db
+def test_a_stale_version_in_pipeline_mode_leaves_the_transaction_usable(
+    pipelined_counter,
+):
+    stream = new_stream()
+    append(stream, [Added(1)], expected_version=0)
+    with pytest.raises(ConcurrencyError) as raised:
+        append(stream, [Added(1)], expected_version=0)
+    assert raised.value.current == 1
+    assert StoredEvent.objects.filter(stream_id=stream.id).count() == 1
+    # The caller's transaction (the test's) goes on.
+    assert append(stream, [Added(2)], expected_version=1).version == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_stale_version_in_pipeline_mode_outside_a_transaction(pipelined_counter):
+    stream = new_stream()
+    append(stream, [Added(1)], expected_version=0)
+    with pytest.raises(ConcurrencyError):
+        append(stream, [Added(1)], expected_version=0)
+    assert append(stream, [Added(2)], expected_version=1).version == 2
+    assert [e.version for e in read_stream(stream)] == [1, 2]
