@@ -28,17 +28,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 QUEUE = "#slip-queue"
 WAITING = "#slip-queue li.queued.waiting"
 
-# Resolves once the worker controls the page and has kept the page itself (site.js
-# asks it to, for a page loaded before the worker was in charge).
-PAGE_KEPT = """async () => {
-  if (!navigator.serviceWorker.controller) return false;
-  const names = await caches.keys();
-  for (const name of names.filter((n) => n.startsWith("console-shell-"))) {
-    const cache = await caches.open(name);
-    if (await cache.match(location.href)) return true;
-  }
-  return false;
-}"""
+# The page says so once the worker has kept it and its files (site.js asks it to,
+# for a page loaded before the worker was in charge, and shows its answer).
+PAGE_KEPT = "#offline-reload[data-kept]"
 
 
 def results_events() -> int:
@@ -80,11 +72,11 @@ def open_console(page, live_server, tournament_id) -> None:
     sign_in(page, live_server, "mara")
     page.goto(results_url(live_server, tournament_id))
     wait_for_focus(page, "a_number")
-    page.wait_for_function(PAGE_KEPT)
+    page.locator(PAGE_KEPT, has_text="reloads without the network").wait_for()
 
 
 def test_slips_typed_offline_wait_survive_a_reload_and_arrive_once(
-    live_server, laptops, paired
+    live_server, laptops, paired, artifacts
 ):
     context, page = laptops()
     open_console(page, live_server, paired)
@@ -106,7 +98,9 @@ def test_slips_typed_offline_wait_survive_a_reload_and_arrive_once(
     page.reload()
     page.locator(WAITING, has_text="#1 412 – 388 #2").wait_for()
     page.locator(WAITING, has_text="#3 350 – 420 #4").wait_for()
+    page.locator(PAGE_KEPT, has_text="reloads without the network").wait_for()
     assert results_events() == 0
+    page.screenshot(path=str(artifacts / "console-offline-waiting.png"))
 
     context.set_offline(False)
     sent = page.locator(f"{QUEUE} li.queued.sent")
@@ -126,7 +120,9 @@ def test_slips_typed_offline_wait_survive_a_reload_and_arrive_once(
     assert results_events() == 2
 
 
-def test_two_laptops_entering_the_same_boards_at_once(live_server, laptops, paired):
+def test_two_laptops_entering_the_same_boards_at_once(
+    live_server, laptops, paired, artifacts
+):
     """Board 1: the two slips differ (one is stored, the other is a conflict shown
     with both scores and the amend link); board 2: the same slip on both (one is
     stored, the other reads "Already recorded"). Which laptop is first is the
@@ -184,6 +180,7 @@ def test_two_laptops_entering_the_same_boards_at_once(live_server, laptops, pair
     assert f"This slip says {typed}" in text
     assert kept in text
     assert "after this slip was typed" in text
+    loser.screenshot(path=str(artifacts / "console-offline-conflict.png"))
     amend = conflict.get_by_role("link", name="Amend board 1")
     assert amend.get_attribute("href").endswith("/rounds/1/boards/1/amend/")
     loser.reload()

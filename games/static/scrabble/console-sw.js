@@ -140,24 +140,32 @@ self.addEventListener("fetch", function (event) {
 });
 
 /* A page loaded before this worker controlled it asks for itself and its files
-   to be kept (site.js). */
+   to be kept (site.js). The answer says whether a copy of the page is kept now (a
+   copy served offline asks too, and its fetch fails: the copy is still there). */
 self.addEventListener("message", function (event) {
   var urls = (event.data && event.data.keep) || [];
+  var source = event.source;
+  var page = null;
+  var keeping = urls.map(function (href) {
+    var url = new URL(href, self.location.href);
+    if (url.origin !== self.location.origin) return null;
+    if (url.pathname.indexOf("/static/") === 0) {
+      return caches
+        .open(STATIC_CACHE)
+        .then(function (cache) { return cache.add(url.href); })
+        .catch(function () {});
+    }
+    if (!CONSOLE_PAGE.test(url.pathname)) return null;
+    page = url.href;
+    return fetch(url.href, { credentials: "same-origin" })
+      .then(function (response) { return keepPage(url.href, response); })
+      .catch(function () {});
+  });
   event.waitUntil(
-    Promise.all(
-      urls.map(function (href) {
-        var url = new URL(href, self.location.href);
-        if (url.origin !== self.location.origin) return null;
-        if (url.pathname.indexOf("/static/") === 0) {
-          return caches.open(STATIC_CACHE).then(function (cache) {
-            return cache.add(url.href);
-          });
-        }
-        if (!CONSOLE_PAGE.test(url.pathname)) return null;
-        return fetch(url.href, { credentials: "same-origin" }).then(function (response) {
-          return keepPage(url.href, response);
-        });
+    Promise.all(keeping)
+      .then(function () { return page ? keptPage(page) : undefined; })
+      .then(function (found) {
+        if (source) source.postMessage({ kept: Boolean(found) });
       })
-    ).catch(function () {})
   );
 });

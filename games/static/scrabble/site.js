@@ -557,6 +557,15 @@
       }
       return;
     }
+    navigator.serviceWorker.addEventListener("message", function (event) {
+      if (!note || !event.data || event.data.kept === undefined) return;
+      note.hidden = false;
+      note.textContent = event.data.kept
+        ? "This page is kept in this browser: it reloads without the network."
+        : "This page could not be kept in this browser for a reload without " +
+          "the network; slips typed meanwhile are still kept and sent.";
+      if (event.data.kept) note.setAttribute("data-kept", "");
+    });
     navigator.serviceWorker
       .register(box.getAttribute("data-worker-url"), { scope: "/" })
       .then(function () { return navigator.serviceWorker.ready; })
