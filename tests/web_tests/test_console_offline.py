@@ -12,6 +12,8 @@ both scores and the board's amend link, and no slip is lost.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from games.eventstore.models import StoredEvent
@@ -31,6 +33,10 @@ WAITING = "#slip-queue li.queued.waiting"
 # The page says so once the worker has kept it and its files (site.js asks it to,
 # for a page loaded before the worker was in charge, and shows its answer).
 PAGE_KEPT = "#offline-reload[data-kept]"
+# How many of the worker's per-user caches of console pages there are.
+KEPT_PAGES = """caches.keys().then(
+  (names) => names.filter((name) => name.startsWith("console-shell-")).length
+)"""
 
 
 def results_events() -> int:
@@ -213,8 +219,38 @@ def test_over_plain_http_the_page_says_offline_reload_is_unavailable(
     context.set_offline(True)
     type_slip(page, 5, 401, 6, 377)
     page.locator(WAITING, has_text="#5 401 – 377 #6").wait_for()
+    # A slip the server will refuse (no player 12): typed offline, it could not
+    # be checked as it was typed.
+    wait_for_focus(page, "a_number")
+    type_slip(page, 12, 380, 8, 360)
+    page.locator(WAITING, has_text="#12 380 – 360 #8").wait_for()
     context.set_offline(False)
     page.locator(
         f"{QUEUE} li.queued.sent", has_text="Recorded: #5 Ed Eames 401 – 377"
     ).wait_for()
+    refused = page.locator(f"{QUEUE} li.queued.refused")
+    refused.filter(has_text="No player number 12 in division A.").wait_for()
     assert results_events() == 1
+    # Back to the slip box, to be corrected and sent as any slip.
+    refused.get_by_role("button", name="Back to the slip box").click()
+    refused.wait_for(state="detached")
+    assert page.input_value("#id_a_number") == "12"
+    assert page.input_value("#id_b_score") == "360"
+
+
+def test_signing_out_drops_the_kept_console(live_server, laptops, paired):
+    """The worker keeps a user's console only for that user: after signing out,
+    a reload of the console without the network finds nothing kept."""
+    context, page = laptops()
+    open_console(page, live_server, paired)
+    page.get_by_role("button", name="Sign out").click()
+    page.wait_for_selector("text=Sign in")
+    # The worker drops the kept pages when the sign-out passes it; wait for it.
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while page.evaluate(KEPT_PAGES):
+        assert time.monotonic() < deadline, "the kept console was not dropped"
+        page.wait_for_timeout(100)
+    context.set_offline(True)
+    page.goto(results_url(live_server, paired))
+    page.get_by_text("this page was not kept in this browser").wait_for()
+    assert page.locator("#slip-queue").count() == 0

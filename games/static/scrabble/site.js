@@ -224,6 +224,7 @@
   var DB_STORE = "slips";
   var SLIP_BOXES = ["a_number", "a_score", "b_number", "b_score", "a_pre", "b_pre"];
   var draining = false;
+  var drainAgain = false;
   var drainTimer = null;
   var sentThisVisit = [];
 
@@ -396,8 +397,14 @@
   }
 
   function drain() {
-    if (draining || !queueBox()) return;
+    if (!queueBox()) return;
+    if (draining) {
+      // A slip kept while the others are being sent: its turn comes right after.
+      drainAgain = true;
+      return;
+    }
     draining = true;
+    drainAgain = false;
     var recorded = false;
     mySlips()
       .then(function (slips) {
@@ -421,6 +428,7 @@
       .then(function () {
         draining = false;
         setQueueStatus("");
+        if (drainAgain) scheduleDrain(0);
         return showQueue();
       })
       .catch(function (error) {
