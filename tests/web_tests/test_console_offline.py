@@ -115,7 +115,7 @@ def test_slips_typed_offline_wait_survive_a_reload_and_arrive_once(
     page.locator(f"{QUEUE} [data-queue-count]", has_text="0").wait_for()
     assert page.locator(WAITING).count() == 0
     # The round's lists as they now are, without a reload.
-    page.locator("#results-lists", has_text="#4 Di Dane").wait_for()
+    page.locator("#missing-heading .count", has_text="3").wait_for()
     assert results_events() == 2
     assert recorded(paired) == [(350, 420), (388, 412), (412, 388), (420, 350)]
 
