@@ -13,11 +13,15 @@ both scores and the board's amend link, and no slip is lost.
 from __future__ import annotations
 
 import time
+from types import SimpleNamespace
 
 import pytest
 
 from games.eventstore.models import StoredEvent
+from games.livefeed import close_streams
 from tests.web_tests.conftest import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
     REPORT_CSP_VIOLATIONS,
     WAIT_MS,
     sign_in,
@@ -71,6 +75,8 @@ def laptops(browser, csp_violations):
     yield open_laptop
     for context in opened:
         context.close()
+    # The live pages' feeds end with the test, before its database is flushed.
+    assert close_streams()
     assert not csp_violations, f"Content-Security-Policy violations: {csp_violations}"
 
 
@@ -198,24 +204,46 @@ def test_two_laptops_entering_the_same_boards_at_once(
     assert results_events() == 2
 
 
-def test_over_plain_http_the_page_says_offline_reload_is_unavailable(
-    live_server, laptops, paired
-):
-    """A browser registers no service worker outside a secure context (plain http
-    on a LAN address). The test server is on localhost, which is secure, so the
-    page is told it is not (the one property site.js reads): it says so plainly,
-    and slips typed with the network cut are still kept and sent."""
-    context, page = laptops()
-    context.add_init_script(
-        "Object.defineProperty(window, 'isSecureContext', { value: false });"
+@pytest.fixture
+def venue_lan(browser, live_server, settings, csp_violations):
+    """The test server as a laptop on the venue's network sees it: by a name that
+    is not localhost, over plain http (a Chromium of its own maps ``venue.lan`` to
+    the test server), so the page is not a secure context and no worker may
+    register."""
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "venue.lan"]
+    port = live_server.url.rsplit(":", 1)[1]
+    lan_browser = browser.browser_type.launch(
+        executable_path=CHROMIUM,
+        args=[*CHROMIUM_ARGS, "--host-resolver-rules=MAP venue.lan 127.0.0.1"],
+        headless=True,
     )
-    sign_in(page, live_server, "mara")
-    page.goto(results_url(live_server, paired))
+    context = lan_browser.new_context(viewport={"width": 1280, "height": 900})
+    context.expose_function(
+        "reportCspViolation", lambda text: csp_violations.append(text)
+    )
+    context.add_init_script(REPORT_CSP_VIOLATIONS)
+    page = context.new_page()
+    page.set_default_timeout(WAIT_MS)
+    yield SimpleNamespace(url=f"http://venue.lan:{port}"), context, page
+    context.close()
+    lan_browser.close()
+    assert close_streams()
+    assert not csp_violations, f"Content-Security-Policy violations: {csp_violations}"
+
+
+def test_over_plain_http_the_page_says_offline_reload_is_unavailable(venue_lan, paired):
+    """A browser registers no service worker outside a secure context (plain http
+    on a LAN address): the page says so plainly, and slips typed with the network
+    cut are still kept and sent."""
+    server, context, page = venue_lan
+    sign_in(page, server, "mara")
+    page.goto(results_url(server, paired))
     wait_for_focus(page, "a_number")
+    assert page.evaluate("window.isSecureContext") is False
+    assert page.evaluate("'serviceWorker' in navigator") is False
     note = page.locator("#offline-reload")
     note.filter(has_text="Offline reload is not available").wait_for()
     assert "not served over https" in note.inner_text()
-    assert page.evaluate("navigator.serviceWorker.getRegistrations()") == []
     context.set_offline(True)
     type_slip(page, 5, 401, 6, 377)
     page.locator(WAITING, has_text="#5 401 – 377 #6").wait_for()
