@@ -7,8 +7,9 @@
  * site.js from a results page, and only in a secure context (https or localhost).
  *
  * What it keeps, and for whom:
- * - the site's static files (/static/…): the same for everyone; network first, the
- *   kept copy only when the network fails (the names carry no version);
+ * - the static files a console page loads (/static/…): the same for everyone;
+ *   network first, the kept copy only when the network fails (the names carry no
+ *   version);
  * - console pages (navigations under /tournaments/<id>/manage/) that the server
  *   marked with X-Console-User: kept in a cache of that user's own
  *   ("console-shell-<key>"), and served only while that user is the last one the
@@ -102,6 +103,8 @@ function consolePage(event) {
     });
 }
 
+/* Only the console's own files are kept (the ones its pages ask to keep, below);
+   a fresh answer for one of them replaces its copy. */
 function staticFile(event) {
   return fetch(event.request)
     .then(function (response) {
@@ -109,7 +112,9 @@ function staticFile(event) {
         var copy = response.clone();
         event.waitUntil(
           caches.open(STATIC_CACHE).then(function (cache) {
-            return cache.put(event.request, copy);
+            return cache.match(event.request).then(function (kept) {
+              return kept ? cache.put(event.request, copy) : null;
+            });
           })
         );
       }
