@@ -8,12 +8,14 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from config.auth import LoginView, TokenApi
 from config.health import HealthApi
+from config.serviceworker import console_worker
 from tournaments.issued.urls import page_urlpatterns as issued_page_urls
 from tournaments.ratings.urls import page_urlpatterns as ratings_page_urls
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/health", HealthApi.as_view(), name="health"),
+    path("console-sw.js", console_worker, name="console-worker"),
     path("api/", include("games.urls")),
     path("api/", include("tournaments.urls")),
     path("api/", include("tournaments.ratings.urls")),

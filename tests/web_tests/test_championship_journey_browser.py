@@ -321,10 +321,18 @@ def _enter_by_keyboard_with_the_server_down(page, tid, rng, api, champion):
             if index == CUT_SLIP:
                 note = page.locator('form[data-slip] .note[data-for="__all__"]')
                 note.filter(has_text="Not sent").wait_for()
-                # Kept on the screen; nothing stored while the server is down.
-                assert page.input_value("#id_a_score") == str(a)
+                # Kept in the browser, waiting; nothing stored while the server is
+                # down (issue 34: test_console_offline.py).
+                page.locator(
+                    "#slip-queue li.queued.waiting",
+                    has_text=f"#{numbers[first]} {a} – {b} #{numbers[second]}",
+                ).wait_for()
                 assert results_events(tid) == before + CUT_SLIP - 1
-                server.start()  # the page resends it once /api/health answers
+                server.start()  # the page sends it once /api/health answers
+                recorded = page.locator(
+                    "#slip-queue li.queued.sent",
+                    has_text=re.compile(rf"Recorded: #{numbers[first]}\b"),
+                )
             recorded.wait_for()
             wait_for_focus(page, "a_number")
             assert results_events(tid) == before + index

@@ -1,5 +1,8 @@
 """Issue 32, item 3: a slip typed while the server or the network is down is kept
-on the screen with a message and sent again, once, when the server answers.
+with a message and sent again, once, when the server answers. Since issue 34 it is
+kept in the browser's IndexedDB and listed as waiting (test_console_offline.py has
+the network cut and restored, a reload, and two laptops); where the browser has no
+IndexedDB it stays on the screen, as before.
 
 The network is cut with Playwright's request routing: an aborted request is what
 the browser sees when the server is stopped or the venue's network drops (htmx's
@@ -55,6 +58,37 @@ def test_a_slip_typed_with_the_server_down_is_kept_and_sent_once_it_is_back(
     type_slip(page, 1, 412, 2, 388)
     note = page.locator('form[data-slip] .note[data-for="__all__"]')
     note.filter(has_text="Not sent").wait_for()
+    # The slip waits in the browser, and nothing was stored.
+    page.locator("#slip-queue li.queued.waiting", has_text="#1 412 – 388 #2").wait_for()
+    assert results_events() == 0
+    down["on"] = False
+    page.locator("#slip-queue li.queued.sent", has_text="Recorded: #1").wait_for()
+    assert results_events() == 1
+    assert sorted(recorded(paired)) == [(388, 412), (412, 388)]
+
+
+def test_without_indexeddb_the_slip_stays_on_the_screen_and_is_sent_once_back(
+    live_server, page, paired
+):
+    page.add_init_script(
+        "Object.defineProperty(window, 'indexedDB', { value: undefined });"
+    )
+    sign_in(page, live_server, "mara")
+    page.goto(results_url(live_server, paired))
+    wait_for_focus(page, "a_number")
+    down = {"on": True}
+
+    def cut(route):
+        if down["on"] and route.request.method == "POST":
+            route.abort("connectionrefused")
+        else:
+            route.continue_()
+
+    page.route(SLIP_POST, cut)
+    page.route(HEALTH, lambda route: route.abort() if down["on"] else route.continue_())
+    type_slip(page, 1, 412, 2, 388)
+    note = page.locator('form[data-slip] .note[data-for="__all__"]')
+    note.filter(has_text="The slip stays here").wait_for()
     # The slip is still on the screen, and nothing was stored.
     assert page.input_value("#id_a_score") == "412"
     assert results_events() == 0
@@ -80,6 +114,8 @@ def test_a_slip_whose_answer_was_lost_is_not_stored_twice(live_server, page, pai
 
     page.route(SLIP_POST, lose_the_answer)
     type_slip(page, 3, 350, 4, 420)
-    page.locator(".flash", has_text="Already recorded: #3").wait_for()
+    page.locator(
+        "#slip-queue li.queued.sent", has_text="Already recorded: #3"
+    ).wait_for()
     assert results_events() == 1
     assert sorted(recorded(paired)) == [(350, 420), (420, 350)]

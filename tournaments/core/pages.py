@@ -18,6 +18,7 @@ from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
+from django.utils.crypto import salted_hmac
 
 from games.eventstore.errors import ConcurrencyError, EventRejectedError
 from games.models import GameProjection
@@ -89,6 +90,22 @@ def team_aggregate(request: HttpRequest, tournament_id: uuid.UUID) -> TeamReques
         core_aggregate.rights_state(tournament_id, (version, aggregate)), request.user
     )
     return TeamRequest(tournament, version, aggregate)
+
+
+# The header naming whose console page a response is: the service worker keeps the
+# console's offline copy per user under it (games/static/scrabble/console-sw.js).
+CONSOLE_USER_HEADER = "X-Console-User"
+
+
+def console_user_key(request: HttpRequest) -> str:
+    """An opaque, stable key of the signed-in user for the browser's offline copy
+    of the console and its queue of slips: a page kept for one user is never shown
+    to another, and a slip is sent only under the session of whoever typed it. A
+    keyed digest, not the id: it says nothing to whoever reads the browser's
+    storage."""
+    return salted_hmac(
+        "tournaments.console-user", str(request.user.pk), algorithm="sha256"
+    ).hexdigest()[:24]
 
 
 def division_or_404(tournament: Tournament, division: str) -> str:

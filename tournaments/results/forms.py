@@ -77,6 +77,10 @@ class ResultEntryForm(forms.Form):
     a_pre = _score_field("Before adjustments")
     b_pre = _score_field("Before adjustments")
     confirmed = forms.CharField(required=False, widget=forms.HiddenInput)
+    # The tournament's version the slip was typed against (the page's): a slip kept
+    # in the browser while the server could not be reached arrives later, and a
+    # result recorded for its board since then was entered elsewhere meanwhile.
+    typed_at = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
 
     def __init__(
         self,

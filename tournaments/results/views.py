@@ -5,6 +5,7 @@ entry, amendments, forfeits and the games recorded on a board.
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 from django import forms
@@ -29,11 +30,13 @@ from rules.errors import GcgError, RulesError
 from rules.records import EntryKind
 from rules.tournament.rounds import repeats_recorded_result
 from tournaments.core import access, headers
-from tournaments.core.aggregate import TournamentAggregate
+from tournaments.core.aggregate import TournamentAggregate, tournament_state
 from tournaments.core.pages import (
+    CONSOLE_USER_HEADER,
     GAMES_PER_PAGE,
     TeamRequest,
     board_games,
+    console_user_key,
     directed,
     division_or_404,
     page_number,
@@ -276,6 +279,8 @@ def _results_context(
         # From the state the form was built on (the page's), not a query.
         "rounds": range(1, form.rules.paired_rounds(division) + 1),
         "forfeit_form": ForfeitForm(roster={}),
+        # The version a slip typed on this page is typed against.
+        "typed_at": form.rules.version,
     }
 
 
@@ -290,7 +295,13 @@ def manage_results(
     the right on it); the form only reads the slip; the rules validate it once, when
     it is appended (``core.writes``: at the version the tournament has when its turn
     comes, as a slip does not depend on what its director saw); the fresh slip
-    after it is built on the state the append left."""
+    after it is built on the state the append left.
+
+    A slip for a board that already has a result is settled against it: the same
+    scores are "Already recorded" (a resend), different ones a conflict shown with
+    both scores and the board's amend link. The browser's queue of slips kept while
+    the server could not be reached (site.js) posts here too, asking for JSON
+    (``X-Slip-Queue``): one answer per slip, the same decisions."""
     team = team_aggregate(request, tournament_id)
     tournament = team.tournament
     division = division_or_404(tournament, division)
@@ -298,27 +309,20 @@ def manage_results(
         raise Http404(f"Round {round_} is not paired yet.")
     status = 200
     flash = ""
+    conflict: SlipConflict | None = None
     if request.method != "POST":
         form = _results_form(team.rules, division, round_)
     else:
         form = _results_form(team.rules, division, round_, request.POST)
         stored: list[AppendResult] = []
-        ready = form.is_valid() and form.finish()
-        resent = ready and _resent(form, team)
-        if resent or (
-            ready
-            and submit(
-                form,
-                lambda: stored.append(_record_slip(form, team, request.user)),
-                RESULT_RULE_FIELDS,
-            )
-        ):
-            a, b = form.cleaned_data["player_a"], form.cleaned_data["player_b"]
-            flash = (
-                f"{'Already recorded' if resent else 'Recorded'}: #{a.number} "
-                f"{a.name} {form.cleaned_data['a_score']} – "
-                f"{form.cleaned_data['b_score']} #{b.number} {b.name}."
-            )
+        settled = _take_slip(form, team, request.user, stored)
+        if isinstance(settled, SlipConflict):
+            conflict = settled
+        elif settled is not None:
+            flash = settled.flash
+        if request.headers.get("X-Slip-Queue") == "1":
+            return _queued_answer(form, settled)
+        if flash:
             if not request.htmx:
                 messages.success(request, flash)
                 return redirect("manage-results", tournament_id, division, round_)
@@ -326,30 +330,188 @@ def manage_results(
             after: TournamentAggregate = stored[0].state if stored else team.aggregate
             assert after.rules is not None
             form = _results_form(after.rules, division, round_)
-        if not flash:
+        else:
             # htmx swaps only 2xx answers: the refusal is in the page it swaps in.
             status = 200 if request.htmx else 400
     context = _results_context(tournament, division, round_, form)
-    context["flash"] = flash
+    context.update(flash=flash, conflict=conflict, user_key=console_user_key(request))
     template = (
         "tournaments/manage/_results_panel.html"
         if request.htmx
         else "tournaments/manage/results.html"
     )
-    return render(request, template, context, status=status)
+    response = render(request, template, context, status=status)
+    # The console's offline copy is kept per user (static/scrabble/console-sw.js).
+    response[CONSOLE_USER_HEADER] = context["user_key"]
+    return response
 
 
-def _resent(form: ResultEntryForm, team: TeamRequest) -> bool:
-    """Whether the slip is the result already recorded, sent again: a console that
-    lost the answer to its first send (the network dropped it) sends the slip once
-    more, and that must not read as a refusal or be stored twice."""
-    return repeats_recorded_result(team.rules, form.event())
+@dataclass(frozen=True, slots=True)
+class Slip:
+    """A whole slip as read (kept apart from the form, whose refusal takes its
+    fields out of ``cleaned_data``)."""
+
+    event: rt.ResultRecorded
+    a: rt.Player
+    b: rt.Player
+    typed_at: int | None  # the tournament's version it was typed against
 
 
-def _record_slip(form: ResultEntryForm, team: TeamRequest, user: Any) -> AppendResult:
+@dataclass(frozen=True, slots=True)
+class SlipStored:
+    """A slip stored now, or found already recorded (sent again)."""
+
+    slip: Slip
+    again: bool
+
+    @property
+    def outcome(self) -> str:
+        return "already" if self.again else "recorded"
+
+    @property
+    def flash(self) -> str:
+        event, a, b = self.slip.event, self.slip.a, self.slip.b
+        return (
+            f"{'Already recorded' if self.again else 'Recorded'}: "
+            f"#{a.number} {a.name} {event.score_a} – {event.score_b} "
+            f"#{b.number} {b.name}."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SlipConflict:
+    """A slip whose board already has a different result: both, side by side."""
+
+    board: int | None
+    typed: str
+    recorded: str
+    recorded_at: int  # the version of the result recorded
+    typed_at: int | None  # the version the slip was typed against
+    amend_url: str
+
+    @property
+    def since_typed(self) -> bool:
+        """Recorded after the slip was typed: entered elsewhere meanwhile."""
+        return self.typed_at is not None and self.recorded_at > self.typed_at
+
+    @property
+    def message(self) -> str:
+        when = " after this slip was typed" if self.since_typed else ""
+        return (
+            f"Board {self.board} already has a result, recorded{when}: "
+            f"{self.recorded}. This slip says {self.typed}. Nothing was stored: "
+            "amend the board if the slip is right."
+        )
+
+
+Settled = SlipStored | SlipConflict | None
+
+
+def _take_slip(
+    form: ResultEntryForm, team: TeamRequest, user: Any, stored: list[AppendResult]
+) -> Settled:
+    """Read, record and settle a posted slip. None: refused, or not whole yet (the
+    form says why); else stored (``stored`` gets the append), already recorded, or
+    a conflict with the board's result."""
+    if not (form.is_valid() and form.finish()):
+        return None
+    data = form.cleaned_data
+    slip = Slip(form.event(), data["player_a"], data["player_b"], data.get("typed_at"))
+    if repeats_recorded_result(team.rules, slip.event):
+        return SlipStored(slip, again=True)
+    if submit(
+        form,
+        lambda: stored.append(_record_slip(slip, team, user)),
+        RESULT_RULE_FIELDS,
+    ):
+        return SlipStored(slip, again=False)
+    # Refused: if for the result its board has (perhaps stored by another console
+    # after this request loaded the aggregate), settled against the record now.
+    _, fresh = tournament_state(team.tournament.tournament_id)
+    assert fresh.rules is not None
+    return _settle(slip, fresh.rules, team.tournament.tournament_id, form.division)
+
+
+def _settle(
+    slip: Slip, rules: rt.TournamentState, tournament_id: uuid.UUID, division: str
+) -> Settled:
+    """A slip the rules refused, against the record: already recorded when it is
+    the result recorded, sent again (``repeats_recorded_result``: two consoles
+    sending the same slip at once); a SlipConflict when its board has another
+    result; None when the board has none (another refusal)."""
+    event, a, b = slip.event, slip.a, slip.b
+    if repeats_recorded_result(rules, event):
+        return SlipStored(slip, again=True)
+    round_state = rules.round_state(division, event.round)
+    if round_state is None:
+        return None
+    found = round_state.result_of(event.player_a, event.player_b)
+    if found is None:
+        return None
+    seat = round_state.seats.get(a.player_id)
+    board = seat.board if seat else None
+    if found.absentee is not None:
+        absent = rules.players[found.absentee]
+        recorded = f"a forfeit (#{absent.number} {absent.name} absent)"
+    else:
+        own, opponent = found.scores_for(a.player_id)
+        recorded = f"#{a.number} {a.name} {own} – {opponent} #{b.number} {b.name}"
+    amend = (
+        reverse("manage-amend", args=[tournament_id, division, event.round, board])
+        if board is not None
+        else ""
+    )
+    return SlipConflict(
+        board=board,
+        typed=f"{event.score_a} – {event.score_b}",
+        recorded=recorded,
+        recorded_at=found.version,
+        typed_at=slip.typed_at,
+        amend_url=amend,
+    )
+
+
+def _queued_answer(form: ResultEntryForm, settled: Settled) -> JsonResponse:
+    """The answer to a slip the browser kept and sends now: what became of it, in
+    words for the director. A refusal has the API's one error shape (``code``,
+    ``message``, ``field``, ``errors``); a conflict is a 409 with both scores."""
+    if isinstance(settled, SlipStored):
+        return JsonResponse({"outcome": settled.outcome, "message": settled.flash})
+    if isinstance(settled, SlipConflict):
+        return JsonResponse(
+            {
+                "outcome": "conflict",
+                "code": "result_conflict",
+                "message": settled.message,
+                "field": "a_score",
+                "board": settled.board,
+                "typed": settled.typed,
+                "recorded": settled.recorded,
+                "recorded_at": settled.recorded_at,
+                "typed_at": settled.typed_at,
+                "since_typed": settled.since_typed,
+                "amend_url": settled.amend_url,
+            },
+            status=409,
+        )
+    errors = {field: [str(e) for e in errs] for field, errs in form.errors.items()}
+    first = next(iter(errors.items()), ("__all__", ["The slip was not recorded."]))
+    return JsonResponse(
+        {
+            "outcome": "refused",
+            "code": "slip_refused",
+            "message": first[1][0],
+            "field": None if first[0] == "__all__" else first[0],
+            "errors": errors,
+        },
+        status=400,
+    )
+
+
+def _record_slip(slip: Slip, team: TeamRequest, user: Any) -> AppendResult:
     """Append the slip's result from the aggregate the request loaded (its right
     decided on it); the rules validate it there, once."""
-    event = form.event()
+    event = slip.event
     return services.result_record(
         tournament_id=team.tournament.tournament_id,
         round_=event.round,
