@@ -32,6 +32,10 @@ the event loop and a2wsgi's queue are in each page's path). With 64 feed
 connections that never read, 278-320 pages/s, 0 errors and every acknowledged
 result stored, where the gthread worker served 2-3 pages/s, each after about 20 s.
 
+Signed-out GETs of pages first meet the page cache (games/pagecache.py): a page
+whose streams have not moved since Django served it is answered on the event
+loop, without the pool, Django or a query.
+
 A feed request goes through Django too, on the same pool: the middleware, the
 session or token, the access rule and the first page are decided there as for
 any view (``games.livefeed``), and the view hands the stream over
@@ -65,6 +69,7 @@ from django.db import DatabaseError, close_old_connections
 
 from games import livefeed
 from games.eventstore.feed import feed_head
+from games.pagecache import page_cache
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -146,12 +151,17 @@ class Site:
         self.executor: Executor = self.pages.executor
         self._hub: FeedHub | None = None
         self._stopping: asyncio.Event | None = None
+        # Signed-out pages answered here while their streams have not moved
+        # (games/pagecache.py); None when off.
+        self.page_cache = page_cache()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
             await self._lifespan(receive, send)
         elif scope["type"] == "http" and FEED_PATH.match(scope["path"]):
             await self._feed(scope, receive, send)
+        elif scope["type"] == "http" and self.page_cache is not None:
+            await self.page_cache(scope, receive, send, self.pages)  # type: ignore[arg-type]
         else:
             await self.pages(scope, receive, send)  # type: ignore[arg-type]
 
@@ -178,6 +188,8 @@ class Site:
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
                 self.stopping().set()
+                if self.page_cache is not None:
+                    self.page_cache.watcher.stop()
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 
