@@ -213,11 +213,17 @@ class Bench:
             ("standings", self.bench_standings_after_result),
             ("replay", self.bench_replay),
             ("http", self.bench_http),
+            ("pages", self.bench_pages),
             ("bulk", self.bench_bulk),
         ):
             if name not in self.skip:
                 stage()
         return self.results
+
+    def bench_pages(self) -> None:
+        from bench.pages_bench import bench_pages
+
+        bench_pages(self)
 
     def build_tournament(self) -> None:
         from django.contrib.auth import get_user_model
@@ -1110,6 +1116,9 @@ def print_table(results: dict[str, Any]) -> None:
     if not results.get("http_only"):
         lines += _stage_lines(results)
     lines += _http_lines(results)
+    from bench.pages_bench import page_lines
+
+    lines += page_lines(results)
     width = max(len(label) for label, _ in lines)
     for label, value in lines:
         print(f"{label:<{width}}  {value}")
@@ -1267,6 +1276,9 @@ def _locust_lines(label: str, stats: dict[str, Any]) -> list[tuple[str, str]]:
     return lines
 
 
+STAGES = ["chain", "verify", "rules", "standings", "replay", "http", "pages", "bulk"]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", choices=sorted(SCALES), default="small")
@@ -1277,8 +1289,11 @@ def main(argv: list[str] | None = None) -> int:
         "--skip",
         action="append",
         default=[],
-        choices=["chain", "verify", "rules", "standings", "replay", "http", "bulk"],
+        choices=STAGES,
         help="leave a stage out (repeat for several)",
+    )
+    parser.add_argument(
+        "--only", choices=STAGES, default=None, help="run this stage alone"
     )
     parser.add_argument(
         "--servers",
@@ -1306,6 +1321,9 @@ def main(argv: list[str] | None = None) -> int:
     bench = Bench(
         args.scale, args.seed, args.skip_http or bool(args.save_plan), args.skip
     )
+    if args.only:
+        bench.skip |= set(STAGES) - {args.only}
+        bench.skip_eventsourcing = True
     if args.http_only:
         plan = json.loads(Path(args.http_only).read_text())
         bench.tid = plan["tournament_id"]
