@@ -162,7 +162,7 @@ def bench_pages(bench: Any, rounds: int | None = None) -> None:
         print("pages: wrk is not installed (apt-get install wrk); skipped", flush=True)
         bench.results["pages"] = {"skipped": "wrk not installed"}
         return
-    seconds = max(3, bench.scale.http_seconds // 3)
+    seconds = 3 if bench.scale_name == "small" else 10
     port = 8766
     paths = page_paths(str(bench.tid), bench.seed, bench.game_ids)
     runs: dict[str, dict[str, list[dict[str, float]]]] = {

@@ -130,6 +130,7 @@ class HeadWatcher:
     writes: int = 0  # write requests begun or answered in this process
     writes_seen: int = 0  # of them, those before the last good window was asked
     _wake: asyncio.Event | None = None
+    _failing: bool = False
     _task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -191,7 +192,12 @@ class HeadWatcher:
             try:
                 await self.poll_once()
             except Exception:  # the watcher outlives a lost database
-                logger.warning("page head watcher: window failed", exc_info=True)
+                # Once per outage, not ten times a second.
+                if not self._failing:
+                    logger.warning("page cache: reading the feed failed", exc_info=True)
+                self._failing = True
+            else:
+                self._failing = False
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(
                     self._wake.wait(), settings.PAGE_HEAD_POLL_SECONDS
