@@ -162,7 +162,7 @@ def bench_pages(bench: Any, rounds: int | None = None) -> None:
         print("pages: wrk is not installed (apt-get install wrk); skipped", flush=True)
         bench.results["pages"] = {"skipped": "wrk not installed"}
         return
-    seconds = 3 if bench.scale_name == "small" else 10
+    seconds = 2 if bench.ci else 3 if bench.scale_name == "small" else 10
     port = 8766
     paths = page_paths(str(bench.tid), bench.seed, bench.game_ids)
     runs: dict[str, dict[str, list[dict[str, float]]]] = {
@@ -198,7 +198,7 @@ def bench_pages(bench: Any, rounds: int | None = None) -> None:
                     _check(port, paths)
                     # One pass over the pages first: both start with Django's
                     # version-keyed cache filled, as a server in its steady state.
-                    _wrk(port, scripts["max"], 2, MAX_CONNECTIONS)
+                    _wrk(port, scripts["max"], 1 if bench.ci else 2, MAX_CONNECTIONS)
                     for shape, connections in (
                         ("paced", PACED_CONNECTIONS),
                         ("max", MAX_CONNECTIONS),
