@@ -14,7 +14,9 @@ Python generator on the same two cores took about as much CPU as the server it
 measured. Its own CPU is measured (``RUSAGE_CHILDREN`` around each run) and
 reported as the share of one core it used. The readers ask, in a fixed shuffled
 order, for the standings, scorecards and game pages in locust's page mix (4:2:3),
-signed out. Two shapes:
+signed out: every division's standings, every scorecard, the games of the last
+two rounds (what a room's readers follow during play). Two shapes, after a few
+seconds' warm-up (each process fills its caches):
 
 - ``paced``: 55 connections, each sending its next request 50 ms after its last
   answer (wrk's ``delay``), i.e. about ``RATE`` requests a second when the
@@ -164,7 +166,9 @@ def bench_pages(bench: Any, rounds: int | None = None) -> None:
         return
     seconds = 2 if bench.ci else 3 if bench.scale_name == "small" else 10
     port = 8766
-    paths = page_paths(str(bench.tid), bench.seed, bench.game_ids)
+    # The games of the last two rounds: what a room's readers follow during play.
+    recent = bench.game_ids[-max(1, 2 * len(bench.game_ids) // bench.scale.rounds) :]
+    paths = page_paths(str(bench.tid), bench.seed, recent)
     runs: dict[str, dict[str, list[dict[str, float]]]] = {
         mode: {"paced": [], "max": []} for mode in ("ours", "anchor")
     }
@@ -196,12 +200,13 @@ def bench_pages(bench: Any, rounds: int | None = None) -> None:
                     bench._wait_for(port)
                     time.sleep(2)  # every worker warmed (gunicorn.conf.py)
                     _check(port, paths)
-                    # One pass over the pages first: both start with Django's
-                    # version-keyed cache filled, as a server in its steady state.
-                    _wrk(port, scripts["max"], 1 if bench.ci else 2, MAX_CONNECTIONS)
+                    # Passes over the pages first: both start with their caches
+                    # filled, as a server in its steady state (the paced run
+                    # follows the max run for the same reason).
+                    _wrk(port, scripts["max"], 1 if bench.ci else 4, MAX_CONNECTIONS)
                     for shape, connections in (
-                        ("paced", PACED_CONNECTIONS),
                         ("max", MAX_CONNECTIONS),
+                        ("paced", PACED_CONNECTIONS),
                     ):
                         runs[mode][shape].append(
                             _wrk(port, scripts[shape], seconds, connections)
