@@ -63,12 +63,21 @@ class Server:
         self.loop.run_until_complete(self.watcher.poll_once())
 
     def get(
-        self, path: str, *, headers: tuple[tuple[bytes, bytes], ...] = ()
+        self,
+        path: str,
+        *,
+        headers: tuple[tuple[bytes, bytes], ...] = (),
+        host: bytes = b"testserver",
     ) -> Served:
-        return self.request("GET", path, headers=headers)
+        return self.request("GET", path, headers=headers, host=host)
 
     def request(
-        self, method: str, path: str, *, headers: tuple[tuple[bytes, bytes], ...] = ()
+        self,
+        method: str,
+        path: str,
+        *,
+        headers: tuple[tuple[bytes, bytes], ...] = (),
+        host: bytes = b"testserver",
     ) -> Served:
         scope = {
             "type": "http",
@@ -80,7 +89,7 @@ class Server:
             "raw_path": path.encode(),
             "query_string": b"",
             "root_path": "",
-            "headers": [(b"host", b"testserver"), *headers],
+            "headers": [(b"host", host), *headers],
             "client": ("127.0.0.1", 50000),
             "server": ("testserver", 80),
         }
@@ -221,3 +230,20 @@ def test_a_game_whose_racks_move_with_the_clock_is_not_kept(server, recorder):
     server.get(url)
     server.get(url)
     assert server.django_calls == 3
+
+
+def test_only_a_request_django_answers_alike_gets_the_kept_page(server, standings):
+    _, url = standings
+    server.get(url)
+    # A host Django refuses is refused, not answered from memory.
+    assert server.get(url, host=b"evil.example").status == 400
+    # An API token, an htmx request, a HEAD, a pending message: Django decides.
+    server.get(url, headers=((b"authorization", b"Token abc"),))
+    server.get(url, headers=((b"hx-request", b"true"),))
+    server.request("HEAD", url)
+    server.get(url, headers=((b"cookie", b"messages=x"),))
+    assert server.django_calls == 6
+    # Another cookie (the viewer's spoiler switch) is a page of its own.
+    server.get(url, headers=((b"cookie", b"spoilers=hide"),))
+    server.get(url, headers=((b"cookie", b"spoilers=hide"),))
+    assert server.django_calls == 7
