@@ -26,13 +26,18 @@ reads p95 70 ms with 4 threads, 40 ms with 8). Each thread holds a database
 connection: 2 x 8 = 16 of PostgreSQL's default 100 on two CPUs; the feed's polls run
 on the same threads, so followers add no connection.
 
-No keep-alive by default: a keep-alive connection stays with the worker process
-that accepted it, and a burst of clients (55 in the national benchmark) landed
-mostly on one worker, which spent its one core's worth of GIL while the other two
-idled (CPU 80% / 18% / 17%; HTML pages p95 250 ms). Closing each connection lets
-whichever worker is free accept the next request (CPU 42/42/40%; p95 81 ms). Behind
-a reverse proxy that keeps upstream connections open, or for few long-lived
-clients, set ``WEB_KEEPALIVE`` (seconds).
+Keep-alive 5 s. It was off (0) under gunicorn's gthread workers: a keep-alive
+connection stays with the worker process that accepted it, and a burst of clients
+(55 in the national benchmark) landed mostly on one worker, which spent its one
+core's worth of GIL while the other two idled (CPU 80% / 18% / 17%; HTML pages
+p95 250 ms). Under the uvicorn worker, 0 means an idle connection is closed at
+once without a ``Connection: close``, so a client that sends its next request on
+it (any HTTP/1.1 client does) loses it: wrk, 16 connections, lost 4,116 of 10,683
+signed-out page requests as read errors. With 5 s none was lost, and the pages
+answered from the page cache (games/pagecache.py) cost so little CPU that where a
+connection lands no longer matters much (bench/pages_bench.py, busy 2-core
+machine: 11,900-12,700 pages/s with keep-alive against 2,650-3,300 without). Set
+``WEB_KEEPALIVE=0`` to go back.
 
 Writes in a process of their own (config/writer.py says why): the master starts
 ``python -m config.writer`` before the workers, on a Unix socket in a private
@@ -71,7 +76,7 @@ worker_class = "config.uvicorn_worker.Worker"
 workers = int(os.environ.get("WEB_CONCURRENCY", str(max(2, _cpus()))))
 # The pages' thread pool (config.asgi reads the same variable); gthread's threads.
 threads = int(os.environ.get("WEB_THREADS", "8"))
-keepalive = int(os.environ.get("WEB_KEEPALIVE", "0"))
+keepalive = int(os.environ.get("WEB_KEEPALIVE", "5"))
 
 
 def post_worker_init(worker: Any) -> None:

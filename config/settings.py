@@ -276,6 +276,13 @@ FEED_HOLD_SECONDS = env_int("FEED_HOLD_SECONDS", default=30)
 FEED_POLL_SECONDS = 0.5
 FEED_KEEPALIVE_SECONDS = 5
 FEED_RETRY_MS = 1000
+# Signed-out pages answered on the event loop while their streams have not moved
+# (games/pagecache.py): how much of them a process keeps (0: off), how often it
+# reads which streams moved, and how old that reading may be before every page
+# goes to Django again (the bound on a revocation, as REPLICA_MAX_LAG's).
+PAGE_CACHE_BYTES = env_int("PAGE_CACHE_MB", default=32) * 2**20
+PAGE_HEAD_POLL_SECONDS = 0.1
+PAGE_HEAD_MAX_AGE = 1.0
 # One sign-in throttle for every way in (config/auth.py): django-axes counts failures
 # in the database, which every worker and machine shares. A hard lockout per
 # (username, address); per username from every address a progressive delay

@@ -32,6 +32,10 @@ the event loop and a2wsgi's queue are in each page's path). With 64 feed
 connections that never read, 278-320 pages/s, 0 errors and every acknowledged
 result stored, where the gthread worker served 2-3 pages/s, each after about 20 s.
 
+Signed-out GETs of pages first meet the page cache (games/pagecache.py): a page
+whose streams have not moved since Django served it is answered on the event
+loop, without the pool, Django or a query.
+
 A feed request goes through Django too, on the same pool: the middleware, the
 session or token, the access rule and the first page are decided there as for
 any view (``games.livefeed``), and the view hands the stream over
@@ -66,6 +70,7 @@ from django.db import DatabaseError, close_old_connections
 from config.writer import WriterClient
 from games import livefeed
 from games.eventstore.feed import feed_head
+from games.pagecache import page_cache
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -156,13 +161,25 @@ class Site:
         self.executor: Executor = self.pages.executor
         self._hub: FeedHub | None = None
         self._stopping: asyncio.Event | None = None
+        # Signed-out pages answered here while their streams have not moved
+        # (games/pagecache.py); None when off.
+        self.page_cache = page_cache()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
             await self._lifespan(receive, send)
         elif scope["type"] == "http" and FEED_PATH.match(scope["path"]):
             await self._feed(scope, receive, send)
-        elif self.writer is not None and self.writer.forwards(scope):
+        elif scope["type"] == "http" and self.page_cache is not None:
+            # The page cache sees every request, writes too (it stops answering
+            # from memory until the log has been read after them), and hands the
+            # rest on: writes to the writer process, pages to the pool.
+            await self.page_cache(scope, receive, send, self._django)
+        else:
+            await self._django(scope, receive, send)
+
+    async def _django(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.writer is not None and self.writer.forwards(scope):
             await self.writer.handle(scope, receive, send, self.pages)  # type: ignore[arg-type]
         else:
             await self.pages(scope, receive, send)  # type: ignore[arg-type]
@@ -190,6 +207,8 @@ class Site:
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
                 self.stopping().set()
+                if self.page_cache is not None:
+                    self.page_cache.watcher.stop()
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 

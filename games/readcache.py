@@ -33,6 +33,8 @@ from django.utils.cache import patch_vary_headers
 from django.utils.http import http_date, parse_http_date_safe
 from rest_framework.renderers import JSONRenderer
 
+from games.pagecache import note_page
+
 TIMEOUT = 300
 
 
@@ -196,6 +198,8 @@ def cached_page(
     *,
     page: str | None = None,
     reads: Iterable[str] = (),
+    streams: Iterable[object] = (),
+    clock: bool = False,
 ) -> HttpResponse:
     """The page `build()` renders, from the cache for a signed-out reader when this
     page was rendered at this version before.
@@ -207,6 +211,11 @@ def cached_page(
     their normalised values in `parts`. A request carrying any other parameter is
     served the cached page when there is one, else built and not kept, so that
     made-up parameters cannot fill the cache.
+
+    `streams` are the event streams whose events change the page (and who may
+    read it): the ASGI layer (games/pagecache.py) answers the next signed-out
+    reader of this URL itself until one of them moves; ``clock=True`` says the
+    page also changes with the time (a rack delay) and is not kept there.
     """
     if not signed_out_reader(request):
         return build()
@@ -222,6 +231,8 @@ def cached_page(
     etag = _etag(key)
     if request.headers.get("If-None-Match") == etag:
         response = HttpResponse(status=304)
+        if keep and streams and not clock:
+            note_page(request, streams)
     else:
         body = cache.get(key)
         if body is None:
@@ -239,6 +250,8 @@ def cached_page(
             cache.set(key, response.content, TIMEOUT)
         else:
             response = HttpResponse(body, content_type="text/html; charset=utf-8")
+        if keep and streams and not clock:
+            note_page(request, streams)
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"
     # A shared cache must not hand this page to a signed-in reader.

@@ -117,6 +117,10 @@ class RackView:
     version it stands at."""
 
     through: int | None
+    # Whether `through` moves as time passes (a racks' broadcast delay), not only
+    # with the game's events: a page showing it is not kept by the clock-blind
+    # ASGI page cache (games/pagecache.py).
+    moves_with_clock: bool = False
 
     def shows(self, version: int) -> bool:
         return self.through is None or version <= self.through
@@ -164,7 +168,7 @@ def rack_view(game: RackReadable, user: Any, *, now: datetime) -> RackView:
         .values_list("version", flat=True)
         .first()
     )
-    return RackView(through or 0)
+    return RackView(through or 0, moves_with_clock=True)
 
 
 def share_token(game_id: uuid.UUID | str, share_version: int) -> str:

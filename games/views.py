@@ -182,6 +182,9 @@ def game_detail(
         build,
         page=turn_url(game_id, count) if past_end else request.path,
         reads=("turn",),
+        # A tournament's events decide who reads the game and its rack delay.
+        streams=[game.game_id, *filter(None, [game.tournament_id])],
+        clock=racks.moves_with_clock,
     )
 
 

@@ -110,7 +110,9 @@ def standings(
         )
 
     # The page shows the division and the tournament's fixed name and settings.
-    return cached_page(request, [tournament_id], version, build)
+    return cached_page(
+        request, [tournament_id], version, build, streams=[tournament_id]
+    )
 
 
 @require_GET
@@ -160,7 +162,9 @@ def scorecard(
         )
 
     # A players change counts for every division's version (the player's row).
-    return cached_page(request, [tournament_id], version, build)
+    return cached_page(
+        request, [tournament_id], version, build, streams=[tournament_id]
+    )
 
 
 def _foretold(

@@ -100,7 +100,12 @@ def display(
         )
 
     return cached_page(
-        request, [tournament_id, division, show], version, build, reads=("show",)
+        request,
+        [tournament_id, division, show],
+        version,
+        build,
+        reads=("show",),
+        streams=[tournament_id],
     )
 
 

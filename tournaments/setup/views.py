@@ -144,7 +144,9 @@ def tournament_detail(request: HttpRequest, tournament_id: uuid.UUID) -> HttpRes
         )
 
     # Everything the page shows moves with the tournament's version.
-    return cached_page(request, [tournament_id], header.version, build)
+    return cached_page(
+        request, [tournament_id], header.version, build, streams=[tournament_id]
+    )
 
 
 @require_GET
@@ -185,6 +187,7 @@ def division_detail(
         header.division_version(division),
         build,
         reads=("page",),
+        streams=[tournament_id],
     )
 
 
