@@ -91,13 +91,11 @@ def _setup_django(database_url: str | None) -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     # Production-like settings: DEBUG on would keep every query in memory.
     os.environ["DEBUG"] = "0"
-    # Fixed, not random: the game pages' snapshots are authenticated with it
-    # (games.snapshots), and an --http-only rerun against a kept database must use
-    # the key that wrote them, or every game page replays its events instead.
-    os.environ.setdefault("SECRET_KEY", "bench-not-a-production-key-" + "0" * 32)
-    # The event log's chain key (games.eventstore.chain), fixed for the same reason:
-    # a kept database verifies only under the key that chained it.
-    os.environ.setdefault("EVENT_LOG_KEY", "bench-not-a-production-log-key-" + "0" * 32)
+    # Fixed keys (bench/keys.py): a rerun against a kept database needs the keys
+    # that wrote it.
+    from bench.keys import use_bench_keys
+
+    use_bench_keys()
     os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
     if database_url:
         os.environ["DATABASE_URL"] = database_url

@@ -42,8 +42,9 @@ def _setup_django() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     # DEBUG on would keep every query and make the figures a debug server's.
     os.environ["DEBUG"] = "0"
-    os.environ.setdefault("SECRET_KEY", "bench-not-a-production-key-" + "0" * 32)
-    os.environ.setdefault("EVENT_LOG_KEY", "bench-not-a-production-log-key-" + "0" * 32)
+    from bench.keys import use_bench_keys
+
+    use_bench_keys()
     os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
     os.environ.pop("DATABASE_URL", None)
     os.environ["EMBEDDED_PG_TEMP"] = "1"
