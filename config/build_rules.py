@@ -80,6 +80,8 @@ def build() -> None:
     for library in ROOT.glob(f"{gate.SHARED_LIB}.*"):
         library.replace(gate.BUILD_DIR / library.name)
     gate.STAMP.write_text(json.dumps(stamp, indent=1), encoding="utf-8")
+    # The generated C (about 50 MB) and objects serve no later build.
+    shutil.rmtree(ROOT / "build" / "rules", ignore_errors=True)
 
 
 def main() -> int:
