@@ -39,17 +39,25 @@ STAMP = BUILD_DIR / "stamp.json"
 # The shared library every compiled module loads, by this top-level name.
 SHARED_LIB = "rules__mypyc"
 PURE_ENV = "RULES_PURE"
-# Run as Python whatever was built: the gate itself and what runs before it, and
-# the event classes, whose ``type_name: ClassVar[str] = ...`` mypyc hands to the
+# Run as Python whatever was built: the gate itself and what runs before it; the
+# event classes, whose ``type_name: ClassVar[str] = ...`` mypyc hands to the
 # dataclass decorator as a field (mypyc/mypyc#740: "non-default argument follows
-# default argument" at import).
+# default argument" at import); and every class an event holds (the rules, tile
+# sets, division rules): a compiled dataclass's annotations lose their type
+# arguments (``tuple[str, ...]`` becomes ``tuple``, ``int | None`` becomes
+# ``type``), and the event store's codec and ``ruleset_from_text`` read them.
 NOT_COMPILED = frozenset(
     {
-        "__init__.py",
         "compiled.py",
         "gcg/__main__.py",
         "events.py",
         "tournament/events.py",
+        "ruleset.py",
+        "tiles.py",
+        "division_rules.py",
+        # The project's own errors subclass RulesError, and Python code cannot
+        # subclass a compiled class.
+        "errors.py",
     }
 )
 
@@ -67,8 +75,14 @@ def sources() -> list[str]:
 
 
 def compiled_sources() -> list[str]:
-    """The sources the build compiles."""
-    return [name for name in sources() if name not in NOT_COMPILED]
+    """The sources the build compiles: not the packages' ``__init__`` either (a
+    compiled one runs before the import system gives the package its path, so it
+    cannot import a module of its own that stays Python)."""
+    return [
+        name
+        for name in sources()
+        if name not in NOT_COMPILED and not name.endswith("__init__.py")
+    ]
 
 
 def record(name: str) -> SourceRecord:
@@ -87,7 +101,9 @@ def build_tag() -> str:
 def changed_sources(recorded: dict[str, SourceRecord]) -> list[str]:
     """The sources added, removed or changed since `recorded` was taken: cheap
     when nothing changed (one ``stat`` each), a hash only where time or size did."""
-    names = sources()
+    # This module decides, it is not compiled and no compiled code depends on it.
+    names = [name for name in sources() if name != "compiled.py"]
+    recorded = {name: item for name, item in recorded.items() if name != "compiled.py"}
     changed = sorted(set(names).symmetric_difference(recorded))
     for name in names:
         if name not in recorded:

@@ -196,3 +196,30 @@ def test_the_python_sources_agree_with_this_build() -> None:
     )
     assert child.returncode == 0, child.stderr.decode()
     assert pickle.loads(child.stdout) == ours
+
+
+_LOADED = """
+import importlib, json, pkgutil, sys
+before = set(sys.modules)
+import rules
+for info in pkgutil.walk_packages(rules.__path__, "rules."):
+    if not info.name.endswith("__main__"):
+        importlib.import_module(info.name)
+print(json.dumps(sorted(set(sys.modules) - before)))
+"""
+
+
+def test_the_rules_load_only_the_standard_library_at_run_time() -> None:
+    """Every module of rules/, as this run's build has it (compiled: the shared
+    library, no mypyc runtime package), loads nothing but the standard library."""
+    done = subprocess.run(
+        [sys.executable, "-c", _LOADED],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    loaded = {name.split(".")[0] for name in json.loads(done.stdout)}
+    outside = loaded - set(sys.stdlib_module_names) - {"rules", gate.SHARED_LIB}
+    assert not outside
+    assert "rules" in loaded
