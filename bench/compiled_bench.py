@@ -7,8 +7,10 @@ Each round runs one child process per build, alternating (``RULES_PURE=1`` for t
 Python sources), and each child measures the rules yardstick of bench/rules_bench.py
 (events replayed a second of one core's time, the real games and a long synthetic
 game) and a 500-player Swiss round (100 at small scale) paired after 10 rounds of
-random history. The best of the rounds is kept for each build and figure, and the
-ratio compiled/Python printed with the load average. Needs a current build
+random history, and the kept state of a 500-player, 31-round division
+(100 players, 5 rounds) unpickled as games.snapshots pickles it. The best of the
+rounds is kept for each build and figure, and the ratio compiled/Python printed
+with the load average. Needs a current build
 (config/build_rules.py); ``--scale small`` runs in a few seconds.
 """
 
@@ -69,9 +71,73 @@ def _pairing_ms(players_count: int, seconds: float) -> float:
             return best
 
 
+def _tournament_state(players_count: int, rounds: int) -> object:
+    """A division's state after `rounds` random rounds, every result in."""
+    from rules.tournament import (
+        DivisionAdded,
+        PlayerRegistered,
+        ResultRecorded,
+        RoundPaired,
+        TournamentCreated,
+        replay,
+    )
+    from rules.tournament.events import Board
+
+    rng = random.Random(2)
+    players = [f"p{n}" for n in range(players_count)]
+    events: list[object] = [
+        TournamentCreated("Nationals", "2025-08-01", "2025-08-05", rounds),
+        DivisionAdded("A"),
+        *(
+            PlayerRegistered(p, "A", f"Player {p}", 2100 - n)
+            for n, p in enumerate(players)
+        ),
+    ]
+    for round_ in range(1, rounds + 1):
+        order = players[:]
+        rng.shuffle(order)
+        games = tuple(
+            Board(n + 1, order[2 * n], order[2 * n + 1]) for n in range(len(order) // 2)
+        )
+        events.append(RoundPaired("A", round_, games))
+        for game in games:
+            score = rng.randint(300, 500)
+            other = score + rng.choice((-1, 1)) * rng.randint(1, 150)
+            events.append(ResultRecorded(round_, game.first, game.second, score, other))
+    return replay(events)
+
+
+def _state_load_ms(players_count: int, rounds: int, seconds: float) -> float:
+    """Best CPU milliseconds to unpickle the state as the kept states pickle it
+    (games.snapshots: calls of the classes), the collector paused as there."""
+    import gc
+    import io
+    import pickle
+
+    from games.snapshots import _dispatch_table
+
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.dispatch_table = _dispatch_table()
+    pickler.dump(_tournament_state(players_count, rounds))
+    blob = buffer.getvalue()
+    best = float("inf")
+    started = clock()
+    while True:
+        gc.disable()
+        t0 = clock()
+        pickle.loads(blob)
+        best = min(best, 1000 * (clock() - t0))
+        gc.enable()
+        if clock() - started > seconds:
+            return best
+
+
 def child(seconds: float, players: int) -> dict[str, float | bool]:
     """This process's figures (the build is the one ``rules`` chose)."""
     import rules
+
+    rounds = 31 if players >= 500 else 5
 
     sys.path.insert(0, str(ROOT / "bench"))
     import rules_bench as yardstick
@@ -90,6 +156,7 @@ def child(seconds: float, players: int) -> dict[str, float | bool]:
         "replay_real_events_per_s": real_rate,
         "replay_synthetic_events_per_s": synthetic_rate,
         f"pair_{players}_players_ms": _pairing_ms(players, seconds),
+        f"load_state_{players}x{rounds}_ms": _state_load_ms(players, rounds, seconds),
     }
 
 
