@@ -70,10 +70,10 @@ if [ ! -f "$_bootstrap_full" ] && [ ! -f "$_bootstrap_stamp" ]; then
   touch "$_bootstrap_stamp"
 fi
 
-# The compiled rules core (README, "The compiled rules core"): built in place with
-# mypyc when a rules source changed since the last build, where a C compiler and
-# mypyc are present (otherwise it says so and the Python sources run). A no-op in
-# a few milliseconds when the build is current. RULES_PURE=1 skips it.
-if [ -z "${RULES_PURE:-}" ] || [ "${RULES_PURE}" = 0 ]; then
+# The compiled rules core (README, "The compiled rules core"), opt-in for now:
+# RULES_COMPILE=1 builds it in place with mypyc when a rules source changed since
+# the last build (a no-op in milliseconds when current), where a C compiler and
+# mypyc are present (otherwise it says so and the Python sources run).
+if [ "${RULES_COMPILE:-0}" != 0 ]; then
   .venv/bin/python config/build_rules.py
 fi
