@@ -69,14 +69,16 @@ def rules_fingerprint() -> bytes:
 
 
 def source_fingerprint(root: Path) -> bytes:
-    """A digest of every file under `root` (names and bytes), the snapshot format
-    and the Python version."""
+    """A digest of every file under `root` (names and bytes), the snapshot format,
+    the Python version and the rules build (compiled or not)."""
     digest = hashlib.sha256(FORMAT)
     digest.update(f"{sys.version_info.major}.{sys.version_info.minor}".encode())
+    # Which build runs (rules/compiled.py): a compiled class's default pickle is not
+    # the Python class's (a kept state is used by the build that made it).
+    digest.update(b"compiled" if rules.COMPILED else b"python")
     for path in sorted(root.rglob("*")):
         # Not the compiled modules (rules/compiled.py): built from these sources,
-        # several megabytes to read in every new worker, and their pickles are
-        # the Python sources' (tests/rules_tests/test_compiled.py).
+        # several megabytes to read in every new worker (the build is named above).
         if (
             path.is_file()
             and "__pycache__" not in path.parts

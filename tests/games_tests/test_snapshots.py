@@ -233,8 +233,7 @@ def test_the_fingerprint_covers_the_rules_source(tmp_path):
 
 def test_the_fingerprint_skips_the_compiled_modules(tmp_path):
     """The compiled build (rules/compiled.py) is made from the sources: the
-    fingerprint does not read its megabytes in every new worker, and a kept state
-    serves either build."""
+    fingerprint does not read its megabytes in every new worker."""
     copy = tmp_path / "rules"
     shutil.copytree(
         Path(rules.__file__).parent,
@@ -248,6 +247,15 @@ def test_the_fingerprint_skips_the_compiled_modules(tmp_path):
     (copy / "__compiled__" / f"rules__mypyc{suffix}").write_bytes(b"library")
     (copy / "__compiled__" / "stamp.json").write_text("{}")
     assert snapshots.source_fingerprint(copy) == sources_only
+
+
+def test_the_fingerprint_names_the_rules_build(tmp_path, monkeypatch):
+    """A compiled class's default pickle is not the Python class's: a state kept by
+    one build is not loaded by the other."""
+    monkeypatch.setattr(rules, "COMPILED", False)
+    python = snapshots.source_fingerprint(Path(rules.__file__).parent)
+    monkeypatch.setattr(rules, "COMPILED", True)
+    assert snapshots.source_fingerprint(Path(rules.__file__).parent) != python
 
 
 def test_the_fingerprint_covers_the_rules_sub_packages(tmp_path):
