@@ -69,3 +69,11 @@ if [ ! -f "$_bootstrap_full" ] && [ ! -f "$_bootstrap_stamp" ]; then
   rm -f .venv/.installed-*
   touch "$_bootstrap_stamp"
 fi
+
+# The compiled rules core (README, "The compiled rules core"), opt-in for now:
+# RULES_COMPILE=1 builds it in place with mypyc when a rules source changed since
+# the last build (a no-op in milliseconds when current), where a C compiler and
+# mypyc are present (otherwise it says so and the Python sources run).
+if [ "${RULES_COMPILE:-0}" != 0 ]; then
+  .venv/bin/python config/build_rules.py
+fi

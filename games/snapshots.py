@@ -33,6 +33,7 @@ import gc
 import hashlib
 import hmac
 import importlib
+import importlib.machinery
 import io
 import logging
 import operator
@@ -53,6 +54,8 @@ from rules import state as rs
 
 logger = logging.getLogger(__name__)
 
+_EXTENSION_SUFFIXES = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+
 # Bump when what is pickled changes shape outside rules/ (the context, the tuple).
 FORMAT = b"game-snapshot-1"
 _MAC_SIZE = 32  # sha256
@@ -66,12 +69,22 @@ def rules_fingerprint() -> bytes:
 
 
 def source_fingerprint(root: Path) -> bytes:
-    """A digest of every file under `root` (names and bytes), the snapshot format
-    and the Python version."""
+    """A digest of every file under `root` (names and bytes), the snapshot format,
+    the Python version and the rules build (compiled or not)."""
     digest = hashlib.sha256(FORMAT)
     digest.update(f"{sys.version_info.major}.{sys.version_info.minor}".encode())
+    # Which build runs (rules/compiled.py): a compiled class's default pickle is not
+    # the Python class's (a kept state is used by the build that made it).
+    digest.update(b"compiled" if rules.COMPILED else b"python")
     for path in sorted(root.rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts:
+        # Not the compiled modules (rules/compiled.py): built from these sources,
+        # several megabytes to read in every new worker (the build is named above).
+        if (
+            path.is_file()
+            and "__pycache__" not in path.parts
+            and "__compiled__" not in path.parts
+            and not path.name.endswith(_EXTENSION_SUFFIXES)
+        ):
             digest.update(path.relative_to(root).as_posix().encode())
             digest.update(path.read_bytes())
     return digest.digest()

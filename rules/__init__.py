@@ -15,6 +15,11 @@ re-exported, so that ``rules.ruleset`` stays the module).
 
 from __future__ import annotations
 
+# isort: off
+# First: whether the imports below load the compiled modules (rules/compiled.py).
+from rules.compiled import ACTIVE as COMPILED
+
+# isort: on
 from rules.board import Board, Direction, Position
 from rules.errors import RulesError
 from rules.events import (
@@ -52,6 +57,7 @@ from rules.state import (
 from rules.tiles import ENGLISH, TileKind, TileSet
 
 __all__ = [
+    "COMPILED",
     "ENGLISH",
     "EVENT_TYPES",
     "Board",

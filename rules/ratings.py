@@ -400,11 +400,14 @@ def rate_newcomers(
         wins = sum(score for _, score in played)
         target = _clipped_wins(wins, len(played))
         opponents = [ratings[o] or current[o] for o, _ in played]
-        rating: float = search_rating(
-            lambda r: sum(expected(r, o, system) for o in opponents) - target
+        # float(): a compiled float variable cannot hold the search's int.
+        rating = float(
+            search_rating(
+                lambda r: sum(expected(r, o, system) for o in opponents) - target
+            )
         )
         rating = max(rating, NEWCOMER_FLOOR)
-        strongest = max((ratings[o] for o, _ in played), default=0)
+        strongest = max((ratings[o] for o, _ in played), default=0.0)
         if not strongest and not uncapped_by_newcomers:
             # No rated opponent: stay close to the strongest newcomer met.
             strongest = max(current[o] for o, _ in played)

@@ -72,6 +72,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence, Set
 from dataclasses import dataclass, field
+from itertools import filterfalse
 
 from rules.division_rules import Prize, PrizeKind
 from rules.numbers import NumberError, is_whole_number, whole_number
@@ -537,7 +538,8 @@ def _boards(
     boards: list[Board] = []
     results: list[Event] = []
     taken = {board for low, _ in games if (board := _board_of(low, round_)) is not None}
-    spare = (number for number in range(1, 10_000) if number not in taken)
+    # An iterator, not a generator expression (mypyc would build it as a list).
+    spare = filterfalse(taken.__contains__, range(1, 10_000))
     for low, high in games:
         number = _board_of(low, round_) or _board_of(high, round_) or next(spare)
         low_id, high_id = ids[low.number - 1], ids[high.number - 1]

@@ -10,6 +10,17 @@ import pytest
 SHARED_DIR = Path(__file__).resolve().parents[2] / "shared"
 
 
+def pytest_report_header() -> str:
+    """Which rules core the run tests (README, "The compiled rules core")."""
+    import rules
+    from rules import compiled
+
+    if rules.COMPILED:
+        return "rules: the compiled modules (mypyc)"
+    reason = "RULES_PURE" if compiled.pure_requested() else compiled.stale_reason()
+    return f"rules: the Python sources ({reason})"
+
+
 @pytest.fixture(scope="session")
 def shared_gcg_dir() -> Path:
     """The folder of real GCG games (never copied into the project)."""

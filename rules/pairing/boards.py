@@ -8,7 +8,7 @@ Usage::
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from itertools import count
+from itertools import count, filterfalse
 
 from rules.tournament import (
     Board,
@@ -43,7 +43,9 @@ def assign_boards(
             )
         wanted[index] = board
         holder[board] = pair
-    free = (number for number in count(1) if number not in holder)
+    # An iterator, not a generator expression: mypyc builds the latter as a list,
+    # endless here.
+    free = filterfalse(holder.__contains__, count(1))
     return tuple(
         Board(wanted[index] if index in wanted else next(free), first, second)
         for index, (first, second) in enumerate(pairs)

@@ -199,6 +199,11 @@ class RulesContext:
         self.letters = letters
         self.values = values
 
+    def __reduce__(self) -> tuple[type[RulesContext], tuple[str, dict[str, int]]]:
+        # Pickled as a call of the class (kept states hold one): a class compiled
+        # by mypyc (README, "The compiled rules core") is made by its constructor.
+        return (RulesContext, (self.letters, self.values))
+
     @classmethod
     def of(cls, tile_set: TileSet) -> RulesContext:
         """Build the lookups of a tile set."""

@@ -5,6 +5,7 @@ at its version (games.eventstore.kept), and only from one this code can vouch fo
 from __future__ import annotations
 
 import dataclasses
+import importlib.machinery
 import pickle
 import shutil
 from pathlib import Path
@@ -228,6 +229,33 @@ def test_the_fingerprint_covers_the_rules_source(tmp_path):
     scoring = copy / "scoring.py"
     scoring.write_text(scoring.read_text() + "\n# a change\n")
     assert snapshots.source_fingerprint(copy) != snapshots.rules_fingerprint()
+
+
+def test_the_fingerprint_skips_the_compiled_modules(tmp_path):
+    """The compiled build (rules/compiled.py) is made from the sources: the
+    fingerprint does not read its megabytes in every new worker."""
+    copy = tmp_path / "rules"
+    shutil.copytree(
+        Path(rules.__file__).parent,
+        copy,
+        ignore=shutil.ignore_patterns("__pycache__", "__compiled__", "*.so"),
+    )
+    sources_only = snapshots.source_fingerprint(copy)
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    (copy / f"board{suffix}").write_bytes(b"compiled")
+    (copy / "__compiled__").mkdir()
+    (copy / "__compiled__" / f"rules__mypyc{suffix}").write_bytes(b"library")
+    (copy / "__compiled__" / "stamp.json").write_text("{}")
+    assert snapshots.source_fingerprint(copy) == sources_only
+
+
+def test_the_fingerprint_names_the_rules_build(tmp_path, monkeypatch):
+    """A compiled class's default pickle is not the Python class's: a state kept by
+    one build is not loaded by the other."""
+    monkeypatch.setattr(rules, "COMPILED", False)
+    python = snapshots.source_fingerprint(Path(rules.__file__).parent)
+    monkeypatch.setattr(rules, "COMPILED", True)
+    assert snapshots.source_fingerprint(Path(rules.__file__).parent) != python
 
 
 def test_the_fingerprint_covers_the_rules_sub_packages(tmp_path):
