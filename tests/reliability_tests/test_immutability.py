@@ -61,6 +61,7 @@ def record(director, paired):
         "note_version": "1",
         "turn": "1",
         "invitation_id": "00000000-0000-0000-0000-000000000000",
+        "sha256": "0" * 64,
     }
 
 
