@@ -129,8 +129,11 @@ class FeedHub:
         """Until the head is no longer `seen`, or `timeout` seconds."""
         if self.head != seen:
             return
+        # asyncio.timeout, not wait_for: on Python 3.11 wait_for swallows a
+        # cancellation that arrives as the event is set.
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._moved.wait(), timeout)
+            async with asyncio.timeout(timeout):
+                await self._moved.wait()
 
     async def poll(self, scope: livefeed.FeedScope, after: int) -> livefeed.Poll:
         """``livefeed.poll`` on the pool, once per scope, position and

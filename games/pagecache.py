@@ -198,10 +198,12 @@ class HeadWatcher:
                 self._failing = True
             else:
                 self._failing = False
+            # asyncio.timeout, not wait_for: on Python 3.11 wait_for swallows a
+            # cancellation that arrives as the event is set (a write sets it), and
+            # the watcher would outlive its loop's shutdown.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(
-                    self._wake.wait(), settings.PAGE_HEAD_POLL_SECONDS
-                )
+                async with asyncio.timeout(settings.PAGE_HEAD_POLL_SECONDS):
+                    await self._wake.wait()
 
 
 def read_window(after: int) -> Window:
