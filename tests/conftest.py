@@ -87,3 +87,18 @@ def feed_at_once(db):
 
     with connection.cursor() as cursor:
         cursor.execute("SET CONSTRAINTS event_feed_number IMMEDIATE")
+
+
+@pytest.fixture(autouse=True)
+def _issued_files_remembered_per_test():
+    """Each test starts with no signatures remembered by this process.
+
+    The register remembers, per process, the bodies it has recorded (the
+    poller's hot path); a test database is emptied between tests while the
+    process lives on, and the same deterministic event gives the same bytes, so a
+    body remembered from an earlier test would not be recorded again.
+    """
+    from tournaments.issued import registry
+
+    registry._SIGNED.clear()
+    registry._BY_TAG.clear()
